@@ -1,0 +1,89 @@
+# scalebench — see README.md. `make` builds ./scalebench; `make run` and
+# `make check` first install missing Debian packages (when root).
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS += -Isrc -Isrc/core -Isrc/bench -Isrc/sys -Isrc/out -DSB_VERSION=\"$(VERSION)\"
+LDLIBS := -ljansson -lm
+
+# POSIX_ONLY=1: POSIX interfaces alone (the stand-in for the systems this
+# machine cannot run); otherwise the native implementation of src/sys/.
+ifeq ($(POSIX_ONLY),1)
+  CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -DSB_POSIX_ONLY=1
+  SYS_SRC := src/sys/sys_posix.c src/sys/sys_common.c
+  BUILD := build/posix
+else
+  CPPFLAGS += -D_GNU_SOURCE
+  SYS_SRC := src/sys/sys_linux.c src/sys/sys_common.c
+  BUILD := build/native
+endif
+ifneq ($(SANITIZE),)
+  CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+  LDFLAGS += -fsanitize=$(SANITIZE)
+  BUILD := $(BUILD)-san
+endif
+
+LIB_SRC := $(sort $(wildcard src/core/*.c src/out/*.c src/bench/*.c src/cmd/*.c)) $(SYS_SRC)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all setup run check test unit install uninstall clean
+all: scalebench
+
+ifeq ($(BUILD),build/native)
+scalebench: $(BUILD)/scalebench
+	cp $< $@
+endif
+
+$(BUILD)/scalebench: $(BUILD)/src/main.o $(BUILD)/libsb.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libsb.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard src/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsb.a tests/unit/t.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+
+unit: $(UNIT_BIN) $(BUILD)/scalebench
+
+setup:
+	@sh tools/setup-deps.sh
+
+run: setup
+	$(MAKE) scalebench
+	./scalebench run --quick -o scalebench-quick.json
+
+# The whole suite: native build, unit + integration tests, then the same
+# under AddressSanitizer+UndefinedBehaviorSanitizer, the POSIX-only build,
+# and valgrind. One closing line "N passed, N failed".
+check: setup
+	$(MAKE) all unit
+	$(MAKE) unit SANITIZE=address,undefined
+	$(MAKE) unit POSIX_ONLY=1
+	sh tests/run.sh
+
+test: check
+
+install: scalebench
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 scalebench $(DESTDIR)$(BINDIR)/scalebench
+	install -m 644 man/scalebench.1 $(DESTDIR)$(MANDIR)/man1/scalebench.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/scalebench $(DESTDIR)$(MANDIR)/man1/scalebench.1
+
+clean:
+	rm -rf build scalebench
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,74 @@
+#include "fsdir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int fsdir_setup(struct bench_env *env, void **state)
+{
+	struct fsdir *d = calloc(1, sizeof(*d));
+	if (!d)
+		return bench_fail(env, "calloc");
+	d->env = env;
+	d->rng = 0x9e3779b97f4a7c15ull;
+	*state = d;
+	return 0;
+}
+
+static int create_at(struct fsdir *d, const char *name)
+{
+	int fd = openat(d->env->dirfd, name, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	if (fd < 0)
+		return bench_fail(d->env, "openat(O_CREAT|O_EXCL)");
+	if (close(fd))
+		return bench_fail(d->env, "close");
+	return 0;
+}
+
+int fsdir_grow(void *state, uint64_t i)
+{
+	struct fsdir *d = state;
+	char nm[24];
+	snprintf(nm, sizeof(nm), "e%llu", (unsigned long long)i);
+	int rc = create_at(d, nm);
+	if (rc == 0)
+		d->n = i + 1;
+	return rc;
+}
+
+int fsdir_pick_existing(void *state, unsigned slot)
+{
+	struct fsdir *d = state;
+	d->rng ^= d->rng << 13;
+	d->rng ^= d->rng >> 7;
+	d->rng ^= d->rng << 17;
+	snprintf(d->name[slot], sizeof(d->name[slot]), "e%llu",
+		 (unsigned long long)(d->n ? d->rng % d->n : 0));
+	return 0;
+}
+
+int fsdir_pick_probe(void *state, unsigned slot)
+{
+	struct fsdir *d = state;
+	snprintf(d->name[slot], sizeof(d->name[slot]), "p%llu", (unsigned long long)d->probes++);
+	return 0;
+}
+
+int fsdir_create_probe(void *state, unsigned slot)
+{
+	struct fsdir *d = state;
+	fsdir_pick_probe(state, slot);
+	return create_at(d, d->name[slot]);
+}
+
+int fsdir_unlink_slot(void *state, unsigned slot)
+{
+	struct fsdir *d = state;
+	if (unlinkat(d->env->dirfd, d->name[slot], 0))
+		return bench_fail(d->env, "unlinkat");
+	return 0;
+}
+
+void fsdir_teardown(void *state) { free(state); } /* the core removes the directory */

@@ -1,0 +1,28 @@
+/* Shared by the directory benches (fs.*): a directory holding N entries
+ * named e<i>, probe entries named p<i>, and per-slot name buffers filled
+ * untimed by prep so that no name is formatted inside the timed region. */
+#ifndef SB_FSDIR_H
+#define SB_FSDIR_H
+
+#include <stdint.h>
+#include "bench.h"
+
+#define FSDIR_SLOTS 64
+
+struct fsdir {
+	struct bench_env *env;
+	uint64_t n;        /* e<i> entries present, i < n */
+	uint64_t probes;   /* probe names handed out */
+	uint64_t rng;      /* xorshift64 state */
+	char name[FSDIR_SLOTS][24];
+};
+
+int fsdir_setup(struct bench_env *env, void **state);
+int fsdir_grow(void *state, uint64_t i);          /* create e<i> */
+int fsdir_pick_existing(void *state, unsigned slot); /* name[slot] = random e<i> */
+int fsdir_pick_probe(void *state, unsigned slot);    /* name[slot] = fresh p<k> */
+int fsdir_create_probe(void *state, unsigned slot);  /* pick + create it, untimed */
+int fsdir_unlink_slot(void *state, unsigned slot);   /* remove name[slot], untimed */
+void fsdir_teardown(void *state);
+
+#endif

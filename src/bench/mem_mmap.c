@@ -1,0 +1,109 @@
+/* mem.mmap: map and unmap one page with N mappings already present.
+ * The N mappings alternate their protection so that the kernel cannot
+ * merge neighbours into one: N stays the number of distinct mappings.
+ * Anonymous where the system has MAP_ANONYMOUS; otherwise (a POSIX-only
+ * build) private mappings of a one-page scratch file, at offset 0 each so
+ * that they cannot merge either. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "bench.h"
+#include "registry.h"
+
+struct st {
+	struct bench_env *env;
+	size_t page;
+	int fd; /* -1: anonymous */
+	void **maps;
+	uint64_t n, cap;
+};
+
+static void *map_page(struct st *s, int prot)
+{
+#ifdef MAP_ANONYMOUS
+	return mmap(NULL, s->page, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#else
+	return mmap(NULL, s->page, prot, MAP_PRIVATE, s->fd, 0);
+#endif
+}
+
+static int setup(struct bench_env *env, void **state)
+{
+	struct st *s = calloc(1, sizeof(*s));
+	if (!s)
+		return bench_fail(env, "calloc");
+	s->env = env;
+	s->page = (size_t)sysconf(_SC_PAGESIZE);
+	s->fd = -1;
+#ifndef MAP_ANONYMOUS
+	s->fd = openat(env->dirfd, "page", O_CREAT | O_RDWR, 0600);
+	if (s->fd < 0 || ftruncate(s->fd, (off_t)s->page)) {
+		int rc = bench_fail(env, "open/ftruncate page file");
+		if (s->fd >= 0)
+			close(s->fd);
+		free(s);
+		return rc;
+	}
+	snprintf(env->note, sizeof(env->note),
+		 "no MAP_ANONYMOUS in this build: private mappings of a one-page file");
+#endif
+	*state = s;
+	return 0;
+}
+
+static int grow(void *state, uint64_t i)
+{
+	struct st *s = state;
+	if (s->n == s->cap) {
+		uint64_t nc = s->cap ? s->cap * 2 : 1024;
+		void **p = realloc(s->maps, nc * sizeof(*p));
+		if (!p)
+			return bench_fail(s->env, "realloc");
+		s->maps = p;
+		s->cap = nc;
+	}
+	void *m = map_page(s, (i & 1) ? PROT_READ : PROT_READ | PROT_WRITE);
+	if (m == MAP_FAILED)
+		return bench_fail(s->env, "mmap (held mapping)");
+	if (reg_add_map(m, s->page)) {
+		munmap(m, s->page);
+		errno = ENOMEM;
+		return bench_fail(s->env, "registry");
+	}
+	s->maps[s->n++] = m;
+	return 0;
+}
+
+static int op(void *state, unsigned slot)
+{
+	struct st *s = state;
+	(void)slot;
+	void *m = map_page(s, PROT_READ | PROT_WRITE);
+	if (m == MAP_FAILED)
+		return bench_fail(s->env, "mmap");
+	if (munmap(m, s->page))
+		return bench_fail(s->env, "munmap");
+	return 0;
+}
+
+static void teardown(void *state)
+{
+	struct st *s = state;
+	for (uint64_t i = s->n; i-- > 0;) /* newest first: the registry finds it at once */
+		reg_unmap(s->maps[i], s->page);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->maps);
+	free(s);
+}
+
+const struct bench bench_mem_mmap = {
+	.name = "mem.mmap", .version = 1, .axis = "mappings already present",
+	.summary = "mmap + munmap of one page with N distinct mappings already present",
+	.op_desc = "mmap(one page, PROT_READ|PROT_WRITE, MAP_PRIVATE) + munmap",
+	.quick_max_n = 10000, .default_max_n = 50000, .full_max_n = 1000000,
+	.max_batch = 1, .setup = setup, .grow = grow, .op = op, .teardown = teardown,
+};

@@ -1,0 +1,529 @@
+/* Growth fit and verdict.
+ *
+ * The method, in plain words
+ * --------------------------
+ * A sweep gives, for each load n, the median cost of one operation and a
+ * 95% confidence interval (CI) of that median. We want to say how the
+ * cost grows with n: O(1), O(log n), O(n), O(n log n) or worse; or say
+ * honestly that the data cannot tell ("unclear").
+ *
+ * 1. How much to trust each point. A point's own CI gives a standard error
+ *    (hi - lo) / 3.92. Medians from one sweep also move together by a few
+ *    per cent (frequency, caches, placement), which no single point's CI
+ *    shows, so we add a systematic 2% of the cost:
+ *        sigma^2 = sigma_ci^2 + (0.02 * cost)^2,   weight = 1 / sigma^2.
+ *
+ * 2. Five candidate curves. Each is "a constant plus a growing term":
+ *        cost = a + b * g(n),  g in { 1, log n, n, n log n, n^2 }.
+ *    (g = 1 is the plain constant, fitted as cost = a.) Each is fitted by
+ *    weighted least squares, which has a closed form for a straight line
+ *    in g. A real cost is rarely a pure power of n: it is a fixed cost
+ *    plus a term that only shows at large n, and these models say so.
+ *
+ * 3. Which curve fits best. Each fit leaves a chi-square (the weighted sum
+ *    of squared misses). If even the best curve misses by more than the
+ *    stated errors allow (reduced chi-square c > 1), the errors were
+ *    understated, and every chi-square is divided by c (the usual
+ *    "quasi-likelihood" correction) so that noise is not mistaken for
+ *    signal. The score is Akaike's criterion with the small-sample
+ *    correction (AICc): chi2/c + 2k + 2k(k+1)/(N-k-1), k = 1 for the
+ *    constant, 2 for the others; lower is better. A growing curve with a
+ *    negative b (cost falling with n) is not a candidate.
+ *
+ * 4. Is the growth real and does it matter? A growing curve is called only
+ *    when (a) its growing term b*g(nmax) is at least 20% of that curve's
+ *    cost at the largest n, and (b) b is at least 3 standard errors from
+ *    zero (standard error also scaled by sqrt(c)). Otherwise the verdict
+ *    is O(1): a growth worth less than a fifth of the cost at the top of
+ *    the range is, for a benchmark reader, a constant.
+ *
+ * 5. When to say "unclear". (a) Two different growing curves both pass the
+ *    test in 4 and their scores differ by less than 2: the data do not
+ *    separate them. (The same when the best curve's growth is immaterial
+ *    but a material one scores within 2 of it.) (b) The noise swamps the
+ *    growth: the best curve's reduced chi-square is above 25 (points
+ *    scatter five times wider than their error bars) and the log-log
+ *    slope's CI includes both no growth (0) and a material growth (the
+ *    slope that would raise the cost by 25% over the range).
+ *
+ * 6. "worse" is the n^2 curve, or any data whose log-log slope has a 95%
+ *    CI lying wholly above 1.5 (steeper than n log n can be, whether or not
+ *    n^2 is the best of the five curves).
+ *
+ * Also reported, model-free: the log-log slope over all points (ordinary
+ * least squares of log cost on log n, with a Student-t 95% CI), the same
+ * slope over the top of the range (last three distinct n, or two), and
+ * the ratio of the mean cost at the largest n to that at the smallest.
+ *
+ * Fewer than 3 distinct n is GROWTH_NONE ("too few points (k)", k the
+ * number of distinct n): only npoints, nmin, nmax, ratio, exponent and
+ * local_slope are filled then (exp_lo = exp_hi = exponent when there is no
+ * residual degree of freedom), and a is the mean cost.
+ *
+ * "model", a, b, b_se, growth_share and redchi2 describe the best-scoring
+ * candidate, even when its growth is judged immaterial (verdict O(1)).
+ * aic[] holds every model's score, including growing models rejected for
+ * b < 0 (their b is negative; they were never candidates).
+ */
+#include "fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SYS_FRAC 0.02        /* systematic error, fraction of the cost */
+#define CI_FLOOR_FRAC 1e-6   /* floor of a point's own standard error */
+#define MATERIAL_SHARE 0.20  /* growth share at nmax to call a growth */
+#define MIN_B_SIGMAS 3.0     /* b / se(b) needed to call a growth */
+#define TIE_DAIC 4.0         /* closer than this: models not separated */
+#define NOISE_REDCHI2 25.0   /* reduced chi2 above this: noisy beyond CIs */
+#define WORSE_EXP_LO 1.5     /* log-log slope CI above this: worse */
+#define SAME_N_REL 1e-9      /* n values closer than this are the same n */
+#define M_PI_ 3.14159265358979323846
+
+struct fpt {
+	double n, cost, w, g[FIT_NMODELS];
+};
+
+struct mfit {
+	int ok;        /* fitted (non-degenerate) */
+	double a, b;
+	double se_raw; /* se of b from the stated errors alone */
+	double chi2;
+	int k;         /* parameters */
+};
+
+static double gfun(int m, double n)
+{
+	double l = log(n);
+	switch (m) {
+	case 0: return 1.0;
+	case 1: return l;
+	case 2: return n;
+	case 3: return n * l;
+	default: return n * n;
+	}
+}
+
+static int cmp_n(const void *x, const void *y)
+{
+	const struct fpt *p = x, *q = y;
+	return (p->n > q->n) - (p->n < q->n);
+}
+
+static int same_n(double x, double y)
+{
+	return fabs(x - y) <= SAME_N_REL * fmax(fabs(x), fabs(y));
+}
+
+/* P(|T| < t) for Student's t with df degrees of freedom (Abramowitz and
+ * Stegun 26.7.3 and 26.7.4: finite sums for integer df). */
+static double t_central(double t, int df)
+{
+	double th = atan(t / sqrt(df)), s = sin(th), c2 = cos(th) * cos(th);
+	double term = 1, sum = 1;
+	if (df % 2 == 0) {
+		for (int k = 2; k <= df - 2; k += 2) {
+			term *= c2 * (k - 1) / k;
+			sum += term;
+		}
+		return s * sum;
+	}
+	if (df == 1)
+		return 2 * th / M_PI_;
+	for (int k = 3; k <= df - 2; k += 2) {
+		term *= c2 * (k - 1) / k;
+		sum += term;
+	}
+	return 2 / M_PI_ * (th + s * cos(th) * sum);
+}
+
+/* The t with P(|T| < t) = central, df degrees of freedom (bisection). */
+static double t_quantile(double central, int df)
+{
+	if (df < 1)
+		return NAN;
+	double lo = 0, hi = 1;
+	while (t_central(hi, df) < central && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (t_central(mid, df) < central)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* Ordinary least squares slope of y on x; se and residual df out. */
+static double ols_slope(const double *x, const double *y, int m, double *se, int *df)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0, rss = 0;
+	*se = 0;
+	*df = m - 2;
+	if (m < 2)
+		return 0;
+	for (int i = 0; i < m; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= m;
+	my /= m;
+	for (int i = 0; i < m; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+	}
+	if (!(sxx > 0))
+		return 0;
+	double b = sxy / sxx, a = my - b * mx;
+	for (int i = 0; i < m; i++) {
+		double r = y[i] - a - b * x[i];
+		rss += r * r;
+	}
+	if (m > 2)
+		*se = sqrt(rss / (m - 2) / sxx);
+	return b;
+}
+
+/* Weighted least squares of cost on g_m (m = 0: the constant alone). */
+static void wls(const struct fpt *p, int np, int m, struct mfit *f)
+{
+	double sw = 0, sy = 0;
+	memset(f, 0, sizeof *f);
+	f->k = m == 0 ? 1 : 2;
+	for (int i = 0; i < np; i++) {
+		sw += p[i].w;
+		sy += p[i].w * p[i].cost;
+	}
+	double ybar = sy / sw;
+	if (m == 0) {
+		f->a = ybar;
+		for (int i = 0; i < np; i++)
+			f->chi2 += p[i].w * (p[i].cost - ybar) * (p[i].cost - ybar);
+		f->ok = 1;
+		return;
+	}
+	double sg = 0, sxx = 0, sxy = 0;
+	for (int i = 0; i < np; i++)
+		sg += p[i].w * p[i].g[m];
+	double gbar = sg / sw;
+	for (int i = 0; i < np; i++) {
+		double dg = p[i].g[m] - gbar;
+		sxx += p[i].w * dg * dg;
+		sxy += p[i].w * dg * (p[i].cost - ybar);
+	}
+	if (!(sxx > 0) || !isfinite(sxx))
+		return;
+	f->b = sxy / sxx;
+	f->a = ybar - f->b * gbar;
+	f->se_raw = sqrt(1.0 / sxx);
+	for (int i = 0; i < np; i++) {
+		double r = p[i].cost - f->a - f->b * p[i].g[m];
+		f->chi2 += p[i].w * r * r;
+	}
+	f->ok = isfinite(f->chi2) && isfinite(f->a) && isfinite(f->b);
+}
+
+static const char *const growth_names[] = {
+	[GROWTH_UNCLEAR] = "unclear", [GROWTH_O1] = "O(1)",
+	[GROWTH_LOGN] = "O(log n)",   [GROWTH_N] = "O(n)",
+	[GROWTH_NLOGN] = "O(n log n)", [GROWTH_WORSE] = "worse",
+	[GROWTH_NONE] = "none",
+};
+#define NGROWTH ((int)(sizeof growth_names / sizeof growth_names[0]))
+
+static const char *const model_names[FIT_NMODELS] = {"1", "log n", "n", "n log n", "n^2"};
+
+static const enum growth model_class[FIT_NMODELS] = {
+	GROWTH_O1, GROWTH_LOGN, GROWTH_N, GROWTH_NLOGN, GROWTH_WORSE,
+};
+
+const char *growth_name(enum growth g)
+{
+	if ((int)g < 0 || (int)g >= NGROWTH)
+		return "?";
+	return growth_names[g];
+}
+
+int growth_from_name(const char *s)
+{
+	if (!s)
+		return -1;
+	for (int i = 0; i < NGROWTH; i++)
+		if (strcmp(s, growth_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *fit_model_name(int model)
+{
+	if (model < 0 || model >= FIT_NMODELS)
+		return "?";
+	return model_names[model];
+}
+
+/* Fill the model-free descriptions; returns the number of distinct n and,
+ * in *local_se, the standard error of local_slope implied by the points'
+ * own errors (CI and systematic floor). lx, ly, lv: scratch, np each. */
+static int describe(const struct fpt *p, int np, struct verdict *v, double *lx, double *ly,
+		    double *lv, double *local_se)
+{
+	v->nmin = p[0].n;
+	v->nmax = p[np - 1].n;
+
+	/* mean cost at the smallest and at the largest n */
+	double s0 = 0, s1 = 0;
+	int c0 = 0, c1 = 0;
+	for (int i = 0; i < np; i++) {
+		if (same_n(p[i].n, v->nmin)) {
+			s0 += p[i].cost;
+			c0++;
+		}
+		if (same_n(p[i].n, v->nmax)) {
+			s1 += p[i].cost;
+			c1++;
+		}
+	}
+	v->ratio = (s1 / c1) / (s0 / c0);
+
+	/* log-log slope over all points, with its CI */
+	for (int i = 0; i < np; i++) {
+		lx[i] = log(p[i].n);
+		ly[i] = log(p[i].cost);
+	}
+	double se;
+	int df;
+	v->exponent = ols_slope(lx, ly, np, &se, &df);
+	if (df >= 1) {
+		double h = t_quantile(0.95, df) * se;
+		v->exp_lo = v->exponent - h;
+		v->exp_hi = v->exponent + h;
+	} else {
+		v->exp_lo = v->exp_hi = v->exponent;
+	}
+
+	/* distinct n, each with its mean log cost and that mean's variance
+	 * (reusing lx/ly in place: entry d is written only after entries >= d
+	 * have been read). The relative error of a point is sigma / cost. */
+	int nd = 0;
+	for (int i = 0; i < np;) {
+		int j = i;
+		double sumy = 0, sumv = 0;
+		for (; j < np && same_n(p[j].n, p[i].n); j++) {
+			sumy += ly[j];
+			sumv += 1.0 / (p[j].w * p[j].cost * p[j].cost);
+		}
+		lx[nd] = log(p[i].n);
+		ly[nd] = sumy / (j - i);
+		lv[nd] = sumv / ((double)(j - i) * (j - i));
+		nd++;
+		i = j;
+	}
+	int top = nd >= 3 ? 3 : nd;
+	int dfl;
+	double *tx = lx + nd - top, *ty = ly + nd - top, *tv = lv + nd - top;
+	v->local_slope = ols_slope(tx, ty, top, &se, &dfl);
+	double mx = 0, sxx = 0, var = 0;
+	for (int i = 0; i < top; i++)
+		mx += tx[i] / top;
+	for (int i = 0; i < top; i++)
+		sxx += (tx[i] - mx) * (tx[i] - mx);
+	for (int i = 0; i < top && sxx > 0; i++)
+		var += (tx[i] - mx) * (tx[i] - mx) / (sxx * sxx) * tv[i];
+	*local_se = sqrt(var);
+	return nd;
+}
+
+int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v)
+{
+	if (!v)
+		return -1;
+	memset(v, 0, sizeof *v);
+	if (!pts || npts < 1)
+		return -1;
+	for (int i = 0; i < npts; i++)
+		if (!(pts[i].n >= 1) || !isfinite(pts[i].n) || !(pts[i].cost > 0) ||
+		    !isfinite(pts[i].cost))
+			return -1;
+
+	struct fpt *p = malloc((size_t)npts * sizeof *p);
+	double *lx = malloc((size_t)npts * sizeof *lx);
+	double *ly = malloc((size_t)npts * sizeof *ly);
+	double *lv = malloc((size_t)npts * sizeof *lv);
+	if (!p || !lx || !ly || !lv) {
+		free(p);
+		free(lx);
+		free(ly);
+		free(lv);
+		return -1;
+	}
+	for (int i = 0; i < npts; i++) {
+		double c = pts[i].cost, sci = 0;
+		if (isfinite(pts[i].lo) && isfinite(pts[i].hi) && pts[i].hi > pts[i].lo)
+			sci = (pts[i].hi - pts[i].lo) / 3.92;
+		sci = fmax(sci, CI_FLOOR_FRAC * c);
+		p[i].n = pts[i].n;
+		p[i].cost = c;
+		p[i].w = 1.0 / (sci * sci + SYS_FRAC * c * SYS_FRAC * c);
+		for (int m = 0; m < FIT_NMODELS; m++)
+			p[i].g[m] = gfun(m, pts[i].n);
+	}
+	qsort(p, (size_t)npts, sizeof *p, cmp_n);
+	v->npoints = npts;
+	double local_se;
+	int nd = describe(p, npts, v, lx, ly, lv, &local_se);
+	free(lx);
+	free(ly);
+	free(lv);
+
+	if (nd < 3) {
+		v->cls = GROWTH_NONE;
+		snprintf(v->reason, sizeof v->reason, "too few points (%d)", nd);
+		struct mfit f0;
+		wls(p, npts, 0, &f0);
+		v->a = f0.a;
+		free(p);
+		return 0;
+	}
+
+	/* fit the five models */
+	struct mfit f[FIT_NMODELS];
+	double chat = INFINITY;
+	for (int m = 0; m < FIT_NMODELS; m++) {
+		wls(p, npts, m, &f[m]);
+		if (f[m].ok)
+			chat = fmin(chat, f[m].chi2 / (npts - f[m].k));
+	}
+	free(p);
+	if (!(chat > 1) || !isfinite(chat))
+		chat = 1;
+
+	/* b must be MIN_B_SIGMAS standard errors from zero; when the errors
+	 * were scaled by the scatter (chat > 1) the noise level is itself an
+	 * estimate, so use the Student-t value of the same tail probability */
+	double zmin = MIN_B_SIGMAS;
+	if (chat > 1)
+		zmin = t_quantile(erf(MIN_B_SIGMAS / sqrt(2.0)), npts - 2);
+
+	int cand[FIT_NMODELS], material[FIT_NMODELS];
+	double share[FIT_NMODELS], z[FIT_NMODELS];
+	int best = 0;
+	for (int m = 0; m < FIT_NMODELS; m++) {
+		int k = f[m].k;
+		share[m] = z[m] = 0;
+		if (!f[m].ok) {
+			/* degenerate: cannot happen with 3 distinct n, but stay sane */
+			v->aic[m] = 0;
+			cand[m] = material[m] = 0;
+			continue;
+		}
+		v->aic[m] = f[m].chi2 / chat + 2 * k;
+		if (npts - k - 1 > 0)
+			v->aic[m] += 2.0 * k * (k + 1) / (npts - k - 1);
+		cand[m] = m == 0 || f[m].b >= 0;
+		if (m > 0) {
+			double gt = f[m].b * gfun(m, v->nmax);
+			double tot = f[m].a + gt;
+			share[m] = tot > 0 ? gt / tot : 0;
+			double se = f[m].se_raw * sqrt(chat);
+			z[m] = se > 0 ? f[m].b / se : (f[m].b > 0 ? INFINITY : 0);
+		}
+		material[m] = m > 0 && cand[m] && share[m] >= MATERIAL_SHARE &&
+			      z[m] >= zmin;
+		if (cand[m] && v->aic[m] < v->aic[best])
+			best = m;
+	}
+
+	v->model = best;
+	v->a = f[best].a;
+	v->b = f[best].b;
+	v->b_se = f[best].se_raw * sqrt(chat);
+	v->growth_share = share[best];
+	v->redchi2 = f[best].chi2 / (npts - f[best].k);
+
+	/* The closest rival of a different class. For a material best, any
+	 * other growing candidate whose growth is material in size counts;
+	 * for an immaterial best, only a fully material growing model. */
+	int rival = -1;
+	for (int m = 1; m < FIT_NMODELS; m++) {
+		int ok = material[best] ? cand[m] && share[m] >= MATERIAL_SHARE : material[m];
+		if (m != best && ok && (rival < 0 || v->aic[m] < v->aic[rival]))
+			rival = m;
+	}
+	double drival = rival >= 0 ? v->aic[rival] - v->aic[best] : INFINITY;
+
+	/* log-log slope straddles "no growth" and "material growth"? */
+	double range = log(v->nmax / v->nmin);
+	double e_mat = log(1.0 / (1.0 - MATERIAL_SHARE)) / range;
+	int straddle = v->exp_lo <= 0 && v->exp_hi >= e_mat;
+	int noisy = v->redchi2 > NOISE_REDCHI2 && straddle;
+	/* a growth the model-free slope cannot confirm is noise too */
+	int unconfirmed = material[best] && v->exp_lo <= 0;
+
+	char *r = v->reason;
+	size_t rn = sizeof v->reason;
+	/* n^2 fits best, but even n^2 bends too slowly: the top of the range
+	 * is steeper than n^1.5 by MIN_B_SIGMAS standard errors of the local
+	 * slope (from the points' own errors: the misfit must not count as
+	 * noise here), and the whole range does grow */
+	double local_lo = v->local_slope - MIN_B_SIGMAS * local_se;
+	int steep_top = best == 4 && share[best] >= MATERIAL_SHARE && v->exp_lo > 0 &&
+			local_lo > WORSE_EXP_LO;
+	if (v->exp_lo > WORSE_EXP_LO) {
+		v->cls = GROWTH_WORSE;
+		snprintf(r, rn, "log-log slope %.2f (95%% CI %.2f..%.2f) is steeper than n^1.5",
+			 v->exponent, v->exp_lo, v->exp_hi);
+	} else if (steep_top) {
+		v->cls = GROWTH_WORSE;
+		snprintf(r, rn,
+			 "a + b*n^2 fits best and the top of the range is steeper still: "
+			 "log-log slope over the last three n %.2f +- %.2f",
+			 v->local_slope, local_se);
+	} else if (rival >= 0 && drival < TIE_DAIC) {
+		v->cls = GROWTH_UNCLEAR;
+		int m1 = material[best] ? best : 0;
+		snprintf(r, rn, "%s and %s fit equally well (dAIC %.1f)",
+			 growth_name(model_class[m1]), growth_name(model_class[rival]), drival);
+	} else if (unconfirmed) {
+		v->cls = GROWTH_UNCLEAR;
+		snprintf(r, rn,
+			 "noise swamps growth: a + b*%s fits best (growth %.0f%% of cost at n=%g) "
+			 "but the log-log slope's CI %.3f..%.3f includes 0",
+			 model_names[best], 100 * share[best], v->nmax, v->exp_lo, v->exp_hi);
+	} else if (noisy) {
+		v->cls = GROWTH_UNCLEAR;
+		snprintf(r, rn,
+			 "noise swamps growth: points scatter %.0fx wider than their CIs "
+			 "(reduced chi2 %.0f), log-log slope %.3f..%.3f",
+			 sqrt(v->redchi2), v->redchi2, v->exp_lo, v->exp_hi);
+	} else if (material[best]) {
+		v->cls = model_class[best];
+		if (rival >= 0)
+			snprintf(r, rn,
+				 "a + b*%s fits best: growth term %.0f%% of cost at n=%g, "
+				 "b/se %.1f; next %s dAIC %.1f",
+				 model_names[best], 100 * share[best], v->nmax, z[best],
+				 model_names[rival], drival);
+		else
+			snprintf(r, rn,
+				 "a + b*%s fits best: growth term %.0f%% of cost at n=%g, b/se %.1f",
+				 model_names[best], 100 * share[best], v->nmax, z[best]);
+	} else if (best > 0 && share[best] < MATERIAL_SHARE) {
+		v->cls = GROWTH_O1;
+		snprintf(r, rn, "growth term (%s) is %.0f%% of cost at n=%g: constant",
+			 model_names[best], 100 * share[best], v->nmax);
+	} else if (best > 0) {
+		v->cls = GROWTH_UNCLEAR;
+		snprintf(r, rn,
+			 "noise swamps growth: a + b*%s fits best with growth %.0f%% of cost at "
+			 "n=%g, but b/se %.1f < %.1f",
+			 model_names[best], 100 * share[best], v->nmax, z[best], zmin);
+	} else {
+		v->cls = GROWTH_O1;
+		snprintf(r, rn, "constant fits best (cost ratio %.2f from n=%g to %g)",
+			 v->ratio, v->nmin, v->nmax);
+	}
+	return 0;
+}

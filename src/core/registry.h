@@ -1,0 +1,36 @@
+/* Registry of every resource a run creates, so that all of it is removed
+ * on normal exit, on error and on SIGINT/SIGTERM/SIGHUP.
+ *
+ * Files and directories: only the scratch roots registered here are ever
+ * removed, recursively, without following symbolic links and without
+ * crossing into other file systems. Processes are killed (SIGKILL) and
+ * reaped; descriptors closed; mappings unmapped. Signals only set
+ * reg_interrupted; loops poll it through reg_stop_requested(). */
+#ifndef SB_REGISTRY_H
+#define SB_REGISTRY_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+extern volatile sig_atomic_t reg_interrupted; /* signal number, 0 if none */
+
+int reg_init(void); /* install handlers; 0 or -errno */
+static inline int reg_stop_requested(void) { return reg_interrupted != 0; }
+
+/* Scratch directories: mkdtemp(parent/prefix.XXXXXX), registered. */
+int reg_mkscratch(const char *parent, const char *prefix, char *out, size_t outlen);
+int reg_remove_tree(const char *path); /* remove now, unregister; 0 or -errno */
+
+int reg_add_pid(pid_t pid);
+int reg_kill_pid(pid_t pid);   /* SIGKILL + waitpid + unregister */
+void reg_forget_pid(pid_t pid); /* already reaped by the caller */
+int reg_add_fd(int fd);
+int reg_close_fd(int fd);      /* close + unregister */
+int reg_add_map(void *addr, size_t len);
+int reg_unmap(void *addr, size_t len);
+
+size_t reg_count(void);  /* resources currently held (for tests/debug) */
+void reg_cleanup(void);  /* release everything; idempotent */
+
+#endif

@@ -1,0 +1,210 @@
+/* Building, fitting and freeing results. */
+#include "result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const stop_names[] = {"ci", "budget", "interrupted", "failure"};
+static const char *const status_names[] = {"ok", "failed", "skipped", "interrupted"};
+
+const char *point_stop_name(enum point_stop s)
+{
+	return (unsigned)s < 4 ? stop_names[s] : "?";
+}
+
+int point_stop_from_name(const char *s)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, stop_names[i]))
+			return i;
+	return -1;
+}
+
+const char *bench_status_name(enum bench_status s)
+{
+	return (unsigned)s < 4 ? status_names[s] : "?";
+}
+
+int bench_status_from_name(const char *s)
+{
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, status_names[i]))
+			return i;
+	return -1;
+}
+
+/* Append one zeroed element to a growing array (capacity doubles at powers
+ * of two, so no separate capacity field is needed). */
+static void *append(void *arr, int *n, size_t elem)
+{
+	int c = *n;
+	if ((c & (c - 1)) == 0) { /* 0, 1, 2, 4, 8... : grow */
+		size_t cap = c ? (size_t)c * 2 : 1;
+		void *p = realloc(arr, cap * elem);
+		if (!p)
+			return NULL;
+		arr = p;
+	}
+	memset((char *)arr + (size_t)c * elem, 0, elem);
+	(*n)++;
+	return arr;
+}
+
+struct bench_result *result_add_bench(struct run_result *r)
+{
+	void *p = append(r->benches, &r->nbenches, sizeof(*r->benches));
+	if (!p)
+		return NULL;
+	r->benches = p;
+	return &r->benches[r->nbenches - 1];
+}
+
+struct repetition *bench_add_rep(struct bench_result *b)
+{
+	void *p = append(b->reps, &b->nreps, sizeof(*b->reps));
+	if (!p)
+		return NULL;
+	b->reps = p;
+	return &b->reps[b->nreps - 1];
+}
+
+struct point *rep_add_point(struct repetition *rep)
+{
+	void *p = append(rep->pts, &rep->npts, sizeof(*rep->pts));
+	if (!p)
+		return NULL;
+	rep->pts = p;
+	return &rep->pts[rep->npts - 1];
+}
+
+void bench_add_note(struct bench_result *b, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < b->nnotes; i++)
+		if (!strcmp(b->notes[i], buf))
+			return;
+	char *s = strdup(buf);
+	if (!s)
+		return;
+	void *p = append(b->notes, &b->nnotes, sizeof(*b->notes));
+	if (!p) {
+		free(s);
+		return;
+	}
+	b->notes = p;
+	b->notes[b->nnotes - 1] = s;
+}
+
+void point_set_bins(struct point *p, const struct hist *h)
+{
+	int nz = 0;
+	for (int i = 0; i < HIST_NBUCKETS; i++)
+		nz += h->bins[i] != 0;
+	free(p->bins);
+	p->bins = nz ? malloc((size_t)nz * sizeof(*p->bins)) : NULL;
+	p->nbins = 0;
+	if (!p->bins)
+		return;
+	for (int i = 0; i < HIST_NBUCKETS; i++)
+		if (h->bins[i]) {
+			p->bins[p->nbins].idx = i;
+			p->bins[p->nbins].count = h->bins[i];
+			p->nbins++;
+		}
+}
+
+static void fit_points(struct point **pts, int n, struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	struct fit_point *fp = n ? calloc((size_t)n, sizeof(*fp)) : NULL;
+	if (n && !fp) {
+		v->cls = GROWTH_NONE;
+		snprintf(v->reason, sizeof(v->reason), "out of memory");
+		return;
+	}
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		const struct point *p = pts[i];
+		if (p->n < 1 || !(p->st.p50 > 0))
+			continue;
+		fp[k].n = (double)p->n;
+		fp[k].cost = p->st.p50;
+		fp[k].lo = p->st.med_lo;
+		fp[k].hi = p->st.med_hi;
+		k++;
+	}
+	if (fit_verdict(fp, k, v) < 0) {
+		v->cls = GROWTH_NONE;
+		snprintf(v->reason, sizeof(v->reason), "no usable points");
+	}
+	free(fp);
+}
+
+void rep_fit(struct repetition *rep)
+{
+	struct point **pp = rep->npts ? malloc((size_t)rep->npts * sizeof(*pp)) : NULL;
+	for (int i = 0; pp && i < rep->npts; i++)
+		pp[i] = &rep->pts[i];
+	fit_points(pp, pp ? rep->npts : 0, &rep->v);
+	free(pp);
+}
+
+void bench_fit(struct bench_result *b)
+{
+	int n = 0;
+	for (int r = 0; r < b->nreps; r++)
+		n += b->reps[r].npts;
+	struct point **pp = n ? malloc((size_t)n * sizeof(*pp)) : NULL;
+	int k = 0;
+	for (int r = 0; pp && r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++)
+			pp[k++] = &b->reps[r].pts[i];
+	fit_points(pp, k, &b->v);
+	free(pp);
+}
+
+static void free_bench(struct bench_result *b)
+{
+	free(b->name);
+	free(b->axis);
+	free(b->summary);
+	free(b->op_desc);
+	free(b->skip_reason);
+	for (int i = 0; i < b->nnotes; i++)
+		free(b->notes[i]);
+	free(b->notes);
+	for (int r = 0; r < b->nreps; r++) {
+		struct repetition *rep = &b->reps[r];
+		for (int i = 0; i < rep->npts; i++)
+			free(rep->pts[i].bins);
+		free(rep->pts);
+		if (rep->fail) {
+			json_decref(rep->fail->state);
+			free(rep->fail);
+		}
+	}
+	free(b->reps);
+}
+
+void result_free(struct run_result *r)
+{
+	for (int i = 0; i < r->nbenches; i++)
+		free_bench(&r->benches[i]);
+	free(r->benches);
+	free(r->tool_version);
+	free(r->started);
+	free(r->finished);
+	free(r->host);
+	for (int i = 0; i < r->argc; i++)
+		free(r->argv[i]);
+	free(r->argv);
+	json_decref(r->options);
+	json_decref(r->snapshot);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,115 @@
+/* The in-memory result of a run: what the sweep produces, what the JSON
+ * writer serializes and what the JSON reader gives back (so compare and
+ * report work on the same structures). Every time is in ns. */
+#ifndef SB_RESULT_H
+#define SB_RESULT_H
+
+#include <stdint.h>
+#include <jansson.h>
+#include "hist.h"
+#include "fit.h"
+
+#define SB_SCHEMA_VERSION 1
+
+enum point_stop {
+	STOP_CI = 0,     /* median's 95% CI within the target */
+	STOP_BUDGET,     /* the point's time budget was spent first */
+	STOP_INTERRUPT,  /* SIGINT/SIGTERM */
+	STOP_FAILURE,    /* an operation failed during sampling */
+};
+
+struct bin { int32_t idx; uint64_t count; }; /* non-empty histogram bucket */
+
+struct point {
+	uint64_t n;
+	unsigned batch;       /* ops per timed sample */
+	uint64_t samples;     /* timed samples */
+	uint64_t ops;         /* timed operations = samples * batch */
+	enum point_stop stop;
+	double elapsed_s;     /* wall time spent sampling */
+	struct stats st;
+	/* per operation, from getrusage around the point (self + reaped children) */
+	double user_s, sys_s, vcsw, ivcsw, minflt, majflt;
+	struct bin *bins; int nbins;
+};
+
+struct failure {
+	char phase[16];   /* setup, grow, op, teardown */
+	char call[64];    /* the failing call */
+	char kind[16];    /* limit, error, timeout */
+	uint64_t n;       /* load reached when it failed */
+	int err;          /* errno */
+	char msg[160];    /* strerror + context */
+	json_t *state;    /* system state at that moment (owned) */
+};
+
+struct repetition {
+	struct point *pts; int npts;
+	struct verdict v;
+	struct failure *fail; /* NULL if none */
+	int interrupted;
+};
+
+enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };
+
+struct bench_result {
+	char *name, *axis, *summary, *op_desc;
+	int version;
+	enum bench_status status;
+	char *skip_reason;    /* BS_SKIPPED */
+	char **notes; int nnotes;
+	uint64_t max_n;
+	struct repetition *reps; int nreps;
+	struct verdict v;     /* over all repetitions pooled */
+};
+
+struct clock_info {
+	char id[32];          /* "CLOCK_MONOTONIC" */
+	char source[32];      /* "tsc", "kvm-clock"... */
+	double resolution_ns;
+	double read_cost_ns;  /* median cost of one clock read */
+};
+
+struct run_result {
+	int schema_version;
+	char *tool_version;
+	char *started, *finished; /* ISO 8601 UTC */
+	double duration_s;
+	char *host;
+	char **argv; int argc;
+	json_t *options;      /* effective options (owned) */
+	json_t *snapshot;     /* owned */
+	struct clock_info clock;
+	int interrupted;
+	struct bench_result *benches; int nbenches;
+};
+
+const char *point_stop_name(enum point_stop s);
+int point_stop_from_name(const char *s);
+const char *bench_status_name(enum bench_status s);
+int bench_status_from_name(const char *s);
+
+struct bench_result *result_add_bench(struct run_result *r);
+struct repetition *bench_add_rep(struct bench_result *b);
+struct point *rep_add_point(struct repetition *rep);
+void bench_add_note(struct bench_result *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void point_set_bins(struct point *p, const struct hist *h);
+/* Pooled verdict over all repetitions' points. */
+void bench_fit(struct bench_result *b);
+void rep_fit(struct repetition *rep);
+void result_free(struct run_result *r);
+
+/* src/out/json.c */
+json_t *result_to_json(const struct run_result *r);
+int result_from_json(const json_t *j, struct run_result *r, char *err, size_t errlen);
+/* Atomic: a temporary file in the same directory, renamed on success. */
+int result_write_file(const struct run_result *r, const char *path, char *err, size_t errlen);
+int result_read_file(const char *path, struct run_result *r, char *err, size_t errlen);
+
+/* src/out/text.c */
+#include <stdio.h>
+void result_print_text(const struct run_result *r, FILE *f);
+char *fmt_ns(double ns, char *buf, size_t len); /* "1.63 us" */
+
+#endif

@@ -1,0 +1,373 @@
+/* Sweep driver.
+ *
+ * For each repetition: a fresh scratch subdirectory, setup, then for each
+ * point of the series the load is grown from where it is to N (never
+ * rebuilt from zero), and the point is measured:
+ *   1. warm-up: a few untimed-for-the-result operations, which also give a
+ *      first estimate of the cost of one operation;
+ *   2. on the first point only, the batch size is chosen, and kept for the
+ *      whole sweep so that no sweep mixes single and batch timing: an
+ *      operation costing less than BATCH_BELOW clock reads is timed in
+ *      batches of k so that one sample spans >= BATCH_SPAN clock reads;
+ *   3. samples go into a log-linear histogram until the median's 95% CI is
+ *      within +/- ci_target, or the point's budget is spent;
+ *   4. getrusage(SELF and CHILDREN) around the point gives CPU time,
+ *      context switches and page faults per operation.
+ * A failing callback stops the repetition with first-failure data. */
+#include "sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "registry.h"
+#include "sys.h"
+
+#define BATCH_BELOW 10.0 /* clock reads */
+#define BATCH_SPAN 100.0 /* clock reads */
+#define WARMUP_OPS 16
+#define MAX_POINTS 64
+
+int sweep_series(uint64_t max_n, uint64_t *out, int cap)
+{
+	static const unsigned steps[3] = {1, 2, 5};
+	int k = 0;
+	for (uint64_t dec = 1; k < cap; dec *= 10) {
+		for (int i = 0; i < 3 && k < cap; i++) {
+			uint64_t v = dec * steps[i];
+			if (v > max_n)
+				goto done;
+			out[k++] = v;
+		}
+		if (dec > UINT64_MAX / 10)
+			break;
+	}
+done:
+	if (k < cap && (k == 0 || out[k - 1] != max_n) && max_n > 0)
+		out[k++] = max_n;
+	return k;
+}
+
+uint64_t sweep_max_n(const struct bench *b, const struct sweep_opts *o)
+{
+	if (o->max_n)
+		return o->max_n;
+	if (o->quick)
+		return b->quick_max_n;
+	if (o->full)
+		return b->full_max_n;
+	return b->default_max_n;
+}
+
+static const char *failure_kind(int err)
+{
+	switch (err) {
+	case EMFILE: case ENFILE: case ENOMEM: case EAGAIN: case ENOSPC:
+	case EDQUOT: case EMLINK: case EFBIG: case EADDRINUSE: case EADDRNOTAVAIL:
+	case ENOBUFS:
+		return "limit";
+	case ETIMEDOUT:
+		return "timeout";
+	default:
+		return "error";
+	}
+}
+
+static struct failure *make_failure(const char *phase, const char *call, uint64_t n, int err,
+				    const char *extra)
+{
+	struct failure *f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	snprintf(f->phase, sizeof(f->phase), "%s", phase);
+	snprintf(f->call, sizeof(f->call), "%s", call ? call : "?");
+	snprintf(f->kind, sizeof(f->kind), "%s", failure_kind(err));
+	f->n = n;
+	f->err = err;
+	if (extra && *extra)
+		snprintf(f->msg, sizeof(f->msg), "%s: %s (%s)", f->call, strerror(err), extra);
+	else
+		snprintf(f->msg, sizeof(f->msg), "%s: %s", f->call, strerror(err));
+	f->state = sys_failure_state();
+	return f;
+}
+
+static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
+
+struct usage { struct rusage self, kids; };
+
+static void usage_take(struct usage *u)
+{
+	getrusage(RUSAGE_SELF, &u->self);
+	getrusage(RUSAGE_CHILDREN, &u->kids);
+}
+
+static void usage_per_op(const struct usage *a, const struct usage *b, double ops, struct point *p)
+{
+	if (ops <= 0)
+		return;
+#define D(f) ((double)(b->self.f - a->self.f) + (double)(b->kids.f - a->kids.f))
+	p->user_s = (tv_s(b->self.ru_utime) - tv_s(a->self.ru_utime) + tv_s(b->kids.ru_utime) -
+		     tv_s(a->kids.ru_utime)) / ops;
+	p->sys_s = (tv_s(b->self.ru_stime) - tv_s(a->self.ru_stime) + tv_s(b->kids.ru_stime) -
+		    tv_s(a->kids.ru_stime)) / ops;
+	p->vcsw = D(ru_nvcsw) / ops;
+	p->ivcsw = D(ru_nivcsw) / ops;
+	p->minflt = D(ru_minflt) / ops;
+	p->majflt = D(ru_majflt) / ops;
+#undef D
+}
+
+struct ctx {
+	const struct bench *b;
+	const struct sweep_opts *o;
+	struct bench_env env;
+	void *st;
+	unsigned batch;  /* 0 until chosen on the first point */
+	struct hist *h;
+};
+
+/* One sample of k operations; returns elapsed ns or a negative errno. */
+static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **phase)
+{
+	const struct bench *b = c->b;
+	int rc = 0;
+	if (b->prep)
+		for (unsigned s = 0; s < k; s++)
+			if ((rc = b->prep(c->st, s)) < 0) {
+				*phase = "prep";
+				return rc;
+			}
+	uint64_t t0 = clock_ns();
+	for (unsigned s = 0; s < k && rc == 0; s++)
+		rc = b->op(c->st, s);
+	uint64_t t1 = clock_ns();
+	if (rc < 0) {
+		*phase = "op";
+		return rc;
+	}
+	if (b->undo)
+		for (unsigned s = 0; s < k; s++)
+			if ((rc = b->undo(c->st, s)) < 0) {
+				*phase = "undo";
+				return rc;
+			}
+	*elapsed = t1 - t0;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct failure **fail)
+{
+	const struct sweep_opts *o = c->o;
+	const char *phase = "op";
+	uint64_t el;
+	int rc;
+
+	/* 1. warm-up */
+	uint64_t warm[WARMUP_OPS];
+	int nw = 0;
+	uint64_t wstart = clock_ns(), wcap = (uint64_t)(o->budget_s * 0.1e9);
+	while (nw < WARMUP_OPS && (nw < 2 || clock_ns() - wstart < wcap)) {
+		if ((rc = sample(c, 1, &el, &phase)) < 0)
+			goto failed;
+		warm[nw++] = el;
+	}
+	qsort(warm, (size_t)nw, sizeof(warm[0]), cmp_u64);
+	double est = (double)warm[nw / 2];
+
+	/* 2. batch size, once per sweep */
+	if (!c->batch) {
+		double rc_ns = o->clk->read_cost_ns > 0 ? o->clk->read_cost_ns : 1;
+		c->batch = 1;
+		if (c->b->max_batch > 1 && est < BATCH_BELOW * rc_ns) {
+			double k = ceil(BATCH_SPAN * rc_ns / (est > 1 ? est : 1));
+			c->batch = k > c->b->max_batch ? c->b->max_batch : (unsigned)k;
+		}
+	}
+	unsigned k = c->batch;
+
+	/* 3. samples */
+	hist_reset(c->h);
+	struct usage u0, u1;
+	usage_take(&u0);
+	uint64_t start = clock_ns(), deadline = start + (uint64_t)(o->budget_s * 1e9);
+	uint64_t timeout = (uint64_t)(o->op_timeout_s * 1e9);
+	uint64_t next_check = o->min_samples;
+	p->stop = STOP_BUDGET;
+	for (;;) {
+		if ((rc = sample(c, k, &el, &phase)) < 0)
+			goto failed;
+		if (el > timeout) {
+			rc = -ETIMEDOUT;
+			c->env.failed_call = c->b->op_desc;
+			goto failed;
+		}
+		hist_add(c->h, (double)el / k);
+		if (reg_stop_requested()) {
+			p->stop = STOP_INTERRUPT;
+			break;
+		}
+		uint64_t now = clock_ns();
+		if (c->h->count >= next_check) {
+			if (hist_median_ci_rel(c->h) <= o->ci_target) {
+				p->stop = STOP_CI;
+				break;
+			}
+			next_check = c->h->count + c->h->count / 4 + 1;
+		}
+		if (now >= deadline) {
+			p->stop = STOP_BUDGET;
+			break;
+		}
+	}
+	usage_take(&u1);
+	p->n = n;
+	p->batch = k;
+	p->samples = c->h->count;
+	p->ops = c->h->count * k;
+	p->elapsed_s = (double)(clock_ns() - start) / 1e9;
+	hist_summary(c->h, &p->st);
+	usage_per_op(&u0, &u1, (double)p->ops, p);
+	point_set_bins(p, c->h);
+	return 0;
+
+failed:
+	*fail = make_failure(phase, c->env.failed_call ? c->env.failed_call : c->b->op_desc, n, -rc,
+			     NULL);
+	return rc;
+}
+
+static void report(const struct sweep_opts *o, struct sweep_progress *pr)
+{
+	if (o->progress)
+		o->progress(o->progress_ctx, pr);
+}
+
+static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
+		   struct bench_result *out, struct hist *h)
+{
+	struct repetition *rep = bench_add_rep(out);
+	if (!rep)
+		return -ENOMEM;
+	uint64_t series[MAX_POINTS];
+	uint64_t max_n = out->max_n;
+	int np = sweep_series(max_n, series, MAX_POINTS);
+
+	char name[64], dir[4096];
+	snprintf(name, sizeof(name), "%s.%d", b->name, repi + 1);
+	int n = snprintf(dir, sizeof(dir), "%s/%s", o->scratch, name);
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	if (mkdir(dir, 0700))
+		return -errno;
+
+	struct ctx c;
+	memset(&c, 0, sizeof(c));
+	c.b = b;
+	c.o = o;
+	c.h = h;
+	c.env.dir = dir;
+	c.env.max_n = max_n;
+	c.env.quick = o->quick;
+	c.env.dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (c.env.dirfd < 0)
+		return -errno;
+
+	struct sweep_progress pr = {.bench = b->name, .rep = repi + 1, .nreps = o->repeat,
+				    .npoints = np};
+	int rc = b->setup ? b->setup(&c.env, &c.st) : 0;
+	if (rc < 0) {
+		rep->fail = make_failure("setup", c.env.failed_call, 0, -rc, NULL);
+		goto out;
+	}
+	uint64_t have = 0;
+	for (int i = 0; i < np; i++) {
+		uint64_t target = series[i];
+		pr.point = i + 1;
+		pr.growing = 1;
+		for (; have < target; have++) {
+			if ((have & 1023) == 0) {
+				if (reg_stop_requested())
+					break;
+				pr.n = have;
+				report(o, &pr);
+			}
+			if ((rc = b->grow(c.st, have)) < 0) {
+				rep->fail = make_failure("grow", c.env.failed_call, have, -rc, NULL);
+				goto done;
+			}
+		}
+		if (reg_stop_requested()) {
+			rep->interrupted = 1;
+			break;
+		}
+		pr.growing = 0;
+		pr.n = target;
+		report(o, &pr);
+		struct point pt;
+		memset(&pt, 0, sizeof(pt));
+		if ((rc = measure_point(&c, target, &pt, &rep->fail)) < 0)
+			break;
+		struct point *slot = rep_add_point(rep);
+		if (!slot) {
+			free(pt.bins);
+			rc = -ENOMEM;
+			break;
+		}
+		*slot = pt;
+		if (pt.stop == STOP_INTERRUPT) {
+			rep->interrupted = 1;
+			break;
+		}
+	}
+done:
+	if (b->teardown)
+		b->teardown(c.st);
+out:
+	if (c.env.note[0])
+		bench_add_note(out, "%s", c.env.note); /* identical notes are kept once */
+	close(c.env.dirfd);
+	int rr = reg_remove_tree(dir);
+	if (rr)
+		bench_add_note(out, "could not remove %s: %s", dir, strerror(-rr));
+	rep_fit(rep);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out)
+{
+	out->max_n = sweep_max_n(b, o);
+	struct hist *h = hist_new();
+	if (!h)
+		return -ENOMEM;
+	int rc = 0;
+	for (int r = 0; r < o->repeat && !reg_stop_requested(); r++) {
+		if ((rc = run_rep(b, o, r, out, h)) < 0)
+			break;
+	}
+	hist_free(h);
+	out->status = BS_OK;
+	for (int r = 0; r < out->nreps; r++) {
+		if (out->reps[r].fail)
+			out->status = BS_FAILED;
+		if (out->reps[r].interrupted && out->status == BS_OK)
+			out->status = BS_INTERRUPTED;
+	}
+	if (reg_stop_requested() && out->status == BS_OK && out->nreps < o->repeat)
+		out->status = BS_INTERRUPTED;
+	bench_fit(out);
+	return rc;
+}

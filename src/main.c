@@ -1,0 +1,44 @@
+/* scalebench: how does the cost of an operating-system operation grow as
+ * the load grows? Thin dispatcher: one file per subcommand in src/cmd/. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/opt.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: scalebench COMMAND [ARGS]\n\n"
+		"commands:\n"
+		"  run [BENCH|FAMILY ...]   sweep benches and say how their cost grows\n"
+		"  list                     the benches, with their axis\n"
+		"  help                     this text; `scalebench COMMAND --help` for one command\n"
+		"  version                  the version (also --version)\n\n"
+		"quick start: scalebench run --quick -o result.json\n"
+		"exit codes: 0 done, 1 harness failure, 2 bad arguments or target,\n"
+		"            128+signal interrupted (partial result written)\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *c = argv[1];
+	if (!strcmp(c, "run"))
+		return cmd_run(argc - 2, argv + 2, argc, argv);
+	if (!strcmp(c, "list"))
+		return cmd_list(argc - 2, argv + 2);
+	if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(c, "version") || !strcmp(c, "--version") || !strcmp(c, "-V")) {
+		printf("scalebench %s\n", SB_VERSION);
+		return EXIT_OK;
+	}
+	fprintf(stderr, "scalebench: unknown command '%s' (try `scalebench help`)\n", c);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,506 @@
+/* The result as JSON (schema: docs/result-schema.md), written and read
+ * with jansson so that every string is escaped by one tested serializer.
+ * The reader checks every field it uses and names the first that is
+ * missing or of the wrong type; it never trusts sizes from the file. */
+#include "result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- writing ---- */
+
+/* JSON has no inf/nan: such values are written as null. */
+static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *stats_json(const struct stats *s)
+{
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:[oo]}",
+			 "count", (json_int_t)s->count, "min_ns", num(s->min), "mean_ns", num(s->mean),
+			 "stddev_ns", num(s->stddev), "cv", num(s->cv), "p50_ns", num(s->p50),
+			 "p90_ns", num(s->p90), "p99_ns", num(s->p99), "p999_ns", num(s->p999),
+			 "max_ns", num(s->max), "median_ci95_ns", num(s->med_lo), num(s->med_hi));
+}
+
+static json_t *point_json(const struct point *p)
+{
+	json_t *bins = json_array();
+	for (int i = 0; i < p->nbins; i++)
+		json_array_append_new(bins, json_pack("[iI]", p->bins[i].idx,
+						      (json_int_t)p->bins[i].count));
+	return json_pack(
+		"{s:I,s:i,s:I,s:I,s:s,s:o,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o},"
+		"s:{s:s,s:i,s:i,s:i,s:o}}",
+		"n", (json_int_t)p->n, "batch", (int)p->batch, "samples", (json_int_t)p->samples,
+		"ops", (json_int_t)p->ops, "stop", point_stop_name(p->stop), "elapsed_s",
+		num(p->elapsed_s), "stats", stats_json(&p->st), "per_op", "user_s", num(p->user_s),
+		"sys_s", num(p->sys_s), "voluntary_csw", num(p->vcsw), "involuntary_csw",
+		num(p->ivcsw), "minor_faults", num(p->minflt), "major_faults", num(p->majflt),
+		"histogram", "scheme", "log-linear", "sub_buckets", HIST_SUB, "min_exponent",
+		HIST_EMIN, "buckets", HIST_NBUCKETS, "bins", bins);
+}
+
+static json_t *verdict_json(const struct verdict *v)
+{
+	json_t *aic = json_array();
+	for (int i = 0; i < FIT_NMODELS; i++)
+		json_array_append_new(aic, num(v->aic[i]));
+	return json_pack("{s:s,s:s,s:i,s:s,s:o,s:o,s:o,s:o,s:o,s:[oo],s:o,s:o,s:o,s:o,s:o,s:o}",
+			 "class", growth_name(v->cls), "reason", v->reason, "points", v->npoints,
+			 "model", fit_model_name(v->model), "a_ns", num(v->a), "b_ns", num(v->b),
+			 "b_se_ns", num(v->b_se), "growth_share", num(v->growth_share), "exponent",
+			 num(v->exponent), "exponent_ci95", num(v->exp_lo), num(v->exp_hi),
+			 "local_slope", num(v->local_slope), "ratio", num(v->ratio), "n_min",
+			 num(v->nmin), "n_max", num(v->nmax), "reduced_chi2", num(v->redchi2), "aic",
+			 aic);
+}
+
+static json_t *failure_json(const struct failure *f)
+{
+	if (!f)
+		return json_null();
+	return json_pack("{s:s,s:s,s:s,s:I,s:i,s:s,s:s,s:O}", "phase", f->phase, "call", f->call,
+			 "kind", f->kind, "n", (json_int_t)f->n, "errno", f->err, "errno_name",
+			 strerror(f->err), "message", f->msg, "state",
+			 f->state ? f->state : json_null());
+}
+
+static json_t *strs_json(char *const *s, int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_string(s[i]));
+	return a;
+}
+
+static json_t *bench_json(const struct bench_result *b)
+{
+	json_t *reps = json_array();
+	for (int r = 0; r < b->nreps; r++) {
+		const struct repetition *rep = &b->reps[r];
+		json_t *pts = json_array();
+		for (int i = 0; i < rep->npts; i++)
+			json_array_append_new(pts, point_json(&rep->pts[i]));
+		json_array_append_new(reps, json_pack("{s:o,s:o,s:o,s:b}", "points", pts, "verdict",
+						      verdict_json(&rep->v), "failure",
+						      failure_json(rep->fail), "interrupted",
+						      rep->interrupted));
+	}
+	json_t *o = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "name", b->name,
+			      "version", b->version, "axis", b->axis ? b->axis : "", "summary",
+			      b->summary ? b->summary : "", "op", b->op_desc ? b->op_desc : "",
+			      "status", bench_status_name(b->status), "max_n", (json_int_t)b->max_n,
+			      "notes", strs_json(b->notes, b->nnotes), "verdict", verdict_json(&b->v),
+			      "repetitions", reps);
+	if (b->skip_reason)
+		json_object_set_new(o, "skip_reason", json_string(b->skip_reason));
+	return o;
+}
+
+json_t *result_to_json(const struct run_result *r)
+{
+	json_t *benches = json_array();
+	for (int i = 0; i < r->nbenches; i++)
+		json_array_append_new(benches, bench_json(&r->benches[i]));
+	return json_pack(
+		"{s:i,s:{s:s,s:s},s:s,s:s,s:o,s:s,s:o,s:O,s:b,s:{s:s,s:s,s:o,s:o},s:O,s:o}",
+		"schema_version", r->schema_version, "tool", "name", "scalebench", "version",
+		r->tool_version ? r->tool_version : "", "started", r->started ? r->started : "",
+		"finished", r->finished ? r->finished : "", "duration_s", num(r->duration_s), "host",
+		r->host ? r->host : "", "command_line", strs_json(r->argv, r->argc), "options",
+		r->options ? r->options : json_object(), "interrupted", r->interrupted, "clock",
+		"id", r->clock.id, "source", r->clock.source, "resolution_ns",
+		num(r->clock.resolution_ns), "read_cost_ns", num(r->clock.read_cost_ns), "snapshot",
+		r->snapshot ? r->snapshot : json_object(), "benches", benches);
+}
+
+int result_write_file(const struct run_result *r, const char *path, char *err, size_t errlen)
+{
+	char tmp[4096];
+	int n = snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	json_t *j = result_to_json(r);
+	if (!j) {
+		snprintf(err, errlen, "%s: could not build the JSON document", path);
+		return -ENOMEM;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		json_decref(j);
+		return -e;
+	}
+	FILE *f = fdopen(fd, "w");
+	int rc = f ? json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : -1;
+	if (f) {
+		if (fputc('\n', f) == EOF)
+			rc = -1;
+		if (fflush(f) || fsync(fileno(f)))
+			rc = -1;
+	}
+	int e = errno;
+	if (f ? fclose(f) : close(fd))
+		rc = -1;
+	json_decref(j);
+	if (rc == 0 && rename(tmp, path) == 0)
+		return 0;
+	e = errno ? errno : e;
+	unlink(tmp);
+	snprintf(err, errlen, "%s: %s", path, strerror(e ? e : EIO));
+	return -(e ? e : EIO);
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	char *err;
+	size_t errlen;
+	char where[160];
+};
+
+static int bad(struct rd *rd, const char *field, const char *what)
+{
+	snprintf(rd->err, rd->errlen, "%s%s%s: %s", rd->where, *rd->where ? "." : "", field, what);
+	return -1;
+}
+
+static int get_num(struct rd *rd, const json_t *o, const char *k, double *out, int required)
+{
+	json_t *v = json_object_get(o, k);
+	if (!v || json_is_null(v)) {
+		*out = NAN;
+		return required ? bad(rd, k, "missing") : 0;
+	}
+	if (!json_is_number(v))
+		return bad(rd, k, "not a number");
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int get_u64(struct rd *rd, const json_t *o, const char *k, uint64_t *out)
+{
+	json_t *v = json_object_get(o, k);
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return bad(rd, k, v ? "not a non-negative integer" : "missing");
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static int get_str(struct rd *rd, const json_t *o, const char *k, char **out, int required)
+{
+	json_t *v = json_object_get(o, k);
+	if (!v) {
+		*out = NULL;
+		return required ? bad(rd, k, "missing") : 0;
+	}
+	if (!json_is_string(v))
+		return bad(rd, k, "not a string");
+	*out = strdup(json_string_value(v));
+	return *out ? 0 : bad(rd, k, "out of memory");
+}
+
+static int get_sbuf(struct rd *rd, const json_t *o, const char *k, char *buf, size_t len)
+{
+	json_t *v = json_object_get(o, k);
+	if (!json_is_string(v))
+		return bad(rd, k, v ? "not a string" : "missing");
+	snprintf(buf, len, "%s", json_string_value(v));
+	return 0;
+}
+
+static int read_stats(struct rd *rd, const json_t *o, struct stats *s)
+{
+	if (!json_is_object(o))
+		return bad(rd, "stats", "not an object");
+	json_t *ci = json_object_get(o, "median_ci95_ns");
+	if (get_u64(rd, o, "count", &s->count) || get_num(rd, o, "min_ns", &s->min, 0) ||
+	    get_num(rd, o, "mean_ns", &s->mean, 0) || get_num(rd, o, "stddev_ns", &s->stddev, 0) ||
+	    get_num(rd, o, "cv", &s->cv, 0) || get_num(rd, o, "p50_ns", &s->p50, 1) ||
+	    get_num(rd, o, "p90_ns", &s->p90, 0) || get_num(rd, o, "p99_ns", &s->p99, 1) ||
+	    get_num(rd, o, "p999_ns", &s->p999, 0) || get_num(rd, o, "max_ns", &s->max, 0))
+		return -1;
+	if (!json_is_array(ci) || json_array_size(ci) != 2)
+		return bad(rd, "median_ci95_ns", "not a pair");
+	json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
+	s->med_lo = json_is_number(lo) ? json_number_value(lo) : NAN;
+	s->med_hi = json_is_number(hi) ? json_number_value(hi) : NAN;
+	return 0;
+}
+
+static int read_point(struct rd *rd, const json_t *o, struct point *p)
+{
+	if (!json_is_object(o))
+		return bad(rd, "point", "not an object");
+	uint64_t batch;
+	char stop[32];
+	if (get_u64(rd, o, "n", &p->n) || get_u64(rd, o, "batch", &batch) ||
+	    get_u64(rd, o, "samples", &p->samples) || get_u64(rd, o, "ops", &p->ops) ||
+	    get_sbuf(rd, o, "stop", stop, sizeof(stop)) ||
+	    get_num(rd, o, "elapsed_s", &p->elapsed_s, 0) ||
+	    read_stats(rd, json_object_get(o, "stats"), &p->st))
+		return -1;
+	if (batch < 1 || batch > 1u << 20)
+		return bad(rd, "batch", "out of range");
+	p->batch = (unsigned)batch;
+	int st = point_stop_from_name(stop);
+	if (st < 0)
+		return bad(rd, "stop", "unknown value");
+	p->stop = (enum point_stop)st;
+	json_t *po = json_object_get(o, "per_op");
+	if (json_is_object(po)) {
+		get_num(rd, po, "user_s", &p->user_s, 0);
+		get_num(rd, po, "sys_s", &p->sys_s, 0);
+		get_num(rd, po, "voluntary_csw", &p->vcsw, 0);
+		get_num(rd, po, "involuntary_csw", &p->ivcsw, 0);
+		get_num(rd, po, "minor_faults", &p->minflt, 0);
+		get_num(rd, po, "major_faults", &p->majflt, 0);
+	}
+	json_t *h = json_object_get(o, "histogram"), *bins = json_object_get(h, "bins");
+	if (!json_is_object(h) || !json_is_array(bins))
+		return bad(rd, "histogram", "missing or without bins");
+	json_t *sub = json_object_get(h, "sub_buckets"), *emin = json_object_get(h, "min_exponent");
+	if (!json_is_integer(sub) || json_integer_value(sub) != HIST_SUB || !json_is_integer(emin) ||
+	    json_integer_value(emin) != HIST_EMIN)
+		return bad(rd, "histogram", "layout differs from this version's");
+	size_t nb = json_array_size(bins);
+	if (nb > HIST_NBUCKETS)
+		return bad(rd, "histogram.bins", "more bins than buckets");
+	p->bins = nb ? calloc(nb, sizeof(*p->bins)) : NULL;
+	if (nb && !p->bins)
+		return bad(rd, "histogram.bins", "out of memory");
+	for (size_t i = 0; i < nb; i++) {
+		json_t *e = json_array_get(bins, i);
+		json_t *ix = json_array_get(e, 0), *ct = json_array_get(e, 1);
+		if (!json_is_array(e) || json_array_size(e) != 2 || !json_is_integer(ix) ||
+		    !json_is_integer(ct) || json_integer_value(ix) < 0 ||
+		    json_integer_value(ix) >= HIST_NBUCKETS || json_integer_value(ct) < 0)
+			return bad(rd, "histogram.bins", "malformed bin");
+		p->bins[i].idx = (int32_t)json_integer_value(ix);
+		p->bins[i].count = (uint64_t)json_integer_value(ct);
+		p->nbins = (int)i + 1;
+	}
+	return 0;
+}
+
+static int read_verdict(struct rd *rd, const json_t *o, struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (!json_is_object(o))
+		return bad(rd, "verdict", "not an object");
+	char cls[32], model[32];
+	if (get_sbuf(rd, o, "class", cls, sizeof(cls)) ||
+	    get_sbuf(rd, o, "reason", v->reason, sizeof(v->reason)))
+		return -1;
+	int g = growth_from_name(cls);
+	if (g < 0)
+		return bad(rd, "verdict.class", "unknown growth class");
+	v->cls = (enum growth)g;
+	v->model = 0;
+	if (!get_sbuf(rd, o, "model", model, sizeof(model)))
+		for (int i = 0; i < FIT_NMODELS; i++)
+			if (!strcmp(model, fit_model_name(i)))
+				v->model = i;
+	json_t *pts = json_object_get(o, "points");
+	v->npoints = json_is_integer(pts) ? (int)json_integer_value(pts) : 0;
+	get_num(rd, o, "a_ns", &v->a, 0);
+	get_num(rd, o, "b_ns", &v->b, 0);
+	get_num(rd, o, "b_se_ns", &v->b_se, 0);
+	get_num(rd, o, "growth_share", &v->growth_share, 0);
+	get_num(rd, o, "exponent", &v->exponent, 0);
+	get_num(rd, o, "local_slope", &v->local_slope, 0);
+	get_num(rd, o, "ratio", &v->ratio, 0);
+	get_num(rd, o, "n_min", &v->nmin, 0);
+	get_num(rd, o, "n_max", &v->nmax, 0);
+	get_num(rd, o, "reduced_chi2", &v->redchi2, 0);
+	json_t *ci = json_object_get(o, "exponent_ci95");
+	v->exp_lo = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
+	v->exp_hi = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
+	json_t *aic = json_object_get(o, "aic");
+	for (int i = 0; i < FIT_NMODELS; i++) {
+		json_t *a = json_array_get(aic, (size_t)i);
+		v->aic[i] = json_is_number(a) ? json_number_value(a) : NAN;
+	}
+	return 0;
+}
+
+static int read_failure(struct rd *rd, const json_t *o, struct failure **out)
+{
+	*out = NULL;
+	if (!o || json_is_null(o))
+		return 0;
+	if (!json_is_object(o))
+		return bad(rd, "failure", "not an object");
+	struct failure *f = calloc(1, sizeof(*f));
+	if (!f)
+		return bad(rd, "failure", "out of memory");
+	*out = f;
+	json_t *e = json_object_get(o, "errno");
+	if (get_sbuf(rd, o, "phase", f->phase, sizeof(f->phase)) ||
+	    get_sbuf(rd, o, "call", f->call, sizeof(f->call)) ||
+	    get_sbuf(rd, o, "kind", f->kind, sizeof(f->kind)) || get_u64(rd, o, "n", &f->n) ||
+	    get_sbuf(rd, o, "message", f->msg, sizeof(f->msg)))
+		return -1;
+	if (!json_is_integer(e))
+		return bad(rd, "failure.errno", "not an integer");
+	f->err = (int)json_integer_value(e);
+	json_t *st = json_object_get(o, "state");
+	f->state = st ? json_incref(st) : NULL;
+	return 0;
+}
+
+static int read_strs(struct rd *rd, const json_t *a, const char *k, char ***out, int *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(rd, k, "not an array");
+	size_t sz = json_array_size(a);
+	if (!sz)
+		return 0;
+	*out = calloc(sz, sizeof(**out));
+	if (!*out)
+		return bad(rd, k, "out of memory");
+	for (size_t i = 0; i < sz; i++) {
+		json_t *s = json_array_get(a, i);
+		if (!json_is_string(s))
+			return bad(rd, k, "holds a non-string");
+		(*out)[i] = strdup(json_string_value(s));
+		*n = (int)i + 1;
+	}
+	return 0;
+}
+
+static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
+{
+	if (!json_is_object(o))
+		return bad(rd, "bench", "not an object");
+	char status[32];
+	uint64_t ver;
+	if (get_str(rd, o, "name", &b->name, 1))
+		return -1;
+	snprintf(rd->where, sizeof(rd->where), "benches[%s]", b->name);
+	if (get_u64(rd, o, "version", &ver) || get_str(rd, o, "axis", &b->axis, 0) ||
+	    get_str(rd, o, "summary", &b->summary, 0) || get_str(rd, o, "op", &b->op_desc, 0) ||
+	    get_sbuf(rd, o, "status", status, sizeof(status)) ||
+	    get_str(rd, o, "skip_reason", &b->skip_reason, 0) ||
+	    read_strs(rd, json_object_get(o, "notes"), "notes", &b->notes, &b->nnotes) ||
+	    read_verdict(rd, json_object_get(o, "verdict"), &b->v))
+		return -1;
+	json_t *mx = json_object_get(o, "max_n");
+	b->max_n = json_is_integer(mx) && json_integer_value(mx) > 0 ? (uint64_t)json_integer_value(mx) : 0;
+	b->version = ver > 1000000 ? -1 : (int)ver;
+	int st = bench_status_from_name(status);
+	if (st < 0)
+		return bad(rd, "status", "unknown value");
+	b->status = (enum bench_status)st;
+	json_t *reps = json_object_get(o, "repetitions");
+	if (!json_is_array(reps))
+		return bad(rd, "repetitions", "missing or not an array");
+	for (size_t r = 0; r < json_array_size(reps); r++) {
+		json_t *jr = json_array_get(reps, r);
+		struct repetition *rep = bench_add_rep(b);
+		if (!rep)
+			return bad(rd, "repetitions", "out of memory");
+		snprintf(rd->where, sizeof(rd->where), "benches[%s].repetitions[%zu]", b->name, r);
+		json_t *pts = json_object_get(jr, "points");
+		if (!json_is_object(jr) || !json_is_array(pts))
+			return bad(rd, "points", "missing or not an array");
+		json_t *intr = json_object_get(jr, "interrupted");
+		rep->interrupted = json_is_true(intr);
+		if (read_verdict(rd, json_object_get(jr, "verdict"), &rep->v) ||
+		    read_failure(rd, json_object_get(jr, "failure"), &rep->fail))
+			return -1;
+		for (size_t i = 0; i < json_array_size(pts); i++) {
+			struct point *p = rep_add_point(rep);
+			if (!p)
+				return bad(rd, "points", "out of memory");
+			snprintf(rd->where, sizeof(rd->where), "benches[%s].repetitions[%zu].points[%zu]",
+				 b->name, r, i);
+			if (read_point(rd, json_array_get(pts, i), p))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int result_from_json(const json_t *j, struct run_result *r, char *err, size_t errlen)
+{
+	struct rd rd = {.err = err, .errlen = errlen};
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(j))
+		return bad(&rd, "document", "not a JSON object");
+	json_t *sv = json_object_get(j, "schema_version");
+	if (!json_is_integer(sv))
+		return bad(&rd, "schema_version", "missing: not a scalebench result");
+	if (json_integer_value(sv) != SB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "schema_version %lld is not supported (this version reads %d)",
+			 (long long)json_integer_value(sv), SB_SCHEMA_VERSION);
+		return -1;
+	}
+	r->schema_version = SB_SCHEMA_VERSION;
+	json_t *tool = json_object_get(j, "tool"), *clk = json_object_get(j, "clock");
+	if (!json_is_object(tool))
+		return bad(&rd, "tool", "missing");
+	int rc = 0;
+	if (get_str(&rd, tool, "version", &r->tool_version, 1) ||
+	    get_str(&rd, j, "started", &r->started, 0) ||
+	    get_str(&rd, j, "finished", &r->finished, 0) || get_str(&rd, j, "host", &r->host, 0) ||
+	    get_num(&rd, j, "duration_s", &r->duration_s, 0) ||
+	    read_strs(&rd, json_object_get(j, "command_line"), "command_line", &r->argv, &r->argc))
+		rc = -1;
+	if (!rc && json_is_object(clk)) {
+		json_t *id = json_object_get(clk, "id"), *src = json_object_get(clk, "source");
+		snprintf(r->clock.id, sizeof(r->clock.id), "%s", json_is_string(id) ? json_string_value(id) : "");
+		snprintf(r->clock.source, sizeof(r->clock.source), "%s",
+			 json_is_string(src) ? json_string_value(src) : "");
+		get_num(&rd, clk, "resolution_ns", &r->clock.resolution_ns, 0);
+		get_num(&rd, clk, "read_cost_ns", &r->clock.read_cost_ns, 0);
+	}
+	r->interrupted = json_is_true(json_object_get(j, "interrupted"));
+	json_t *opts = json_object_get(j, "options"), *snap = json_object_get(j, "snapshot");
+	r->options = json_is_object(opts) ? json_incref(opts) : json_object();
+	r->snapshot = json_is_object(snap) ? json_incref(snap) : json_object();
+	json_t *benches = json_object_get(j, "benches");
+	if (!rc && !json_is_array(benches))
+		rc = bad(&rd, "benches", "missing or not an array");
+	for (size_t i = 0; !rc && i < json_array_size(benches); i++) {
+		struct bench_result *b = result_add_bench(r);
+		snprintf(rd.where, sizeof(rd.where), "benches[%zu]", i);
+		if (!b)
+			rc = bad(&rd, "bench", "out of memory");
+		else if (read_bench(&rd, json_array_get(benches, i), b))
+			rc = -1;
+	}
+	if (rc)
+		result_free(r);
+	return rc;
+}
+
+int result_read_file(const char *path, struct run_result *r, char *err, size_t errlen)
+{
+	json_error_t je;
+	memset(r, 0, sizeof(*r));
+	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!j) {
+		if (je.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		else
+			snprintf(err, errlen, "%s: %s", path, je.text);
+		return -1;
+	}
+	char inner[400];
+	int rc = result_from_json(j, r, inner, sizeof(inner));
+	json_decref(j);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, inner);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* One internal interface over what differs between operating systems.
+ * sys_linux.c implements it with /proc, /sys, statfs, klogctl and prctl;
+ * sys_posix.c with POSIX interfaces alone (built with `make POSIX_ONLY=1`),
+ * and says "unavailable: <reason>" for what POSIX cannot tell. Nothing
+ * outside src/sys/ may read /proc or /sys or call a Linux-only function. */
+#ifndef SB_SYS_H
+#define SB_SYS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <jansson.h>
+
+/* Full system snapshot for a result: kernel, CPU, memory, virtualization,
+ * the file system holding dir (type, mount options, block device and its
+ * queue settings), relevant sysctls, resource limits. Never NULL. */
+json_t *sys_snapshot(const char *dir);
+
+/* First-failure data: the state of the system right now (kernel log tail
+ * when readable, memory and pressure figures, load, open files of this
+ * process, limits). Never NULL. Must not allocate file descriptors when
+ * called after EMFILE... it may try and say it failed. */
+json_t *sys_failure_state(void);
+
+/* Name of the clock source behind CLOCK_MONOTONIC ("tsc", "kvm-clock"),
+ * or "unknown". */
+void sys_clock_source(char *buf, size_t len);
+
+/* File system type of the file system holding path ("ext4", "tmpfs"), or
+ * "unknown". 0 on success. */
+int sys_fs_type(const char *path, char *buf, size_t len);
+
+/* Number of open file descriptors of this process, -1 if unknown. */
+int sys_open_fds(void);
+
+/* Called in a child right after fork: make it die when the parent does
+ * (prctl(PR_SET_PDEATHSIG) on Linux; on POSIX a no-op, the child must
+ * poll getppid() instead). Returns 1 if the kernel will do it, 0 if not. */
+int sys_child_dies_with_parent(void);
+
+/* Short name of the implementation: "linux" or "posix". */
+const char *sys_impl(void);
+
+#endif

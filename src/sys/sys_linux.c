@@ -1,0 +1,828 @@
+/* Linux implementation of sys.h: /proc, /sys, statfs, klogctl, prctl.
+ * Everything that cannot be read becomes {"unavailable": "<reason>"}, so
+ * that no key of the snapshot or of the failure state is ever missing. */
+#include "sys.h"
+#include "sys_common.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ERRLEN 512
+#define SYSLOG_ACTION_READ_ALL 3
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+#define KLOG_TAIL_LINES 20
+
+static int config_y(const char *cfg, const char *opt)
+{
+	char v[8];
+
+	return sb_assign_get(cfg, opt, v, sizeof v) && strcmp(v, "y") == 0;
+}
+
+/* ------------------------------------------------------------- kernel */
+
+/* Text of the running kernel's config: /boot/config-RELEASE, else
+ * /proc/config.gz through `gzip -dc`. */
+static char *kernel_config(const char *release, char *src, size_t srclen,
+			   size_t *len, char *err, size_t errlen)
+{
+	char path[PATH_MAX], e1[ERRLEN], e2[ERRLEN];
+	char *buf;
+
+	snprintf(path, sizeof path, "/boot/config-%s", release);
+	buf = sb_read_file(path, 16 << 20, len, e1, sizeof e1);
+	if (!buf && access("/proc/config.gz", R_OK) != 0) {
+		snprintf(err, errlen, "%s; /proc/config.gz: %s", e1,
+			 strerror(errno));
+		return NULL;
+	}
+	if (!buf) {
+		snprintf(path, sizeof path, "/proc/config.gz");
+		buf = sb_read_command("gzip -dc /proc/config.gz 2>/dev/null",
+				      16 << 20, len, e2, sizeof e2);
+		if (!buf)
+			snprintf(err, errlen, "%s; %s", e1, e2);
+	}
+	if (buf)
+		snprintf(src, srclen, "%s", path);
+	return buf;
+}
+
+static json_t *preempt_json(const char *cfg, const char *version)
+{
+	static const char *const models[] = {
+		"PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT_LAZY", "PREEMPT",
+		"PREEMPT_VOLUNTARY", "PREEMPT_NONE", NULL};
+	const char *model = NULL, *from = NULL;
+	char opt[64], cur[256], err[ERRLEN], *p, *q, *buf;
+	json_t *o = json_object();
+	const char *const *m;
+
+	for (m = models; cfg && *m && !model; m++) {
+		snprintf(opt, sizeof opt, "CONFIG_%s", *m);
+		if (config_y(cfg, opt)) {
+			model = *m;
+			from = "kernel config";
+		}
+	}
+	/* uname -v names the model: "#1 SMP PREEMPT_DYNAMIC ..." */
+	for (m = models; !model && *m; m++)
+		if (sb_has_word(version, *m)) {
+			model = *m;
+			from = "uname version";
+		}
+	if (model) {
+		sb_set(o, "model", json_string(model));
+		sb_set(o, "from", json_string(from));
+	} else {
+		sb_set(o, "model", sb_unavailable("no kernel config, and uname"
+			" version names no model (PREEMPT_NONE or "
+			"PREEMPT_VOLUNTARY)"));
+		sb_set(o, "from", sb_unavailable("no source"));
+	}
+	/* The model in force, for PREEMPT_DYNAMIC: "none voluntary (full)". */
+	buf = sb_read_file("/sys/kernel/debug/sched/preempt", 4096, NULL, err,
+			   sizeof err);
+	if (!buf) {
+		sb_set(o, "current", sb_unavailable("%s", err));
+		return o;
+	}
+	p = strchr(buf, '(');
+	q = p ? strchr(p, ')') : NULL;
+	if (p && q) {
+		*q = 0;
+		snprintf(cur, sizeof cur, "%s", p + 1);
+	} else {
+		snprintf(cur, sizeof cur, "%s", sb_rtrim(buf));
+	}
+	sb_set(o, "current", sb_jstr(cur));
+	free(buf);
+	return o;
+}
+
+static json_t *config_options(const char *cfg)
+{
+	static const char *const opts[] = {
+		"CONFIG_HZ", "CONFIG_NO_HZ_IDLE", "CONFIG_NO_HZ_FULL",
+		"CONFIG_PREEMPT_DYNAMIC", "CONFIG_PREEMPT_RT",
+		"CONFIG_IO_URING", "CONFIG_TRANSPARENT_HUGEPAGE",
+		"CONFIG_KASAN", "CONFIG_KCSAN", "CONFIG_PROVE_LOCKING",
+		"CONFIG_DEBUG_PAGEALLOC", "CONFIG_SLUB_DEBUG_ON",
+		"CONFIG_MITIGATION_PAGE_TABLE_ISOLATION",
+		"CONFIG_PAGE_TABLE_ISOLATION", "CONFIG_MITIGATION_RETPOLINE",
+		"CONFIG_RETPOLINE", "CONFIG_AUDIT", "CONFIG_SECCOMP", NULL};
+	json_t *o = json_object();
+	const char *const *p;
+	char v[256];
+
+	for (p = opts; *p; p++)
+		sb_set(o, *p, sb_assign_get(cfg, *p, v, sizeof v)
+				      ? sb_jstr(v) : json_string("not set"));
+	return o;
+}
+
+static json_t *kernel_json(void)
+{
+	json_t *o = json_object();
+	char src[PATH_MAX], err[2 * ERRLEN + PATH_MAX], v[32], hex[20];
+	struct utsname u;
+	size_t len = 0;
+	char *cfg;
+
+	if (uname(&u) != 0) {
+		json_decref(o);
+		return sb_unavailable("uname: %s", strerror(errno));
+	}
+	sb_set(o, "sysname", sb_jstr(u.sysname));
+	sb_set(o, "release", sb_jstr(u.release));
+	sb_set(o, "version", sb_jstr(u.version));
+	sb_set(o, "machine", sb_jstr(u.machine));
+	cfg = kernel_config(u.release, src, sizeof src, &len, err, sizeof err);
+	if (cfg) {
+		snprintf(hex, sizeof hex, "%016llx",
+			 (unsigned long long)sb_fnv1a64(cfg, len));
+		sb_set(o, "config_source", sb_jstr(src));
+		sb_set(o, "config_fnv1a64", json_string(hex));
+		sb_set(o, "hz", sb_assign_get(cfg, "CONFIG_HZ", v, sizeof v)
+					? json_integer(atoll(v))
+					: sb_unavailable("no CONFIG_HZ in %s",
+							 src));
+		sb_set(o, "config_options", config_options(cfg));
+	} else {
+		sb_set(o, "config_source", sb_unavailable("%s", err));
+		sb_set(o, "config_fnv1a64", sb_unavailable("no kernel config"));
+		sb_set(o, "hz", sb_unavailable("no kernel config"));
+		sb_set(o, "config_options", sb_unavailable("no kernel config"));
+	}
+	sb_set(o, "preempt", preempt_json(cfg, u.version));
+	sb_set(o, "cmdline", sb_file_string("/proc/cmdline"));
+	free(cfg);
+	return o;
+}
+
+/* ---------------------------------------------------------------- cpu */
+
+static json_t *cpu_json(void)
+{
+	static const char *const model_keys[] = {
+		"model name", "Hardware", "Processor", "cpu model", "cpu",
+		NULL};
+	const char *const *k;
+	static const char *const smt[] = {"active", "control", NULL};
+	json_t *o = json_object(), *v;
+	char err[ERRLEN], val[256];
+	char *info = sb_read_file("/proc/cpuinfo", 8 << 20, NULL, err,
+				  sizeof err);
+	cpu_set_t set;
+
+	v = NULL;
+	for (k = model_keys; info && *k && !v; k++)
+		if (sb_text_field(info, *k, val, sizeof val))
+			v = sb_jstr(val);
+	sb_set(o, "model", v ? v : info ? sb_unavailable("no model name in "
+			"/proc/cpuinfo") : sb_unavailable("%s", err));
+	sb_set(o, "count_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	sb_set(o, "count_configured",
+	       json_integer(sysconf(_SC_NPROCESSORS_CONF)));
+	sb_set(o, "online", sb_file_string("/sys/devices/system/cpu/online"));
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		sb_set(o, "count_allowed", json_integer(CPU_COUNT(&set)));
+	else
+		sb_set(o, "count_allowed", sb_unavailable("sched_getaffinity: "
+				"%s", strerror(errno)));
+	v = sb_file_string(
+		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	if (json_is_object(v)) {
+		json_decref(v);
+		v = sb_unavailable("no cpufreq");
+	}
+	sb_set(o, "governor", v);
+	if (info && sb_text_field(info, "cpu MHz", val, sizeof val))
+		sb_set(o, "mhz", json_real(atof(val)));
+	else
+		sb_set(o, "mhz", sb_unavailable("no cpu MHz in /proc/cpuinfo"));
+	sb_set(o, "smt", sb_files_json("/sys/devices/system/cpu/smt", smt));
+	sb_set(o, "vulnerabilities",
+	       sb_dir_json("/sys/devices/system/cpu/vulnerabilities", 1));
+	free(info);
+	return o;
+}
+
+/* ------------------------------------------------------------- memory */
+
+static json_t *memory_json(void)
+{
+	static const char *const huge_keys[] = {
+		"HugePages_Total", "HugePages_Free", "HugePages_Rsvd",
+		"HugePages_Surp", "Hugepagesize", NULL};
+	static const char *const keys[][2] = {
+		{"total_bytes", "MemTotal"}, {"available_bytes", "MemAvailable"},
+		{"free_bytes", "MemFree"}, {"swap_total_bytes", "SwapTotal"},
+		{"swap_free_bytes", "SwapFree"}};
+	static const char *const thp[] = {"enabled", "defrag", NULL};
+	json_t *o = json_object();
+	char err[ERRLEN];
+	char *mi = sb_read_file("/proc/meminfo", 1 << 20, NULL, err,
+				sizeof err);
+	long long v;
+	size_t i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (mi && sb_kb_field(mi, keys[i][1], &v))
+			sb_set(o, keys[i][0], json_integer(v));
+		else
+			sb_set(o, keys[i][0], mi ? sb_unavailable("no %s in "
+					"/proc/meminfo", keys[i][1])
+					: sb_unavailable("%s", err));
+	}
+	free(mi);
+	sb_set(o, "page_size", json_integer(sysconf(_SC_PAGESIZE)));
+	sb_set(o, "hugepages", sb_kb_fields("/proc/meminfo", huge_keys));
+	sb_set(o, "thp", sb_files_json("/sys/kernel/mm/transparent_hugepage",
+				       thp));
+	return o;
+}
+
+/* ------------------------------------------------------ virtualization */
+
+static json_t *container_json(void)
+{
+	static const char *const hints[] = {
+		"docker", "kubepods", "containerd", "libpod", "lxc",
+		"garden", "machine.slice", NULL};
+	json_t *o = json_object(), *found = json_array();
+	char err[ERRLEN], *buf, *p;
+	const char *const *h, *env;
+	size_t len = 0;
+	int any;
+
+	sb_set(o, "dockerenv", json_boolean(access("/.dockerenv", F_OK) == 0));
+	sb_set(o, "containerenv",
+	       json_boolean(access("/run/.containerenv", F_OK) == 0));
+	buf = sb_read_file("/proc/1/environ", 1 << 20, &len, err, sizeof err);
+	if (buf) {
+		json_t *val = json_string("not set");
+
+		for (p = buf; p < buf + len; p += strlen(p) + 1)
+			if (strncmp(p, "container=", 10) == 0) {
+				json_decref(val);
+				val = sb_jstr(p + 10);
+			}
+		sb_set(o, "env_container", val);
+		free(buf);
+	} else {
+		sb_set(o, "env_container", sb_unavailable("%s", err));
+	}
+	buf = sb_read_file("/proc/1/cgroup", 1 << 20, NULL, err, sizeof err);
+	if (buf) {
+		for (h = hints; *h; h++)
+			if (strstr(buf, *h))
+				json_array_append_new(found, json_string(*h));
+		free(buf);
+		sb_set(o, "cgroup_hints", found);
+	} else {
+		json_decref(found);
+		sb_set(o, "cgroup_hints", sb_unavailable("%s", err));
+	}
+	sb_set(o, "self_cgroup", sb_file_string("/proc/self/cgroup"));
+	any = json_is_true(json_object_get(o, "dockerenv")) ||
+	      json_is_true(json_object_get(o, "containerenv")) ||
+	      json_array_size(json_object_get(o, "cgroup_hints")) > 0;
+	env = json_string_value(json_object_get(o, "env_container"));
+	if (env && strcmp(env, "not set") != 0)
+		any = 1;
+	sb_set(o, "detected", json_boolean(any));
+	return o;
+}
+
+static json_t *virtualization_json(void)
+{
+	json_t *o = json_object(), *hv = json_object();
+	char err[ERRLEN], flags[8192];
+	char *info = sb_read_file("/proc/cpuinfo", 8 << 20, NULL, err,
+				  sizeof err);
+
+	if (!info)
+		sb_set(hv, "cpu_flag", sb_unavailable("%s", err));
+	else if (!sb_text_field(info, "flags", flags, sizeof flags))
+		sb_set(hv, "cpu_flag",
+		       sb_unavailable("no flags in /proc/cpuinfo"));
+	else
+		sb_set(hv, "cpu_flag", json_boolean(sb_has_word(flags,
+							     "hypervisor")));
+	free(info);
+	sb_set(hv, "type", sb_file_string("/sys/hypervisor/type"));
+	sb_set(hv, "sys_vendor", sb_file_string("/sys/class/dmi/id/sys_vendor"));
+	sb_set(hv, "product_name",
+	       sb_file_string("/sys/class/dmi/id/product_name"));
+	sb_set(o, "hypervisor", hv);
+	sb_set(o, "container", container_json());
+	return o;
+}
+
+static json_t *clocksource_json(void)
+{
+	const char *dir = "/sys/devices/system/clocksource/clocksource0";
+	json_t *o = json_object(), *av;
+	char path[256], err[ERRLEN], *buf, *tok, *save = NULL;
+
+	snprintf(path, sizeof path, "%s/current_clocksource", dir);
+	sb_set(o, "current", sb_file_string(path));
+	snprintf(path, sizeof path, "%s/available_clocksource", dir);
+	buf = sb_read_file(path, 4096, NULL, err, sizeof err);
+	if (!buf) {
+		sb_set(o, "available", sb_unavailable("%s", err));
+		return o;
+	}
+	av = json_array();
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save))
+		json_array_append_new(av, sb_jstr(tok));
+	sb_set(o, "available", av);
+	free(buf);
+	return o;
+}
+
+/* --------------------------------------------------------- file system */
+
+struct mnt {
+	char *buf; /* /proc/self/mountinfo; the fields point into it */
+	char *majmin, *root, *point, *opts, *fstype, *source, *super;
+};
+
+/* Split one mountinfo line in place; 0 if malformed. */
+static int mnt_parse(char *line, struct mnt *m)
+{
+	char *f[6], *save = NULL, *t;
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		f[i] = strtok_r(i ? NULL : line, " ", &save);
+		if (!f[i])
+			return 0;
+	}
+	while ((t = strtok_r(NULL, " ", &save)) && strcmp(t, "-") != 0)
+		; /* optional fields */
+	if (!t)
+		return 0;
+	m->majmin = f[2];
+	m->root = f[3];
+	m->point = f[4];
+	m->opts = f[5];
+	m->fstype = strtok_r(NULL, " ", &save);
+	m->source = strtok_r(NULL, " ", &save);
+	m->super = strtok_r(NULL, " ", &save);
+	if (!m->fstype || !m->source)
+		return 0;
+	if (!m->super)
+		m->super = "";
+	sb_unescape_octal(m->root);
+	sb_unescape_octal(m->point);
+	sb_unescape_octal(m->source);
+	return 1;
+}
+
+/* The mount holding the absolute path real: the longest mount point that
+ * is a prefix of it (the last one listed, the top of a stack, on a tie).
+ * On success m->buf must be freed. */
+static int mnt_find(const char *real, struct mnt *m, char *err, size_t errlen)
+{
+	char *line, *next;
+	struct mnt cur;
+	size_t best = 0, n;
+	int found = 0;
+
+	memset(m, 0, sizeof *m);
+	m->buf = sb_read_file("/proc/self/mountinfo", 16 << 20, NULL, err,
+			      errlen);
+	if (!m->buf)
+		return -1;
+	for (line = m->buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		if (!mnt_parse(line, &cur))
+			continue;
+		n = strlen(cur.point);
+		if (strcmp(cur.point, "/") == 0)
+			n = 1;
+		else if (strncmp(real, cur.point, n) != 0 ||
+			 (real[n] != 0 && real[n] != '/'))
+			continue;
+		if (n >= best) {
+			best = n;
+			cur.buf = m->buf;
+			*m = cur;
+			found = 1;
+		}
+	}
+	if (!found) {
+		snprintf(err, errlen, "no mount holds %s in "
+			 "/proc/self/mountinfo", real);
+		free(m->buf);
+		m->buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static const char *magic_name(unsigned long t)
+{
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} names[] = {
+		{0xEF53, "ext2/ext3/ext4"}, {0x58465342, "xfs"},
+		{0x9123683E, "btrfs"}, {0x01021994, "tmpfs"},
+		{0x9fa0, "proc"}, {0x62656572, "sysfs"}, {0x6969, "nfs"},
+		{0x65735546, "fuse"}, {0x794c7630, "overlay"},
+		{0x2fc12fc1, "zfs"}, {0xF2F52010, "f2fs"},
+		{0x73717368, "squashfs"}, {0x1cd1, "devpts"},
+		{0x63677270, "cgroup2"}, {0x27e0eb, "cgroup"},
+		{0x858458f6, "ramfs"}, {0xca451a4e, "bcachefs"},
+		{0x01021997, "9p"}, {0xFF534D42, "cifs"}, {0xFE534D42, "smb2"},
+		{0x2011BAB0, "exfat"}, {0x4d44, "vfat"}, {0x5346544e, "ntfs"},
+		{0x00c36400, "ceph"}, {0x64626720, "debugfs"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].magic == (t & 0xffffffffUL))
+			return names[i].name;
+	return NULL;
+}
+
+int sys_fs_type(const char *path, char *buf, size_t len)
+{
+	char real[PATH_MAX], err[ERRLEN];
+	struct statfs sf;
+	struct mnt m;
+	const char *name;
+
+	if (len == 0)
+		return -1;
+	snprintf(buf, len, "unknown");
+	if (!realpath(path, real))
+		return -1;
+	if (mnt_find(real, &m, err, sizeof err) == 0) {
+		snprintf(buf, len, "%s", m.fstype);
+		free(m.buf);
+		return 0;
+	}
+	if (statfs(real, &sf) == 0 &&
+	    (name = magic_name((unsigned long)sf.f_type)) != NULL) {
+		snprintf(buf, len, "%s", name);
+		return 0;
+	}
+	return -1;
+}
+
+static json_t *block_device_json(const char *source, const char *majmin)
+{
+	static const char *const queue[] = {
+		"scheduler", "rotational", "nr_requests", "read_ahead_kb",
+		"logical_block_size", "physical_block_size", "max_sectors_kb",
+		"write_cache", NULL};
+	static const char *const loop[] = {"backing_file", "dio", NULL};
+	char devno[32], link[64], sys[PATH_MAX], disk[PATH_MAX],
+		p[PATH_MAX + 64], *slash;
+	unsigned maj = 0, mnr = 0;
+	json_t *o, *j;
+	struct stat st;
+
+	if (source[0] == '/' && stat(source, &st) == 0 &&
+	    S_ISBLK(st.st_mode))
+		snprintf(devno, sizeof devno, "%u:%u", major(st.st_rdev),
+			 minor(st.st_rdev));
+	else if (sscanf(majmin, "%u:%u", &maj, &mnr) == 2 && maj != 0)
+		snprintf(devno, sizeof devno, "%u:%u", maj, mnr);
+	else
+		return sb_unavailable("not on a block device (source %s, "
+				      "device %s)", source, majmin);
+	snprintf(link, sizeof link, "/sys/dev/block/%s", devno);
+	if (!realpath(link, sys))
+		return sb_unavailable("realpath %s: %s", link, strerror(errno));
+	snprintf(disk, sizeof disk, "%s", sys);
+	snprintf(p, sizeof p, "%s/partition", sys);
+	if (access(p, F_OK) == 0 && (slash = strrchr(disk, '/')) != NULL)
+		*slash = 0; /* a partition: the queue is the parent disk's */
+	o = json_object();
+	sb_set(o, "name", sb_jstr(strrchr(sys, '/') + 1));
+	sb_set(o, "disk", sb_jstr(strrchr(disk, '/') + 1));
+	sb_set(o, "device_number", json_string(devno));
+	snprintf(p, sizeof p, "%s/size", sys);
+	j = sb_file_value(p);
+	if (json_is_integer(j))
+		json_integer_set(j, json_integer_value(j) * 512);
+	sb_set(o, "size_bytes", j);
+	snprintf(p, sizeof p, "%s/queue", disk);
+	sb_set(o, "queue", sb_files_json(p, queue));
+	snprintf(p, sizeof p, "%s/loop", disk);
+	if (access(p, F_OK) == 0) /* a loop device: what backs it */
+		sb_set(o, "loop", sb_files_json(p, loop));
+	snprintf(p, sizeof p, "%s/dm/name", disk);
+	if (access(p, F_OK) == 0) {
+		j = json_object();
+		sb_set(j, "name", sb_file_string(p));
+		snprintf(p, sizeof p, "%s/slaves", disk);
+		sb_set(j, "slaves", sb_dir_json(p, 0));
+		sb_set(o, "dm", j);
+	}
+	return o;
+}
+
+static json_t *filesystem_json(const char *dir)
+{
+	char real[PATH_MAX], err[ERRLEN], hex[32];
+	const char *name;
+	struct statfs sf;
+	struct mnt m;
+	json_t *o;
+
+	if (!realpath(dir, real))
+		return sb_unavailable("realpath %s: %s", dir, strerror(errno));
+	o = json_object();
+	sb_set(o, "path", sb_jstr(real));
+	if (statfs(real, &sf) == 0) {
+		name = magic_name((unsigned long)sf.f_type);
+		snprintf(hex, sizeof hex, "0x%lx", (unsigned long)sf.f_type);
+		sb_set(o, "statfs_type", json_string(name ? name : hex));
+	} else {
+		sb_set(o, "statfs_type", sb_unavailable("statfs %s: %s", real,
+							strerror(errno)));
+	}
+	if (mnt_find(real, &m, err, sizeof err) == 0) {
+		sb_set(o, "type", sb_jstr(m.fstype));
+		sb_set(o, "mount_point", sb_jstr(m.point));
+		sb_set(o, "mount_root", sb_jstr(m.root));
+		sb_set(o, "source", sb_jstr(m.source));
+		sb_set(o, "device_number", sb_jstr(m.majmin));
+		sb_set(o, "mount_options", sb_jstr(m.opts));
+		sb_set(o, "super_options", sb_jstr(m.super));
+		sb_set(o, "block_device", block_device_json(m.source,
+							    m.majmin));
+		free(m.buf);
+	} else {
+		const char *keys[] = {"type", "mount_point", "mount_root",
+				      "source", "device_number",
+				      "mount_options", "super_options",
+				      "block_device", NULL}, **k;
+
+		for (k = keys; *k; k++)
+			sb_set(o, *k, sb_unavailable("%s", err));
+	}
+	sb_set(o, "statvfs", sb_statvfs_json(real));
+	return o;
+}
+
+/* ---------------------------------------------------- sysctls and load */
+
+static json_t *sysctls_json(void)
+{
+	static const char *const names[] = {
+		"vm.max_map_count", "fs.file-max", "fs.nr_open",
+		"fs.aio-max-nr", "kernel.pid_max", "kernel.threads-max",
+		"net.core.somaxconn", "net.core.netdev_max_backlog",
+		"net.ipv4.tcp_max_syn_backlog", "net.ipv4.ip_local_port_range",
+		"vm.dirty_ratio", "vm.dirty_background_ratio", "vm.swappiness",
+		"vm.overcommit_memory", "vm.nr_hugepages",
+		"kernel.sched_autogroup_enabled", "kernel.sched_rt_runtime_us",
+		"kernel.io_uring_disabled", NULL};
+	const char *const *n;
+	json_t *o = json_object();
+	char path[256], *c;
+
+	for (n = names; *n; n++) {
+		snprintf(path, sizeof path, "/proc/sys/%s", *n);
+		for (c = path + 10; *c; c++)
+			if (*c == '.')
+				*c = '/';
+		sb_set(o, *n, sb_file_value(path));
+	}
+	return o;
+}
+
+/* /proc/loadavg: "0.00 0.01 0.05 1/123 4567". */
+static void loadavg_json(json_t **avg, json_t **procs)
+{
+	char err[ERRLEN];
+	char *buf = sb_read_file("/proc/loadavg", 4096, NULL, err, sizeof err);
+	double a, b, c;
+	long run, total;
+
+	if (!buf) {
+		*avg = sb_unavailable("%s", err);
+		*procs = sb_unavailable("%s", err);
+		return;
+	}
+	if (sscanf(buf, "%lf %lf %lf %ld/%ld", &a, &b, &c, &run, &total) != 5) {
+		*avg = sb_unavailable("cannot parse /proc/loadavg");
+		*procs = sb_unavailable("cannot parse /proc/loadavg");
+	} else {
+		*avg = json_pack("[f,f,f]", a, b, c);
+		*procs = json_pack("{s:I,s:I}", "running", (json_int_t)run,
+				   "total", (json_int_t)total);
+	}
+	free(buf);
+}
+
+json_t *sys_snapshot(const char *dir)
+{
+	json_t *o = json_object(), *avg, *procs;
+	char now[40];
+
+	sb_iso8601_utc(now, sizeof now);
+	sb_set(o, "impl", json_string(sys_impl()));
+	sb_set(o, "time", json_string(now));
+	sb_set(o, "kernel", kernel_json());
+	sb_set(o, "cpu", cpu_json());
+	sb_set(o, "memory", memory_json());
+	sb_set(o, "virtualization", virtualization_json());
+	sb_set(o, "clocksource", clocksource_json());
+	sb_set(o, "filesystem", dir ? filesystem_json(dir)
+				    : sb_unavailable("no directory given"));
+	sb_set(o, "sysctls", sysctls_json());
+	sb_set(o, "limits", sb_rlimits_json());
+	sb_set(o, "uid", json_integer((json_int_t)geteuid()));
+	sb_set(o, "hostname", sb_hostname_json());
+	loadavg_json(&avg, &procs);
+	sb_set(o, "loadavg", avg);
+	json_decref(procs);
+	return o;
+}
+
+/* ------------------------------------------------------ failure state */
+
+/* Last KLOG_TAIL_LINES lines of the kernel log; klogctl needs no
+ * descriptor, so this works after EMFILE too. */
+static json_t *klog_tail_json(void)
+{
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0), n = -1, e;
+	char *buf = NULL;
+	json_t *a;
+
+	if (size >= 0 && (buf = malloc(size > 0 ? (size_t)size : 1 << 20)))
+		n = klogctl(SYSLOG_ACTION_READ_ALL, buf, size > 0 ? size
+								  : 1 << 20);
+	if (n < 0) {
+		e = buf || size < 0 ? errno : ENOMEM;
+		free(buf);
+		return sb_unavailable("klogctl: %s%s", strerror(e), e == EPERM
+				      ? " (kernel.dmesg_restrict?)" : "");
+	}
+	a = sb_tail_lines(buf, (size_t)n, KLOG_TAIL_LINES);
+	free(buf);
+	return a;
+}
+
+static json_t *pressure_json(void)
+{
+	static const char *const res[] = {"cpu", "memory", "io", NULL};
+	static const char *const kinds[] = {"some", "full", NULL};
+	const char *const *r, *const *k;
+	json_t *o = json_object(), *e;
+	char path[64], err[ERRLEN], key[32], *buf, *p;
+
+	for (r = res; *r; r++) {
+		snprintf(path, sizeof path, "/proc/pressure/%s", *r);
+		buf = sb_read_file(path, 4096, NULL, err, sizeof err);
+		if (!buf) {
+			sb_set(o, *r, sb_unavailable("%s", err));
+			continue;
+		}
+		e = json_object();
+		for (k = kinds; *k; k++) {
+			snprintf(key, sizeof key, "%s_avg10", *k);
+			p = strstr(buf, *k);
+			if (p && (p == buf || p[-1] == '\n') &&
+			    (p = strstr(p, "avg10=")) != NULL)
+				sb_set(e, key, json_real(atof(p + 6)));
+			else
+				sb_set(e, key, sb_unavailable("no \"%s\" line "
+						"in %s", *k, path));
+		}
+		sb_set(o, *r, e);
+		free(buf);
+	}
+	return o;
+}
+
+/* Open descriptors: listed in /proc/self/fd, or, when no descriptor can
+ * be opened (EMFILE), probed with fcntl below the soft RLIMIT_NOFILE. */
+static int count_fds(char *method, size_t mlen)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	long bound;
+	int n = 0, self, err;
+
+	if (d) {
+		self = dirfd(d);
+		while ((e = readdir(d)) != NULL)
+			if (e->d_name[0] >= '0' && e->d_name[0] <= '9' &&
+			    atoi(e->d_name) != self)
+				n++;
+		closedir(d);
+		snprintf(method, mlen, "/proc/self/fd");
+		return n;
+	}
+	err = errno;
+	bound = sb_nofile_bound();
+	snprintf(method, mlen, "fcntl(F_GETFD) probe of descriptors 0..%ld "
+		 "(opendir /proc/self/fd: %s)", bound - 1, strerror(err));
+	return sb_probe_fds(bound);
+}
+
+static json_t *file_nr_json(void)
+{
+	json_t *v = sb_file_value("/proc/sys/fs/file-nr");
+
+	if (json_is_array(v) && json_array_size(v) == 3) {
+		json_t *o = json_pack("{s:O,s:O,s:O}", "allocated",
+				      json_array_get(v, 0), "free",
+				      json_array_get(v, 1), "max",
+				      json_array_get(v, 2));
+		json_decref(v);
+		return o;
+	}
+	return v; /* {"unavailable": ...}, or the raw value if unexpected */
+}
+
+json_t *sys_failure_state(void)
+{
+	static const char *const mem_keys[] = {
+		"MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached",
+		"Dirty", "Writeback", "Shmem", "Slab", "SReclaimable",
+		"SUnreclaim", "PageTables", "SwapTotal", "SwapFree",
+		"CommitLimit", "Committed_AS", NULL};
+	static const char *const self_keys[] = {
+		"VmSize", "VmRSS", "VmLck", "Threads", "FDSize", NULL};
+	json_t *o = json_object(), *avg, *procs, *fds;
+	char now[40], method[256];
+	int n;
+
+	sb_iso8601_utc(now, sizeof now);
+	sb_set(o, "impl", json_string(sys_impl()));
+	sb_set(o, "time", json_string(now));
+	sb_set(o, "kernel_log_tail", klog_tail_json());
+	sb_set(o, "meminfo", sb_kb_fields("/proc/meminfo", mem_keys));
+	sb_set(o, "pressure", pressure_json());
+	loadavg_json(&avg, &procs);
+	sb_set(o, "loadavg", avg);
+	sb_set(o, "processes", procs);
+	n = count_fds(method, sizeof method);
+	fds = json_object();
+	sb_set(fds, "count", json_integer(n));
+	sb_set(fds, "method", sb_jstr(method));
+	sb_set(o, "open_fds", fds);
+	sb_set(o, "file_nr", file_nr_json());
+	sb_set(o, "self_status", sb_kb_fields("/proc/self/status", self_keys));
+	sb_set(o, "limits", sb_rlimits_json());
+	return o;
+}
+
+/* --------------------------------------------------------------- misc */
+
+void sys_clock_source(char *buf, size_t len)
+{
+	char err[ERRLEN];
+	char *s = sb_read_file(
+		"/sys/devices/system/clocksource/clocksource0/"
+		"current_clocksource", 256, NULL, err, sizeof err);
+
+	if (len == 0)
+		return;
+	snprintf(buf, len, "%s", s && *sb_rtrim(s) ? s : "unknown");
+	free(s);
+}
+
+int sys_open_fds(void)
+{
+	char method[256];
+
+	return count_fds(method, sizeof method);
+}
+
+int sys_child_dies_with_parent(void)
+{
+	return prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 ? 1 : 0;
+}
+
+const char *sys_impl(void)
+{
+	return "linux";
+}

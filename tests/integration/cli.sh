@@ -1,0 +1,46 @@
+# The command line: help, version, list, and bad input that must stop the
+# run before any work with a one-line message and exit 2, leaving nothing.
+. "$(dirname "$0")/lib.sh"
+
+check "--version prints the version" sh -c '"$SB" --version | grep -q "^scalebench [0-9]"'
+check "help lists run and list" sh -c '"$SB" help | grep -q "run \[BENCH" && "$SB" help | grep -q "  list"'
+check "run --help documents exit codes" sh -c '"$SB" run --help | grep -q "^exit:"'
+check "list shows fs.create with its axis" sh -c '"$SB" list | grep -q "^fs.create *entries in the directory"'
+check "list --format json parses" sh -c '"$SB" list --format json | python3 -c "import json,sys; assert len(json.load(sys.stdin)) >= 8"'
+
+# expect_usage "desc" pattern args...: exit 2, one stderr line matching pattern, no stdout
+expect_usage() {
+	d=$1; pat=$2; shift 2
+	"$SB" "$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$pat" "$T/err" && [ ! -s "$T/out" ]; then
+		echo "ok - $d"
+	else
+		echo "not ok - $d (exit $rc: $(cat "$T/err"))"
+	fi
+}
+mkdir -p "$T/target"
+expect_usage "no command" "usage" 
+expect_usage "unknown command" "unknown command 'frobnicate'" frobnicate
+expect_usage "unknown bench" "unknown bench or family 'fs.nope'" run fs.nope --dir "$T/target"
+expect_usage "unknown option" "unknown option '--nope'" run --nope
+expect_usage "--max-n not a number" "--max-n: 'ten' is not" run --max-n ten
+expect_usage "--max-n zero" "--max-n: '0' is not" run --max-n 0
+expect_usage "--budget negative" "--budget: '-1' is not" run --budget -1
+expect_usage "--repeat missing value" "--repeat needs a value" run --repeat
+expect_usage "--format bad choice" "--format: 'xml' is not one of text|json" run --format xml
+expect_usage "--quick with --full" "exclude each other" run --quick --full
+expect_usage "nonexistent --dir" "--dir $T/nope: No such file or directory" run --dir "$T/nope"
+expect_usage "--dir is a file" "not a directory" run --dir /etc/hostname
+expect_usage "-o in a missing directory" "cannot write in $T/missing" run --dir "$T/target" -o "$T/missing/r.json"
+if is_root; then
+	mkdir -p "$T/ro"
+	if mount -t tmpfs -o ro,size=1m sbtest-ro "$T/ro" 2>/dev/null; then
+		at_exit "umount '$T/ro'"
+		expect_usage "read-only --dir" "Read-only file system" run --dir "$T/ro"
+	else
+		skip "read-only --dir (cannot mount)"
+	fi
+else
+	skip "read-only --dir (needs root to mount)"
+fi
+check "nothing left in the target after the errors" sh -c '[ -z "$(ls -A "$1")" ]' _ "$T/target"

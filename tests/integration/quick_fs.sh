@@ -1,0 +1,30 @@
+# The quick suite on a tmpfs and on a loop-mounted ext4 made by this test
+# (root only), with the file system recorded in the snapshot and nothing
+# left behind: no files, mounts or loop devices.
+. "$(dirname "$0")/lib.sh"
+if ! is_root; then skip "quick suite on tmpfs and ext4 (needs root)"; exit 0; fi
+
+run_on() { # run_on FSTYPE DIR
+	"$SB" run --quick --dir "$2" -q -o "$T/$1.json" >"$T/$1.out" 2>"$T/$1.err"
+	rc=$?
+	check "$1: quick suite exits 0" test $rc -eq 0
+	[ $rc -eq 0 ] || cat "$T/$1.err"
+	check "$1: snapshot names the file system" sh -c '[ "$(jget "$1" "d[\"snapshot\"][\"filesystem\"][\"type\"]")" = "$2" ]' _ "$T/$1.json" "$1"
+	check "$1: every bench measured without failure" sh -c 'jget "$1" "all(b[\"status\"] == \"ok\" for b in d[\"benches\"])" | grep -q True' _ "$T/$1.json"
+	check "$1: fs.create swept to 10000 entries" sh -c '[ "$(jget "$1" "[b for b in d[\"benches\"] if b[\"name\"] == \"fs.create\"][0][\"max_n\"]")" = 10000 ]' _ "$T/$1.json"
+	check "$1: nothing left in the target" sh -c '[ -z "$(ls -A "$1" | grep -v lost+found)" ]' _ "$2"
+	cp "$T/$1.out" "${SB_KEEP:-/dev/null}" 2>/dev/null || true
+	sed -n '1,12p' "$T/$1.out"
+}
+
+mkdir -p "$T/tmpfs"
+mount -t tmpfs -o size=512m sbtest-tmpfs "$T/tmpfs" && at_exit "umount '$T/tmpfs'"
+run_on tmpfs "$T/tmpfs"
+
+truncate -s 512M "$T/ext4.img"
+mkfs.ext4 -q -F "$T/ext4.img"
+loop=$(losetup -f --show "$T/ext4.img")
+at_exit "losetup -d $loop"
+mkdir -p "$T/ext4"
+mount "$loop" "$T/ext4" && at_exit "umount '$T/ext4'"
+run_on ext4 "$T/ext4"

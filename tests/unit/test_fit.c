@@ -1,0 +1,354 @@
+/* Unit tests of the growth fit (src/core/fit.c) on synthetic sweeps.
+ *
+ * Series run over n = 1, 2, 5, 10, ..., 100000 (1-2-5 steps, 16 points).
+ * Each point's cost is the true curve times lognormal noise exp(s*Z) from
+ * a seeded deterministic generator, and carries the CI that noise implies
+ * (cost*exp(-1.96 s) .. cost*exp(+1.96 s)), unless a case says otherwise.
+ *
+ * Tolerance: every verdict case runs NSEEDS = 20 seeds. Cases with a clear
+ * answer must get it on all 20 seeds (MIN_OK = 20), except where the case
+ * says it allows one miss (MIN_OK = 19) -- and a miss may only ever be
+ * "unclear" (never a wrong class): "forbidden" classes must never appear.
+ * The exponent-coverage case is statistical (a 95% CI) and runs 200 seeds;
+ * it requires coverage >= 180/200 (expected 190, sd ~3).
+ * Set SB_TEST_VERBOSE=1 to print every verdict. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit.h"
+#include "t.h"
+
+#define NSEEDS 20
+#define MAXP 128
+
+static int verbose;
+
+/* splitmix64 */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static double rng_unif(uint64_t *s) /* (0, 1) */
+{
+	return ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double rng_norm(uint64_t *s)
+{
+	double u1 = rng_unif(s), u2 = rng_unif(s);
+	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* n = 1, 2, 5, 10, ... 100000 */
+static int grid(double *n)
+{
+	int k = 0;
+	for (double d = 1; d <= 100000; d *= 10) {
+		n[k++] = d;
+		if (d < 100000) {
+			n[k++] = 2 * d;
+			n[k++] = 5 * d;
+		}
+	}
+	return k;
+}
+
+typedef double (*curve_fn)(double n, uint64_t *rng);
+
+static double c_const(double n, uint64_t *r) { (void)n; (void)r; return 1000; }
+static double c_tinylin(double n, uint64_t *r) { (void)r; return 1000 + 0.0004 * n; } /* 3.8% at 1e5 */
+static double c_log_small(double n, uint64_t *r) { (void)r; return 1000 + 5 * log(n); } /* 5.4% */
+static double c_log_big(double n, uint64_t *r) { (void)r; return 1000 + 100 * log(n); } /* 54% */
+static double c_lin1(double n, uint64_t *r) { (void)r; return 2000 + 0.5 * n; }
+static double c_lin2(double n, uint64_t *r) { (void)r; return 500 + 0.05 * n; }
+static double c_nlogn(double n, uint64_t *r) { (void)r; return 1000 + 0.1 * n * log(n); }
+static double c_nlogn2(double n, uint64_t *r) { (void)r; return 5000 + 0.02 * n * log(n); }
+static double c_sq(double n, uint64_t *r) { (void)r; return 1000 + 1e-5 * n * n; }
+static double c_cube(double n, uint64_t *r) { (void)r; return 100 + 1e-9 * n * n * n; }
+static double c_bimodal(double n, uint64_t *r) { (void)n; return rng_unif(r) < 0.5 ? 1000 : 1300; }
+static double c_sqrt(double n, uint64_t *r) { (void)r; return 50 * sqrt(n); }
+static double c_pow1(double n, uint64_t *r) { (void)r; return 3 * n; }
+
+/* Build a series: reps points per n, noise s (lognormal sd), CI half-width
+ * factor ci_s (lognormal sd the CI claims; < 0: the same as s). */
+static int series(struct fit_point *pts, curve_fn f, double s, double ci_s, int reps,
+		  uint64_t seed)
+{
+	double n[32];
+	int k = grid(n), np = 0;
+	uint64_t rng = seed * 0x100000001B3ull + 12345;
+	if (ci_s < 0)
+		ci_s = s;
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < reps; j++) {
+			double c = f(n[i], &rng) * exp(s * rng_norm(&rng));
+			pts[np].n = n[i];
+			pts[np].cost = c;
+			pts[np].lo = c * exp(-1.96 * ci_s);
+			pts[np].hi = c * exp(1.96 * ci_s);
+			np++;
+		}
+	return np;
+}
+
+#define BIT(g) (1u << (g))
+
+/* Run NSEEDS seeds; require >= min_ok verdicts in `want` and none in
+ * `forbid`. Returns the number of verdicts in want. */
+static int run_case(const char *name, curve_fn f, double s, double ci_s, int reps,
+		    unsigned want, unsigned forbid, int min_ok)
+{
+	int ok = 0, bad = 0, hist[8] = {0};
+	struct fit_point pts[MAXP];
+	for (int seed = 1; seed <= NSEEDS; seed++) {
+		struct verdict v;
+		int np = series(pts, f, s, ci_s, reps, (uint64_t)seed);
+		int rc = fit_verdict(pts, np, &v);
+		CHECK(rc == 0, "%s seed %d: rc %d", name, seed, rc);
+		if (rc)
+			continue;
+		hist[v.cls]++;
+		int good = (want & BIT(v.cls)) != 0;
+		int forbidden = (forbid & BIT(v.cls)) != 0;
+		ok += good;
+		bad += forbidden;
+		if (verbose || !good)
+			fprintf(stderr, "%s%s seed %2d: %-10s model %-7s share %.3f b/se %.1f "
+				"redchi2 %.2f exp %.3f [%.3f,%.3f] | %s\n",
+				good ? "" : (forbidden ? "WRONG " : "miss "), name, seed,
+				growth_name(v.cls), fit_model_name(v.model), v.growth_share,
+				v.b_se > 0 ? v.b / v.b_se : 0, v.redchi2, v.exponent, v.exp_lo,
+				v.exp_hi, v.reason);
+		CHECK(strlen(v.reason) > 0, "%s seed %d: empty reason", name, seed);
+	}
+	CHECK(ok >= min_ok, "%s: %d/%d right (need %d); unclear %d O1 %d logn %d n %d nlogn %d worse %d",
+	      name, ok, NSEEDS, min_ok, hist[GROWTH_UNCLEAR], hist[GROWTH_O1], hist[GROWTH_LOGN],
+	      hist[GROWTH_N], hist[GROWTH_NLOGN], hist[GROWTH_WORSE]);
+	CHECK(bad == 0, "%s: %d forbidden verdicts", name, bad);
+	return ok;
+}
+
+static void test_verdicts(void)
+{
+	const unsigned growing = BIT(GROWTH_LOGN) | BIT(GROWTH_N) | BIT(GROWTH_NLOGN) |
+				 BIT(GROWTH_WORSE);
+	const unsigned all = 0xffu;
+	/* clear answers, 2% noise: all 20 seeds right; anything else is wrong */
+	run_case("const", c_const, 0.02, -1, 1, BIT(GROWTH_O1), all & ~BIT(GROWTH_O1), NSEEDS);
+	run_case("const 5%", c_const, 0.05, -1, 1, BIT(GROWTH_O1), growing, NSEEDS);
+	run_case("1000+0.0004n (3.8%)", c_tinylin, 0.02, -1, 1, BIT(GROWTH_O1),
+		 all & ~BIT(GROWTH_O1), NSEEDS);
+	run_case("1000+5ln n (5.4%)", c_log_small, 0.02, -1, 1, BIT(GROWTH_O1),
+		 all & ~BIT(GROWTH_O1), NSEEDS);
+	run_case("1000+100ln n (54%)", c_log_big, 0.02, -1, 1, BIT(GROWTH_LOGN),
+		 all & ~BIT(GROWTH_LOGN), NSEEDS);
+	run_case("2000+0.5n", c_lin1, 0.02, -1, 1, BIT(GROWTH_N), all & ~BIT(GROWTH_N), NSEEDS);
+	run_case("500+0.05n", c_lin2, 0.02, -1, 1, BIT(GROWTH_N), all & ~BIT(GROWTH_N), NSEEDS);
+	run_case("1000+0.1nln n", c_nlogn, 0.02, -1, 1, BIT(GROWTH_NLOGN),
+		 all & ~BIT(GROWTH_NLOGN), NSEEDS);
+	run_case("5000+0.02nln n", c_nlogn2, 0.02, -1, 1, BIT(GROWTH_NLOGN),
+		 all & ~BIT(GROWTH_NLOGN), NSEEDS);
+	run_case("1000+1e-5n^2", c_sq, 0.02, -1, 1, BIT(GROWTH_WORSE), all & ~BIT(GROWTH_WORSE),
+		 NSEEDS);
+	run_case("100+1e-9n^3", c_cube, 0.02, -1, 1, BIT(GROWTH_WORSE), all & ~BIT(GROWTH_WORSE),
+		 NSEEDS);
+	/* pooled repetitions: 3 points per n */
+	run_case("500+0.05n x3", c_lin2, 0.02, -1, 3, BIT(GROWTH_N), all & ~BIT(GROWTH_N), NSEEDS);
+	/* CIs that understate the scatter (0.5% claimed, 3% real): the
+	 * systematic floor and the chi2 scaling must keep the answers */
+	run_case("const, CI too narrow", c_const, 0.03, 0.005, 1, BIT(GROWTH_O1), growing, NSEEDS);
+	run_case("2000+0.5n, CI too narrow", c_lin1, 0.03, 0.005, 1, BIT(GROWTH_N),
+		 all & ~BIT(GROWTH_N), NSEEDS);
+	/* more noise (5%) on a clear linear: one seed may come out unclear,
+	 * never another class */
+	run_case("2000+0.5n 5%", c_lin1, 0.05, -1, 1, BIT(GROWTH_N),
+		 all & ~(BIT(GROWTH_N) | BIT(GROWTH_UNCLEAR)), NSEEDS - 1);
+
+	/* heavy noise on a flat series: O(1) or unclear, never growth, with
+	 * honest CIs and with CIs that claim 2% */
+	run_case("const 40% honest CI", c_const, 0.40, -1, 1, BIT(GROWTH_O1) | BIT(GROWTH_UNCLEAR),
+		 growing | BIT(GROWTH_NONE), NSEEDS);
+	run_case("const 40% narrow CI", c_const, 0.40, 0.02, 1,
+		 BIT(GROWTH_O1) | BIT(GROWTH_UNCLEAR), growing | BIT(GROWTH_NONE), NSEEDS);
+	/* bimodal constant: never O(n) or worse (nor any growth) */
+	run_case("bimodal 1000/1300", c_bimodal, 0.01, -1, 1,
+		 BIT(GROWTH_O1) | BIT(GROWTH_UNCLEAR), growing | BIT(GROWTH_NONE), NSEEDS);
+	run_case("bimodal 1000/1300 x3", c_bimodal, 0.01, -1, 3,
+		 BIT(GROWTH_O1) | BIT(GROWTH_UNCLEAR), growing | BIT(GROWTH_NONE), NSEEDS);
+}
+
+/* the log-log exponent's CI covers the true exponent of a power law */
+static void test_exponent(void)
+{
+	struct {
+		const char *name;
+		curve_fn f;
+		double e;
+	} cs[] = {{"n^0.5", c_sqrt, 0.5}, {"n^1", c_pow1, 1.0}};
+	for (int c = 0; c < 2; c++) {
+		int cover = 0, tot = 200;
+		struct fit_point pts[MAXP];
+		for (int seed = 1; seed <= tot; seed++) {
+			struct verdict v;
+			int np = series(pts, cs[c].f, 0.1, -1, 1, (uint64_t)seed + 1000);
+			CHECK(fit_verdict(pts, np, &v) == 0, "%s rc", cs[c].name);
+			cover += v.exp_lo <= cs[c].e && cs[c].e <= v.exp_hi;
+			CHECK(fabs(v.exponent - cs[c].e) < 0.05, "%s seed %d: exponent %.3f",
+			      cs[c].name, seed, v.exponent);
+			CHECK(v.exp_lo < v.exponent && v.exponent < v.exp_hi, "%s: CI order", cs[c].name);
+		}
+		CHECK(cover >= 180, "%s: CI covered the true exponent %d/%d times", cs[c].name,
+		      cover, tot);
+		if (verbose)
+			fprintf(stderr, "%s: coverage %d/%d\n", cs[c].name, cover, tot);
+	}
+
+	/* exact power law, no noise: exponent exact, CI collapses */
+	struct fit_point pts[MAXP];
+	struct verdict v;
+	int np = series(pts, c_pow1, 0, -1, 1, 1);
+	CHECK(fit_verdict(pts, np, &v) == 0, "rc");
+	CHECK(fabs(v.exponent - 1) < 1e-9, "exponent %.12f", v.exponent);
+	CHECK(fabs(v.local_slope - 1) < 1e-9, "local slope %.12f", v.local_slope);
+	CHECK(v.cls == GROWTH_N, "3n is %s", growth_name(v.cls));
+	CHECK(fabs(v.b - 3) < 1e-6 && fabs(v.a) < 1e-3, "a %g b %g", v.a, v.b);
+}
+
+/* descriptive fields: ratio, nmin/nmax, npoints, local slope, model */
+static void test_fields(void)
+{
+	/* 2000 + 0.5 n, no noise, points given in reverse order, with a
+	 * repeated smallest and largest n */
+	double n[32];
+	int k = grid(n), np = 0;
+	struct fit_point pts[MAXP];
+	for (int i = k - 1; i >= 0; i--) {
+		double c = 2000 + 0.5 * n[i];
+		pts[np++] = (struct fit_point){n[i], c, c * 0.99, c * 1.01};
+	}
+	pts[np++] = (struct fit_point){100000, 52000 * 1.1, 52000, 60000};
+	pts[np++] = (struct fit_point){1, 2000.5 * 0.9, 1700, 2000};
+	struct verdict v;
+	CHECK(fit_verdict(pts, np, &v) == 0, "rc");
+	CHECK(v.npoints == np, "npoints %d", v.npoints);
+	CHECK(v.nmin == 1 && v.nmax == 100000, "nmin %g nmax %g", v.nmin, v.nmax);
+	double want = (52000 * 2.1 / 2) / (2000.5 * 1.9 / 2);
+	CHECK(fabs(v.ratio - want) < 1e-9 * want, "ratio %.6f want %.6f", v.ratio, want);
+	CHECK(v.cls == GROWTH_N, "cls %s (%s)", growth_name(v.cls), v.reason);
+	CHECK(v.model == 2, "model %d", v.model);
+	CHECK(v.growth_share > 0.9 && v.growth_share < 1, "share %g", v.growth_share);
+	CHECK(v.b_se > 0 && v.redchi2 >= 0, "b_se %g redchi2 %g", v.b_se, v.redchi2);
+	/* local slope over n = 20000, 50000, 100000 of the mean log costs */
+	double x[3] = {log(20000), log(50000), log(100000)};
+	double y[3] = {log(12000), log(27000), 0.5 * (log(52000) + log(52000 * 1.1))};
+	double mx = (x[0] + x[1] + x[2]) / 3, my = (y[0] + y[1] + y[2]) / 3, sxx = 0, sxy = 0;
+	for (int i = 0; i < 3; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+	}
+	CHECK(fabs(v.local_slope - sxy / sxx) < 1e-9, "local slope %.6f want %.6f",
+	      v.local_slope, sxy / sxx);
+	for (int m = 0; m < FIT_NMODELS; m++)
+		CHECK(isfinite(v.aic[m]), "aic[%d] %g", m, v.aic[m]);
+	CHECK(v.aic[2] < v.aic[0] && v.aic[2] < v.aic[1] && v.aic[2] < v.aic[3],
+	      "aic n not lowest");
+}
+
+static void test_too_few(void)
+{
+	struct verdict v;
+	struct fit_point one[1] = {{10, 100, 90, 110}};
+	CHECK(fit_verdict(one, 1, &v) == 0, "one point rc");
+	CHECK(v.cls == GROWTH_NONE, "one point: %s", growth_name(v.cls));
+	CHECK(strcmp(v.reason, "too few points (1)") == 0, "reason '%s'", v.reason);
+	CHECK(v.nmin == 10 && v.nmax == 10 && v.ratio == 1 && v.npoints == 1, "one point fields");
+
+	struct fit_point two[2] = {{10, 100, 90, 110}, {100, 400, 390, 410}};
+	CHECK(fit_verdict(two, 2, &v) == 0, "two points rc");
+	CHECK(v.cls == GROWTH_NONE, "two points: %s", growth_name(v.cls));
+	CHECK(strcmp(v.reason, "too few points (2)") == 0, "reason '%s'", v.reason);
+	CHECK(fabs(v.ratio - 4) < 1e-12, "ratio %g", v.ratio);
+	CHECK(fabs(v.exponent - log(4) / log(10)) < 1e-12, "exponent %g", v.exponent);
+	CHECK(fabs(v.local_slope - v.exponent) < 1e-12, "local slope %g", v.local_slope);
+
+	/* many points at only two distinct n is still too few */
+	struct fit_point rep[6] = {{10, 100, 0, 0}, {10, 101, 0, 0}, {10, 99, 0, 0},
+				   {20, 200, 0, 0}, {20, 201, 0, 0}, {20, 199, 0, 0}};
+	CHECK(fit_verdict(rep, 6, &v) == 0, "rep rc");
+	CHECK(v.cls == GROWTH_NONE && v.npoints == 6, "rep: %s", growth_name(v.cls));
+	CHECK(strcmp(v.reason, "too few points (2)") == 0, "reason '%s'", v.reason);
+	CHECK(v.exp_lo <= v.exponent && v.exponent <= v.exp_hi, "rep exponent CI");
+
+	/* three distinct n is enough */
+	struct fit_point three[3] = {{1, 100, 99, 101}, {2, 100, 99, 101}, {3, 100, 99, 101}};
+	CHECK(fit_verdict(three, 3, &v) == 0, "three rc");
+	CHECK(v.cls == GROWTH_O1, "three flat: %s (%s)", growth_name(v.cls), v.reason);
+}
+
+static void test_bad_input(void)
+{
+	struct verdict v;
+	struct fit_point p[3] = {{1, 100, 99, 101}, {2, 100, 99, 101}, {3, 100, 99, 101}};
+	CHECK(fit_verdict(p, 3, &v) == 0, "good rc");
+	p[1].n = 0;
+	CHECK(fit_verdict(p, 3, &v) == -1, "n=0 accepted");
+	p[1].n = 0.5;
+	CHECK(fit_verdict(p, 3, &v) == -1, "n=0.5 accepted");
+	p[1].n = NAN;
+	CHECK(fit_verdict(p, 3, &v) == -1, "n=NaN accepted");
+	p[1].n = 2;
+	p[2].cost = 0;
+	CHECK(fit_verdict(p, 3, &v) == -1, "cost=0 accepted");
+	p[2].cost = -5;
+	CHECK(fit_verdict(p, 3, &v) == -1, "cost<0 accepted");
+	p[2].cost = INFINITY;
+	CHECK(fit_verdict(p, 3, &v) == -1, "cost=inf accepted");
+	p[2].cost = 100;
+	CHECK(fit_verdict(p, 0, &v) == -1, "npts=0 accepted");
+	CHECK(fit_verdict(NULL, 3, &v) == -1, "NULL pts accepted");
+	CHECK(fit_verdict(p, 3, NULL) == -1, "NULL verdict accepted");
+	/* a nonsense CI (hi < lo, NaN) is not an error: the point just gets
+	 * the systematic error */
+	p[0].lo = 200;
+	p[0].hi = 50;
+	p[1].lo = NAN;
+	CHECK(fit_verdict(p, 3, &v) == 0, "odd CI rejected");
+	CHECK(v.cls == GROWTH_O1, "odd CI: %s", growth_name(v.cls));
+}
+
+static void test_names(void)
+{
+	const char *names[] = {"unclear", "O(1)", "O(log n)", "O(n)", "O(n log n)", "worse", "none"};
+	for (int g = GROWTH_UNCLEAR; g <= GROWTH_NONE; g++) {
+		CHECK(strcmp(growth_name((enum growth)g), names[g]) == 0, "growth_name(%d) = %s", g,
+		      growth_name((enum growth)g));
+		CHECK(growth_from_name(growth_name((enum growth)g)) == g, "round trip %d", g);
+	}
+	CHECK(growth_from_name("O(n^2)") == -1, "unknown name");
+	CHECK(growth_from_name("") == -1, "empty name");
+	CHECK(growth_from_name(NULL) == -1, "NULL name");
+	const char *models[] = {"1", "log n", "n", "n log n", "n^2"};
+	for (int m = 0; m < FIT_NMODELS; m++)
+		CHECK(strcmp(fit_model_name(m), models[m]) == 0, "model %d", m);
+	CHECK(strcmp(fit_model_name(5), "?") == 0 && strcmp(fit_model_name(-1), "?") == 0,
+	      "model out of range");
+}
+
+int main(void)
+{
+	const char *e = getenv("SB_TEST_VERBOSE");
+	verbose = e && *e && strcmp(e, "0") != 0;
+	test_names();
+	test_bad_input();
+	test_too_few();
+	test_fields();
+	test_exponent();
+	test_verdicts();
+	return t_done("fit");
+}

@@ -1,0 +1,165 @@
+/* The sweep driver with synthetic benches that run through the real core:
+ * series, a linear-cost bench gets O(n), a constant one O(1), a tiny op
+ * gets batch timing, a failing grow or op gives first-failure data at the
+ * right N, an interrupt stops the sweep and is recorded. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "clock.h"
+#include "registry.h"
+#include "sweep.h"
+#include "t.h"
+
+struct st { uint64_t n; uint64_t calls; struct bench_env *env; };
+static uint64_t fail_grow_at = UINT64_MAX, fail_op_at_n = UINT64_MAX, interrupt_after = UINT64_MAX;
+static double per_n_ns, base_ns = 3000;
+
+static int setup(struct bench_env *env, void **state)
+{
+	struct st *s = calloc(1, sizeof(*s));
+	s->env = env;
+	*state = s;
+	return 0;
+}
+static int grow(void *state, uint64_t i)
+{
+	struct st *s = state;
+	if (i == fail_grow_at) {
+		errno = EMFILE;
+		return bench_fail(s->env, "synthetic grow");
+	}
+	s->n = i + 1;
+	return 0;
+}
+static int spin_op(void *state, unsigned slot)
+{
+	struct st *s = state;
+	(void)slot;
+	if (++s->calls == interrupt_after)
+		reg_interrupted = SIGINT;
+	if (s->n >= fail_op_at_n) {
+		errno = EIO;
+		return bench_fail(s->env, "synthetic op");
+	}
+	uint64_t t0 = clock_ns(), want = (uint64_t)(base_ns + per_n_ns * (double)s->n);
+	while (clock_ns() - t0 < want)
+		;
+	return 0;
+}
+static volatile int sink;
+static int tiny_op(void *state, unsigned slot)
+{
+	(void)state;
+	sink += (int)slot;
+	return 0;
+}
+static void teardown(void *state) { free(state); }
+
+static struct bench synth = {
+	.name = "test.synth", .version = 1, .axis = "units", .summary = "synthetic", .op_desc = "spin",
+	.quick_max_n = 1000, .default_max_n = 1000, .full_max_n = 1000, .max_batch = 1,
+	.setup = setup, .grow = grow, .op = spin_op, .teardown = teardown,
+};
+
+static void run(struct bench *b, struct sweep_opts *o, struct bench_result *out)
+{
+	memset(out, 0, sizeof(*out));
+	CHECK(sweep_bench(b, o, out) == 0, "sweep_bench returns 0");
+}
+
+static void free_br(struct bench_result *br)
+{
+	struct run_result r = {0};
+	r.benches = malloc(sizeof(*br));
+	r.benches[0] = *br;
+	r.nbenches = 1;
+	result_free(&r);
+}
+
+int main(void)
+{
+	uint64_t s[64];
+	int n = sweep_series(1000, s, 64);
+	CHECK(n == 10 && s[0] == 1 && s[1] == 2 && s[2] == 5 && s[9] == 1000, "series 1-2-5 to 1000 (%d)", n);
+	n = sweep_series(300, s, 64);
+	CHECK(n == 9 && s[7] == 200 && s[8] == 300, "series ends with max_n when off the grid");
+	n = sweep_series(1, s, 64);
+	CHECK(n == 1 && s[0] == 1, "series of 1");
+
+	reg_init();
+	char scratch[512];
+	CHECK(reg_mkscratch("/tmp", "sbtest-sweep", scratch, sizeof(scratch)) == 0, "scratch");
+	struct clock_info clk;
+	clock_calibrate(&clk);
+	CHECK(clk.read_cost_ns > 0 && clk.read_cost_ns < 10000, "clock read cost %.1f ns", clk.read_cost_ns);
+	struct sweep_opts o = {.scratch = scratch, .budget_s = 0.05, .repeat = 1, .ci_target = 0.02,
+			       .min_samples = 30, .op_timeout_s = 10, .clk = &clk};
+	struct bench_result br;
+
+	per_n_ns = 40; /* 3 us + 40 ns * n: 43 us at n = 1000 */
+	run(&synth, &o, &br);
+	CHECK(br.status == BS_OK && br.nreps == 1 && br.reps[0].npts == 10, "linear: all points");
+	CHECK(br.v.cls == GROWTH_N, "linear cost gets O(n), got %s (%s)", growth_name(br.v.cls), br.v.reason);
+	CHECK(br.reps[0].pts[9].st.p50 > 30000, "p50 at n=1000 is %.0f ns", br.reps[0].pts[9].st.p50);
+	free_br(&br);
+
+	per_n_ns = 0;
+	o.repeat = 2;
+	run(&synth, &o, &br);
+	CHECK(br.nreps == 2 && br.reps[1].npts == 10, "repeat keeps both repetitions");
+	CHECK(br.v.cls == GROWTH_O1, "constant cost gets O(1), got %s (%s)", growth_name(br.v.cls), br.v.reason);
+	CHECK(br.v.npoints == 20, "pooled verdict over both repetitions (%d points)", br.v.npoints);
+	free_br(&br);
+	o.repeat = 1;
+
+	struct bench tiny = synth;
+	tiny.op = tiny_op;
+	tiny.max_batch = 64;
+	run(&tiny, &o, &br);
+	CHECK(br.reps[0].npts > 0 && br.reps[0].pts[0].batch > 1, "tiny op is batch-timed (batch %u)",
+	      br.reps[0].npts ? br.reps[0].pts[0].batch : 0);
+	int same = 1;
+	for (int i = 1; i < br.reps[0].npts; i++)
+		same &= br.reps[0].pts[i].batch == br.reps[0].pts[0].batch;
+	CHECK(same, "one batch size for the whole sweep");
+	free_br(&br);
+
+	fail_grow_at = 37;
+	run(&synth, &o, &br);
+	struct failure *f = br.reps[0].fail;
+	CHECK(br.status == BS_FAILED && f, "grow failure recorded");
+	if (f) {
+		CHECK(f->n == 37 && f->err == EMFILE && !strcmp(f->kind, "limit") && !strcmp(f->phase, "grow") &&
+		      !strcmp(f->call, "synthetic grow"), "failure: n=%llu err=%d kind=%s phase=%s call=%s",
+		      (unsigned long long)f->n, f->err, f->kind, f->phase, f->call);
+		CHECK(f->state && json_object_get(f->state, "open_fds"), "first-failure state captured");
+	}
+	CHECK(br.reps[0].npts == 5, "points before the failure kept (%d)", br.reps[0].npts);
+	free_br(&br);
+	fail_grow_at = UINT64_MAX;
+
+	fail_op_at_n = 100;
+	run(&synth, &o, &br);
+	f = br.reps[0].fail;
+	CHECK(f && f->n == 100 && !strcmp(f->phase, "op") && !strcmp(f->kind, "error"), "op failure at n=100");
+	free_br(&br);
+	fail_op_at_n = UINT64_MAX;
+
+	interrupt_after = 200;
+	run(&synth, &o, &br);
+	CHECK(br.status == BS_INTERRUPTED && br.reps[0].interrupted, "interrupt recorded");
+	CHECK(br.reps[0].npts >= 1 && br.reps[0].pts[br.reps[0].npts - 1].stop == STOP_INTERRUPT,
+	      "last point stopped by the interrupt");
+	free_br(&br);
+	reg_interrupted = 0;
+
+	char sub[600];
+	snprintf(sub, sizeof(sub), "%s/test.synth.1", scratch);
+	CHECK(access(sub, F_OK) != 0, "per-repetition directory removed");
+	reg_cleanup();
+	CHECK(access(scratch, F_OK) != 0, "scratch removed by cleanup");
+	return t_done("sweep");
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs the Debian packages scalebench needs to build and test, when
+# they are missing. As root it runs apt-get; otherwise it names what is
+# missing and fails. One list, used by `make run`, `make check` and CI.
+set -eu
+PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3"
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "scalebench setup: missing Debian packages:$missing" >&2
+	echo "scalebench setup: run as root, or: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "scalebench setup: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null || true
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null

@@ -16,13 +16,38 @@
  *         undo(state, s) for s < k        untimed, optional; restores N
  *   teardown(state)                       untimed: release everything
  * A callback returns 0, or a negative errno after naming the failing call
- * with bench_fail(); the sweep then stops with first-failure data.
+ * with bench_fail(); the sweep then stops with first-failure data. setup
+ * may instead return BENCH_SKIP after writing the reason into env->skip
+ * (an O_DIRECT open refused with EINVAL, a missing kernel feature).
+ *
+ * Benches whose axis is a parameter rather than a load (request size,
+ * queue depth, streams) have no grow; set_n(state, N) is called before
+ * each point instead (both may be given: grow first, then set_n).
+ *
+ * Benches that cannot be timed one call at a time (requests in flight,
+ * streams, workloads over time) give run() instead of op(): the core hands
+ * a meter; the bench keeps its load going until meter_stop(m) is true and
+ * reports each completed request with meter_done(m, issued_ns, bytes),
+ * issued_ns being meter_now() when the request was issued (for an offered
+ * rate: when it was meant to be issued, so that a stall is not hidden).
+ * The core still owns the histogram, the stopping rule, throughput and the
+ * throughput-over-time series; a bench may add figures of its own
+ * (fairness across streams, per-phase results) with meter_extra().
+ *
+ * Variants: a NULL-terminated list of "key=value,key=value" parameter sets;
+ * the core runs the sweep once per variant (each a separate bench result,
+ * named by the same bench name plus its variant), and the bench reads its
+ * parameters with bench_param(). `run -p key=value` overrides a parameter
+ * and keeps only the variants that agree with it.
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H
 
 #include <stdint.h>
 #include <errno.h>
+#include <jansson.h>
+
+#define BENCH_SKIP 1 /* setup: not measurable here, reason in env->skip */
 
 enum bench_need {
 	NEED_ROOT = 1u << 0,  /* effective uid 0 */
@@ -35,9 +60,33 @@ struct bench_env {
 	int dirfd;         /* open O_DIRECTORY on dir */
 	uint64_t max_n;    /* largest N of this sweep */
 	int quick;         /* --quick */
+	const json_t *params;  /* effective parameters of this variant (object of strings) */
 	/* filled by the bench: */
 	const char *failed_call; /* set by bench_fail() */
 	char note[256];          /* one line the result should carry (limits raised...) */
+	char skip[256];          /* with BENCH_SKIP: why */
+	uint64_t bytes_per_op;   /* op-mode benches that move data: bytes per op */
+	double interval_s;       /* run(): throughput-over-time interval (0: budget/100) */
+};
+
+struct meter;
+uint64_t meter_now(void);  /* ns, the clock every sample is read from */
+void meter_done(struct meter *m, uint64_t issued_ns, uint64_t bytes);
+int meter_stop(struct meter *m); /* 1 when the point must end (budget, CI, signal) */
+/* Attach a figure of the bench's own to the point (takes the reference). */
+void meter_extra(struct meter *m, const char *key, json_t *value);
+
+/* Parameter of the current variant, or def. */
+const char *bench_param(const struct bench_env *env, const char *key, const char *def);
+uint64_t bench_param_u64(const struct bench_env *env, const char *key, uint64_t def);
+
+enum bench_series {
+	SERIES_125 = 0, /* 1, 2, 5, 10, 20, 50 ... */
+	SERIES_POW2,    /* 1, 2, 4, 8 ... */
+};
+
+enum bench_flag {
+	BENCH_FULL_BUDGET = 1u << 0, /* run(): spend the whole budget, no CI stop */
 };
 
 struct bench {
@@ -50,8 +99,15 @@ struct bench {
 	const char *unavailable; /* non-NULL: not in this build, and why */
 	uint64_t quick_max_n, full_max_n, default_max_n;
 	unsigned max_batch;   /* slots the bench holds for batch timing; 1 = never batch */
+	uint64_t min_n;       /* first point of the series (default 1) */
+	enum bench_series series;
+	unsigned flags;       /* enum bench_flag */
+	const char *const *variants; /* NULL, or NULL-terminated "k=v,k=v" sets */
+	const char *unit;     /* what one op is, for throughput: "request", "packet"; default "op" */
 	int (*setup)(struct bench_env *env, void **state);
 	int (*grow)(void *state, uint64_t i);
+	int (*set_n)(void *state, uint64_t n);
+	int (*run)(void *state, struct meter *m);
 	int (*prep)(void *state, unsigned slot);
 	int (*op)(void *state, unsigned slot);
 	int (*undo)(void *state, unsigned slot);

@@ -48,6 +48,15 @@ static int set_value(const struct opt *o, const char *v, char *err, size_t errle
 		}
 		*(const char **)o->dst = v;
 		break;
+	case OPT_LIST: {
+		struct opt_list *l = o->dst;
+		if (!*v || l->n >= OPT_LIST_MAX) {
+			snprintf(err, errlen, "--%s: %s", o->name, *v ? "given too often" : "empty value");
+			return -1;
+		}
+		l->v[l->n++] = v;
+		break;
+	}
 	case OPT_CHOICE:
 		if (!choice_ok(o->choices, v)) {
 			snprintf(err, errlen, "--%s: '%s' is not one of %s", o->name, v, o->choices);

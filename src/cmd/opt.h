@@ -7,7 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum opt_type { OPT_FLAG, OPT_STR, OPT_U64, OPT_DOUBLE, OPT_CHOICE };
+enum opt_type { OPT_FLAG, OPT_STR, OPT_U64, OPT_DOUBLE, OPT_CHOICE, OPT_LIST };
+
+#define OPT_LIST_MAX 32
+struct opt_list { const char *v[OPT_LIST_MAX]; int n; }; /* OPT_LIST: repeatable */
 
 struct opt {
 	const char *name;   /* long name without "--" */
@@ -17,7 +20,7 @@ struct opt {
 	const char *help;
 	double min, max;    /* OPT_U64 / OPT_DOUBLE range */
 	const char *choices;/* OPT_CHOICE: "text|json" */
-	void *dst;          /* int*, const char**, uint64_t*, double*, const char** */
+	void *dst;          /* int*, const char**, uint64_t*, double*, const char**, struct opt_list* */
 	int *seen;          /* optional: set to 1 when given */
 };
 

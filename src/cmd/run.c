@@ -29,7 +29,47 @@ struct run_args {
 	double budget, ci_pct;
 	int quick, full, quiet, help;
 	int budget_seen;
+	struct opt_list params;
 };
+
+/* -p key=value ... as a JSON object of strings; -1 with a message if one
+ * is not of that form. */
+static int params_json(const struct opt_list *l, json_t **out, char *err, size_t errlen)
+{
+	*out = json_object();
+	for (int i = 0; i < l->n; i++) {
+		const char *eq = strchr(l->v[i], '=');
+		if (!eq || eq == l->v[i] || strchr(l->v[i], ',')) {
+			snprintf(err, errlen, "--param '%s': not of the form KEY=VALUE", l->v[i]);
+			json_decref(*out);
+			*out = NULL;
+			return -1;
+		}
+		char key[128];
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - l->v[i]), l->v[i]);
+		json_object_set_new(*out, key, json_string(eq + 1));
+	}
+	return 0;
+}
+
+/* The variants of b that agree with the overrides (NULL alone for a bench
+ * without variants); count returned, -1 if none agrees. */
+static int bench_variants(const struct bench *b, const json_t *over, const char **out, int cap)
+{
+	int k = 0;
+	if (!b->variants) {
+		out[k++] = NULL;
+		return k;
+	}
+	for (const char *const *v = b->variants; *v && k < cap; v++) {
+		json_t *p;
+		if (sweep_params(*v, over, &p) == 0) {
+			out[k++] = *v;
+			json_decref(p);
+		}
+	}
+	return k ? k : -1;
+}
 
 static void usage(FILE *f, const struct opt *opts)
 {
@@ -192,6 +232,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &a.full, NULL},
 		{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times, keeping every repetition", 1, 1000, NULL, &a.repeat, NULL},
 		{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &a.ci_pct, NULL},
+		{"param", 'p', OPT_LIST, "KEY=VALUE", "set a bench parameter; keeps only the variants that agree (repeatable)", 0, 0, NULL, &a.params, NULL},
 		{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &a.output, NULL},
 		{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default) or json", 0, 0, "text|json", &a.format, NULL},
 		{"quiet", 'q', OPT_FLAG, NULL, "no progress on stderr", 0, 0, NULL, &a.quiet, NULL},
@@ -214,11 +255,23 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	}
 	const struct bench *sel[MAX_SELECT];
 	int nsel;
+	json_t *over = NULL;
 	if (select_benches(pos, npos, sel, &nsel, err, sizeof(err)) ||
+	    params_json(&a.params, &over, err, sizeof(err)) ||
 	    check_dir(a.dir, err, sizeof(err)) ||
 	    (a.output && check_output(a.output, err, sizeof(err)))) {
 		fprintf(stderr, "scalebench run: %s\n", err);
+		json_decref(over);
 		return EXIT_USAGE;
+	}
+	const char *vars[64];
+	for (int i = 0; i < nsel; i++) {
+		if (bench_variants(sel[i], over, vars, 64) < 0) {
+			fprintf(stderr, "scalebench run: no variant of %s agrees with the --param given\n",
+				sel[i]->name);
+			json_decref(over);
+			return EXIT_USAGE;
+		}
 	}
 
 	int rc = reg_init();
@@ -228,6 +281,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	if (rc) {
 		fprintf(stderr, "scalebench run: --dir %s: cannot make a scratch directory: %s\n",
 			a.dir, strerror(-rc));
+		json_decref(over);
 		return EXIT_USAGE;
 	}
 
@@ -262,19 +316,25 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	struct progress pg = {.on = !a.quiet && isatty(2), .t0 = clock_ns(), .nbench = nsel};
 	uint64_t series[64];
 	for (int i = 0; i < nsel; i++)
-		pg.total += sweep_series(sweep_max_n(sel[i], &so), series, 64) * (int)a.repeat;
+		pg.total += sweep_series_for(sel[i], sweep_max_n(sel[i], &so), series, 64) *
+			    (int)a.repeat * bench_variants(sel[i], over, vars, 64);
 	so.progress = progress_cb;
 	so.progress_ctx = &pg;
 
 	int exit_code = EXIT_OK;
 	uid_t euid = geteuid();
 	for (int i = 0; i < nsel && !reg_stop_requested(); i++) {
-		const struct bench *b = sel[i];
+	    const struct bench *b = sel[i];
+	    int nv = bench_variants(b, over, vars, 64);
+	    for (int vi = 0; vi < nv && !reg_stop_requested(); vi++) {
 		struct bench_result *br = result_add_bench(&r);
 		if (!br) {
 			exit_code = EXIT_RUNTIME;
 			break;
 		}
+		sweep_params(vars[vi], over, &br->params);
+		br->variant = vars[vi] ? strdup(vars[vi]) : NULL;
+		br->unit = strdup(b->unit ? b->unit : "op");
 		br->name = strdup(b->name);
 		br->axis = strdup(b->axis);
 		br->summary = strdup(b->summary);
@@ -294,7 +354,9 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			fprintf(stderr, "scalebench run: %s: harness failure\n", b->name);
 			exit_code = EXIT_RUNTIME;
 		}
+	    }
 	}
+	json_decref(over);
 	if (pg.on)
 		fprintf(stderr, "\r\033[K");
 	r.interrupted = reg_stop_requested();

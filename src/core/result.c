@@ -175,14 +175,21 @@ static void free_bench(struct bench_result *b)
 	free(b->axis);
 	free(b->summary);
 	free(b->op_desc);
+	free(b->variant);
+	free(b->unit);
+	json_decref(b->params);
 	free(b->skip_reason);
 	for (int i = 0; i < b->nnotes; i++)
 		free(b->notes[i]);
 	free(b->notes);
 	for (int r = 0; r < b->nreps; r++) {
 		struct repetition *rep = &b->reps[r];
-		for (int i = 0; i < rep->npts; i++)
+		for (int i = 0; i < rep->npts; i++) {
 			free(rep->pts[i].bins);
+			free(rep->pts[i].series_ops);
+			free(rep->pts[i].series_bytes);
+			json_decref(rep->pts[i].extra);
+		}
 		free(rep->pts);
 		if (rep->fail) {
 			json_decref(rep->fail->state);

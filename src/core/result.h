@@ -31,6 +31,13 @@ struct point {
 	/* per operation, from getrusage around the point (self + reaped children) */
 	double user_s, sys_s, vcsw, ivcsw, minflt, majflt;
 	struct bin *bins; int nbins;
+	/* throughput: ops and bytes completed over elapsed_s */
+	uint64_t bytes;
+	double ops_per_s, bytes_per_s;
+	/* throughput over time: ops (and bytes) completed per interval */
+	double interval_s;
+	double *series_ops, *series_bytes; int nseries;
+	json_t *extra;        /* the bench's own figures (owned), or NULL */
 };
 
 struct failure {
@@ -54,6 +61,9 @@ enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };
 
 struct bench_result {
 	char *name, *axis, *summary, *op_desc;
+	char *variant;        /* "engine=io_uring,direct=1", or NULL */
+	char *unit;           /* what one op is ("op", "request"...) */
+	json_t *params;       /* effective parameters (owned), or NULL */
 	int version;
 	enum bench_status status;
 	char *skip_reason;    /* BS_SKIPPED */

@@ -55,6 +55,31 @@ done:
 	return k;
 }
 
+int sweep_series_for(const struct bench *b, uint64_t max_n, uint64_t *out, int cap)
+{
+	uint64_t lo = b->min_n ? b->min_n : 1;
+	int k = 0;
+	if (b->series == SERIES_POW2) {
+		for (uint64_t v = 1; v <= max_n && k < cap; v *= 2) {
+			if (v >= lo)
+				out[k++] = v;
+			if (v > UINT64_MAX / 2)
+				break;
+		}
+		if (k < cap && (k == 0 || out[k - 1] != max_n) && max_n >= lo)
+			out[k++] = max_n;
+		return k;
+	}
+	uint64_t tmp[MAX_POINTS];
+	int n = sweep_series(max_n, tmp, MAX_POINTS);
+	if (lo > 1 && lo <= max_n && k < cap)
+		out[k++] = lo;
+	for (int i = 0; i < n && k < cap; i++)
+		if (tmp[i] > lo || (lo == 1 && tmp[i] == 1))
+			out[k++] = tmp[i];
+	return k;
+}
+
 uint64_t sweep_max_n(const struct bench *b, const struct sweep_opts *o)
 {
 	if (o->max_n)
@@ -97,6 +122,147 @@ static struct failure *make_failure(const char *phase, const char *call, uint64_
 		snprintf(f->msg, sizeof(f->msg), "%s: %s", f->call, strerror(err));
 	f->state = sys_failure_state();
 	return f;
+}
+
+/* ---- parameters and variants ---- */
+
+const char *bench_param(const struct bench_env *env, const char *key, const char *def)
+{
+	json_t *v = env->params ? json_object_get(env->params, key) : NULL;
+	return json_is_string(v) ? json_string_value(v) : def;
+}
+
+uint64_t bench_param_u64(const struct bench_env *env, const char *key, uint64_t def)
+{
+	const char *v = bench_param(env, key, NULL);
+	if (!v)
+		return def;
+	char *end;
+	unsigned long long x = strtoull(v, &end, 0);
+	return (*v && !*end) ? x : def;
+}
+
+/* "k=v,k=v" into obj; -1 if malformed. */
+static int parse_kv(const char *s, json_t *obj)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", s);
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (!eq || eq == tok)
+			return -1;
+		*eq = 0;
+		json_object_set_new(obj, tok, json_string(eq + 1));
+	}
+	return 0;
+}
+
+int sweep_params(const char *variant, const json_t *overrides, json_t **out)
+{
+	json_t *p = json_object();
+	*out = NULL;
+	if (!p)
+		return -ENOMEM;
+	if (variant && parse_kv(variant, p)) {
+		json_decref(p);
+		return -EINVAL;
+	}
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)overrides, k, v) {
+		json_t *mine = json_object_get(p, k);
+		if (mine && !json_equal(mine, v)) {
+			json_decref(p);
+			return 1; /* this variant disagrees with the override */
+		}
+		json_object_set(p, k, v);
+	}
+	*out = p;
+	return 0;
+}
+
+/* ---- the meter, for benches that report their own completions ---- */
+
+#define MAX_SERIES 100000
+
+struct meter {
+	struct hist *h;
+	const struct sweep_opts *o;
+	uint64_t start, deadline, next_check, last_poll;
+	int no_ci;
+	enum point_stop stop;
+	int stopped;
+	uint64_t ops, bytes;
+	uint64_t interval_ns;
+	double *s_ops, *s_bytes;
+	int nseries, capseries;
+	json_t *extra;
+};
+
+uint64_t meter_now(void) { return clock_ns(); }
+
+void meter_done(struct meter *m, uint64_t issued_ns, uint64_t bytes)
+{
+	uint64_t now = clock_ns();
+	hist_add(m->h, now > issued_ns ? (double)(now - issued_ns) : 0.0);
+	m->ops++;
+	m->bytes += bytes;
+	uint64_t i = (now - m->start) / m->interval_ns;
+	if (i >= MAX_SERIES)
+		return;
+	if ((int)i >= m->capseries) {
+		int nc = m->capseries ? m->capseries : 64;
+		while (nc <= (int)i)
+			nc *= 2;
+		double *a = realloc(m->s_ops, (size_t)nc * sizeof(*a));
+		if (a)
+			m->s_ops = a;
+		double *b = realloc(m->s_bytes, (size_t)nc * sizeof(*b));
+		if (b)
+			m->s_bytes = b;
+		if (!a || !b)
+			return;
+		memset(m->s_ops + m->capseries, 0, (size_t)(nc - m->capseries) * sizeof(double));
+		memset(m->s_bytes + m->capseries, 0, (size_t)(nc - m->capseries) * sizeof(double));
+		m->capseries = nc;
+	}
+	m->s_ops[i] += 1;
+	m->s_bytes[i] += (double)bytes;
+	if ((int)i + 1 > m->nseries)
+		m->nseries = (int)i + 1;
+}
+
+int meter_stop(struct meter *m)
+{
+	if (m->stopped)
+		return 1;
+	if (reg_stop_requested()) {
+		m->stop = STOP_INTERRUPT;
+		return m->stopped = 1;
+	}
+	uint64_t now = clock_ns();
+	if (now >= m->deadline) {
+		m->stop = STOP_BUDGET;
+		return m->stopped = 1;
+	}
+	if (!m->no_ci && m->h->count >= m->next_check) {
+		if (hist_median_ci_rel(m->h) <= m->o->ci_target) {
+			m->stop = STOP_CI;
+			return m->stopped = 1;
+		}
+		m->next_check = m->h->count + m->h->count / 4 + 1;
+	}
+	return 0;
+}
+
+void meter_extra(struct meter *m, const char *key, json_t *value)
+{
+	if (!value)
+		return;
+	if (!m->extra)
+		m->extra = json_object();
+	json_object_set_new(m->extra, key, value);
 }
 
 static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
@@ -169,12 +335,76 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void point_throughput(struct point *p, double busy_s)
+{
+	if (busy_s > 0) {
+		p->ops_per_s = (double)p->ops / busy_s;
+		p->bytes_per_s = (double)p->bytes / busy_s;
+	}
+}
+
+static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failure **fail)
+{
+	const struct sweep_opts *o = c->o;
+	struct meter m;
+	memset(&m, 0, sizeof(m));
+	hist_reset(c->h);
+	m.h = c->h;
+	m.o = o;
+	m.no_ci = (c->b->flags & BENCH_FULL_BUDGET) != 0;
+	m.next_check = o->min_samples;
+	double iv = c->env.interval_s > 0 ? c->env.interval_s : o->budget_s / 100;
+	m.interval_ns = iv < 1e-3 ? 1000000u : (uint64_t)(iv * 1e9);
+	struct usage u0, u1;
+	usage_take(&u0);
+	m.start = clock_ns();
+	m.deadline = m.start + (uint64_t)(o->budget_s * 1e9);
+	m.stop = STOP_BUDGET;
+	int rc = c->b->run(c->st, &m);
+	uint64_t end = clock_ns();
+	usage_take(&u1);
+	if (rc < 0) {
+		free(m.s_ops);
+		free(m.s_bytes);
+		json_decref(m.extra);
+		*fail = make_failure("run", c->env.failed_call ? c->env.failed_call : c->b->op_desc, n,
+				     -rc, NULL);
+		return rc;
+	}
+	if (!m.stopped)
+		meter_stop(&m); /* the bench returned early: record why */
+	p->n = n;
+	p->batch = 1;
+	p->samples = c->h->count;
+	p->ops = m.ops;
+	p->bytes = m.bytes;
+	p->stop = m.stop;
+	p->elapsed_s = (double)(end - m.start) / 1e9;
+	point_throughput(p, p->elapsed_s);
+	p->interval_s = (double)m.interval_ns / 1e9;
+	p->series_ops = m.s_ops;
+	p->series_bytes = m.s_bytes;
+	p->nseries = m.nseries;
+	p->extra = m.extra;
+	hist_summary(c->h, &p->st);
+	usage_per_op(&u0, &u1, (double)p->ops, p);
+	point_set_bins(p, c->h);
+	return 0;
+}
+
 static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct failure **fail)
 {
 	const struct sweep_opts *o = c->o;
 	const char *phase = "op";
 	uint64_t el;
 	int rc;
+
+	if (c->b->set_n && (rc = c->b->set_n(c->st, n)) < 0) {
+		*fail = make_failure("set_n", c->env.failed_call, n, -rc, NULL);
+		return rc;
+	}
+	if (c->b->run)
+		return measure_run(c, n, p, fail);
 
 	/* 1. warm-up */
 	uint64_t warm[WARMUP_OPS];
@@ -240,6 +470,8 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	p->ops = c->h->count * k;
 	p->elapsed_s = (double)(clock_ns() - start) / 1e9;
 	hist_summary(c->h, &p->st);
+	p->bytes = c->env.bytes_per_op * p->ops;
+	point_throughput(p, c->h->mean * (double)c->h->count * k / 1e9); /* timed time only */
 	usage_per_op(&u0, &u1, (double)p->ops, p);
 	point_set_bins(p, c->h);
 	return 0;
@@ -264,7 +496,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		return -ENOMEM;
 	uint64_t series[MAX_POINTS];
 	uint64_t max_n = out->max_n;
-	int np = sweep_series(max_n, series, MAX_POINTS);
+	int np = sweep_series_for(b, max_n, series, MAX_POINTS);
 
 	char name[64], dir[4096];
 	snprintf(name, sizeof(name), "%s.%d", b->name, repi + 1);
@@ -282,6 +514,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	c.env.dir = dir;
 	c.env.max_n = max_n;
 	c.env.quick = o->quick;
+	c.env.params = out->params;
 	c.env.dirfd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (c.env.dirfd < 0)
 		return -errno;
@@ -289,6 +522,13 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	struct sweep_progress pr = {.bench = b->name, .rep = repi + 1, .nreps = o->repeat,
 				    .npoints = np};
 	int rc = b->setup ? b->setup(&c.env, &c.st) : 0;
+	if (rc == BENCH_SKIP) {
+		out->status = BS_SKIPPED;
+		free(out->skip_reason);
+		out->skip_reason = strdup(c.env.skip[0] ? c.env.skip : "skipped by the bench");
+		rc = 0;
+		goto out;
+	}
 	if (rc < 0) {
 		rep->fail = make_failure("setup", c.env.failed_call, 0, -rc, NULL);
 		goto out;
@@ -298,7 +538,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		uint64_t target = series[i];
 		pr.point = i + 1;
 		pr.growing = 1;
-		for (; have < target; have++) {
+		for (; b->grow && have < target; have++) {
 			if ((have & 1023) == 0) {
 				if (reg_stop_requested())
 					break;
@@ -354,12 +594,16 @@ int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_
 	if (!h)
 		return -ENOMEM;
 	int rc = 0;
+	out->status = BS_OK;
 	for (int r = 0; r < o->repeat && !reg_stop_requested(); r++) {
-		if ((rc = run_rep(b, o, r, out, h)) < 0)
+		if ((rc = run_rep(b, o, r, out, h)) < 0 || out->status == BS_SKIPPED)
 			break;
 	}
 	hist_free(h);
-	out->status = BS_OK;
+	if (out->status == BS_SKIPPED) {
+		bench_fit(out);
+		return rc;
+	}
 	for (int r = 0; r < out->nreps; r++) {
 		if (out->reps[r].fail)
 			out->status = BS_FAILED;

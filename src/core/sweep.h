@@ -32,8 +32,15 @@ struct sweep_opts {
  * written to out (at most cap). */
 int sweep_series(uint64_t max_n, uint64_t *out, int cap);
 uint64_t sweep_max_n(const struct bench *b, const struct sweep_opts *o);
+/* The bench's own series (its min_n and kind) up to max_n. */
+int sweep_series_for(const struct bench *b, uint64_t max_n, uint64_t *out, int cap);
+/* Parameters of one variant ("k=v,k=v" or NULL) with the run's -p
+ * overrides applied. 0 and *out set; 1 if the variant disagrees with an
+ * override (skip it); -EINVAL if the variant string is malformed. */
+int sweep_params(const char *variant, const json_t *overrides, json_t **out);
 
-/* Fills out (name, reps, points, verdicts, failure). Returns 0; a
+/* Fills out (reps, points, verdicts, failure; out->params, if set, are
+ * the variant's parameters given to the bench). Returns 0; a
  * recorded failure is data, not an error. -errno only for the harness's
  * own failures (scratch directory, memory). */
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out);

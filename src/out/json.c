@@ -25,13 +25,21 @@ static json_t *stats_json(const struct stats *s)
 			 "max_ns", num(s->max), "median_ci95_ns", num(s->med_lo), num(s->med_hi));
 }
 
+static json_t *doubles_json(const double *v, int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; v && i < n; i++)
+		json_array_append_new(a, num(v[i]));
+	return a;
+}
+
 static json_t *point_json(const struct point *p)
 {
 	json_t *bins = json_array();
 	for (int i = 0; i < p->nbins; i++)
 		json_array_append_new(bins, json_pack("[iI]", p->bins[i].idx,
 						      (json_int_t)p->bins[i].count));
-	return json_pack(
+	json_t *o = json_pack(
 		"{s:I,s:i,s:I,s:I,s:s,s:o,s:o,s:{s:o,s:o,s:o,s:o,s:o,s:o},"
 		"s:{s:s,s:i,s:i,s:i,s:o}}",
 		"n", (json_int_t)p->n, "batch", (int)p->batch, "samples", (json_int_t)p->samples,
@@ -41,6 +49,21 @@ static json_t *point_json(const struct point *p)
 		num(p->ivcsw), "minor_faults", num(p->minflt), "major_faults", num(p->majflt),
 		"histogram", "scheme", "log-linear", "sub_buckets", HIST_SUB, "min_exponent",
 		HIST_EMIN, "buckets", HIST_NBUCKETS, "bins", bins);
+	if (!o)
+		return NULL;
+	if (p->bytes || p->ops_per_s > 0)
+		json_object_set_new(o, "throughput",
+				    json_pack("{s:I,s:o,s:o}", "bytes", (json_int_t)p->bytes,
+					      "ops_per_s", num(p->ops_per_s), "bytes_per_s",
+					      num(p->bytes_per_s)));
+	if (p->nseries)
+		json_object_set_new(o, "over_time",
+				    json_pack("{s:o,s:o,s:o}", "interval_s", num(p->interval_s), "ops",
+					      doubles_json(p->series_ops, p->nseries), "bytes",
+					      doubles_json(p->series_bytes, p->nseries)));
+	if (p->extra)
+		json_object_set(o, "extra", p->extra);
+	return o;
 }
 
 static json_t *verdict_json(const struct verdict *v)
@@ -97,6 +120,12 @@ static json_t *bench_json(const struct bench_result *b)
 			      "repetitions", reps);
 	if (b->skip_reason)
 		json_object_set_new(o, "skip_reason", json_string(b->skip_reason));
+	if (b->variant)
+		json_object_set_new(o, "variant", json_string(b->variant));
+	if (b->unit)
+		json_object_set_new(o, "unit", json_string(b->unit));
+	if (b->params)
+		json_object_set(o, "params", b->params);
 	return o;
 }
 
@@ -262,6 +291,36 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 		get_num(rd, po, "minor_faults", &p->minflt, 0);
 		get_num(rd, po, "major_faults", &p->majflt, 0);
 	}
+	json_t *tp = json_object_get(o, "throughput");
+	if (json_is_object(tp)) {
+		json_t *by = json_object_get(tp, "bytes");
+		p->bytes = json_is_integer(by) && json_integer_value(by) > 0 ? (uint64_t)json_integer_value(by) : 0;
+		get_num(rd, tp, "ops_per_s", &p->ops_per_s, 0);
+		get_num(rd, tp, "bytes_per_s", &p->bytes_per_s, 0);
+	}
+	json_t *ot = json_object_get(o, "over_time");
+	if (json_is_object(ot)) {
+		json_t *so = json_object_get(ot, "ops"), *sb = json_object_get(ot, "bytes");
+		size_t ns = json_array_size(so);
+		if (!json_is_array(so) || !json_is_array(sb) || json_array_size(sb) != ns || ns > 1000000)
+			return bad(rd, "over_time", "ops and bytes must be arrays of one length");
+		get_num(rd, ot, "interval_s", &p->interval_s, 1);
+		if (ns) {
+			p->series_ops = calloc(ns, sizeof(double));
+			p->series_bytes = calloc(ns, sizeof(double));
+			if (!p->series_ops || !p->series_bytes)
+				return bad(rd, "over_time", "out of memory");
+			p->nseries = (int)ns;
+			for (size_t i = 0; i < ns; i++) {
+				json_t *a = json_array_get(so, i), *b = json_array_get(sb, i);
+				p->series_ops[i] = json_is_number(a) ? json_number_value(a) : NAN;
+				p->series_bytes[i] = json_is_number(b) ? json_number_value(b) : NAN;
+			}
+		}
+	}
+	json_t *ex = json_object_get(o, "extra");
+	if (ex)
+		p->extra = json_incref(ex);
 	json_t *h = json_object_get(o, "histogram"), *bins = json_object_get(h, "bins");
 	if (!json_is_object(h) || !json_is_array(bins))
 		return bad(rd, "histogram", "missing or without bins");
@@ -392,9 +451,13 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 	    get_str(rd, o, "summary", &b->summary, 0) || get_str(rd, o, "op", &b->op_desc, 0) ||
 	    get_sbuf(rd, o, "status", status, sizeof(status)) ||
 	    get_str(rd, o, "skip_reason", &b->skip_reason, 0) ||
+	    get_str(rd, o, "variant", &b->variant, 0) || get_str(rd, o, "unit", &b->unit, 0) ||
 	    read_strs(rd, json_object_get(o, "notes"), "notes", &b->notes, &b->nnotes) ||
 	    read_verdict(rd, json_object_get(o, "verdict"), &b->v))
 		return -1;
+	json_t *pr = json_object_get(o, "params");
+	if (json_is_object(pr))
+		b->params = json_incref(pr);
 	json_t *mx = json_object_get(o, "max_n");
 	b->max_n = json_is_integer(mx) && json_integer_value(mx) > 0 ? (uint64_t)json_integer_value(mx) : 0;
 	b->version = ver > 1000000 ? -1 : (int)ver;

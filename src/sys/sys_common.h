@@ -15,8 +15,12 @@
 #define SB_FD_PROBE_CAP (1L << 20)
 
 /* {"unavailable": "<printf-formatted reason>"}. Never NULL. */
+#ifdef __GNUC__
 json_t *sb_unavailable(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
+#else
+json_t *sb_unavailable(const char *fmt, ...);
+#endif
 
 /* A JSON string of the n bytes at s; bytes that are not valid UTF-8 (or
  * are NUL) are replaced by '?'. Never NULL. */

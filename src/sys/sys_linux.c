@@ -26,13 +26,6 @@
 #define SYSLOG_ACTION_SIZE_BUFFER 10
 #define KLOG_TAIL_LINES 20
 
-static int config_y(const char *cfg, const char *opt)
-{
-	char v[8];
-
-	return sb_assign_get(cfg, opt, v, sizeof v) && strcmp(v, "y") == 0;
-}
-
 /* ------------------------------------------------------------- kernel */
 
 /* Text of the running kernel's config: /boot/config-RELEASE, else
@@ -68,13 +61,13 @@ static json_t *preempt_json(const char *cfg, const char *version)
 		"PREEMPT_RT", "PREEMPT_DYNAMIC", "PREEMPT_LAZY", "PREEMPT",
 		"PREEMPT_VOLUNTARY", "PREEMPT_NONE", NULL};
 	const char *model = NULL, *from = NULL;
-	char opt[64], cur[256], err[ERRLEN], *p, *q, *buf;
+	char opt[64], v[8], err[ERRLEN], *p, *q, *buf;
 	json_t *o = json_object();
 	const char *const *m;
 
 	for (m = models; cfg && *m && !model; m++) {
 		snprintf(opt, sizeof opt, "CONFIG_%s", *m);
-		if (config_y(cfg, opt)) {
+		if (sb_assign_get(cfg, opt, v, sizeof v) && !strcmp(v, "y")) {
 			model = *m;
 			from = "kernel config";
 		}
@@ -97,19 +90,12 @@ static json_t *preempt_json(const char *cfg, const char *version)
 	/* The model in force, for PREEMPT_DYNAMIC: "none voluntary (full)". */
 	buf = sb_read_file("/sys/kernel/debug/sched/preempt", 4096, NULL, err,
 			   sizeof err);
-	if (!buf) {
-		sb_set(o, "current", sb_unavailable("%s", err));
-		return o;
-	}
-	p = strchr(buf, '(');
+	p = buf ? strchr(buf, '(') : NULL;
 	q = p ? strchr(p, ')') : NULL;
-	if (p && q) {
+	if (q)
 		*q = 0;
-		snprintf(cur, sizeof cur, "%s", p + 1);
-	} else {
-		snprintf(cur, sizeof cur, "%s", sb_rtrim(buf));
-	}
-	sb_set(o, "current", sb_jstr(cur));
+	sb_set(o, "current", !buf ? sb_unavailable("%s", err)
+				  : sb_jstr(q ? p + 1 : sb_rtrim(buf)));
 	free(buf);
 	return o;
 }
@@ -137,6 +123,9 @@ static json_t *config_options(const char *cfg)
 
 static json_t *kernel_json(void)
 {
+	static const char *const nocfg[] = {"config_fnv1a64", "hz",
+					    "config_options", NULL};
+	const char *const *k;
 	json_t *o = json_object();
 	char src[PATH_MAX], err[2 * ERRLEN + PATH_MAX], v[32], hex[20];
 	struct utsname u;
@@ -164,9 +153,8 @@ static json_t *kernel_json(void)
 		sb_set(o, "config_options", config_options(cfg));
 	} else {
 		sb_set(o, "config_source", sb_unavailable("%s", err));
-		sb_set(o, "config_fnv1a64", sb_unavailable("no kernel config"));
-		sb_set(o, "hz", sb_unavailable("no kernel config"));
-		sb_set(o, "config_options", sb_unavailable("no kernel config"));
+		for (k = nocfg; *k; k++)
+			sb_set(o, *k, sb_unavailable("no kernel config"));
 	}
 	sb_set(o, "preempt", preempt_json(cfg, u.version));
 	sb_set(o, "cmdline", sb_file_string("/proc/cmdline"));
@@ -207,8 +195,11 @@ static json_t *cpu_json(void)
 	v = sb_file_string(
 		"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
 	if (json_is_object(v)) {
-		json_decref(v);
-		v = sb_unavailable("no cpufreq");
+		json_t *why = v;
+
+		v = sb_unavailable("no cpufreq (%s)", json_string_value(
+				   json_object_get(why, "unavailable")));
+		json_decref(why);
 	}
 	sb_set(o, "governor", v);
 	if (info && sb_text_field(info, "cpu MHz", val, sizeof val))
@@ -264,47 +255,38 @@ static json_t *container_json(void)
 	static const char *const hints[] = {
 		"docker", "kubepods", "containerd", "libpod", "lxc",
 		"garden", "machine.slice", NULL};
-	json_t *o = json_object(), *found = json_array();
+	int docker = access("/.dockerenv", F_OK) == 0,
+	    podman = access("/run/.containerenv", F_OK) == 0,
+	    any = docker || podman;
+	json_t *o = json_object(), *found = json_array(), *env;
 	char err[ERRLEN], *buf, *p;
-	const char *const *h, *env;
+	const char *const *h;
 	size_t len = 0;
-	int any;
 
-	sb_set(o, "dockerenv", json_boolean(access("/.dockerenv", F_OK) == 0));
-	sb_set(o, "containerenv",
-	       json_boolean(access("/run/.containerenv", F_OK) == 0));
+	sb_set(o, "dockerenv", json_boolean(docker));
+	sb_set(o, "containerenv", json_boolean(podman));
 	buf = sb_read_file("/proc/1/environ", 1 << 20, &len, err, sizeof err);
-	if (buf) {
-		json_t *val = json_string("not set");
-
-		for (p = buf; p < buf + len; p += strlen(p) + 1)
-			if (strncmp(p, "container=", 10) == 0) {
-				json_decref(val);
-				val = sb_jstr(p + 10);
-			}
-		sb_set(o, "env_container", val);
-		free(buf);
-	} else {
-		sb_set(o, "env_container", sb_unavailable("%s", err));
-	}
-	buf = sb_read_file("/proc/1/cgroup", 1 << 20, NULL, err, sizeof err);
-	if (buf) {
-		for (h = hints; *h; h++)
-			if (strstr(buf, *h))
-				json_array_append_new(found, json_string(*h));
-		free(buf);
-		sb_set(o, "cgroup_hints", found);
-	} else {
+	env = buf ? json_string("not set") : sb_unavailable("%s", err);
+	for (p = buf; p && p < buf + len; p += strlen(p) + 1)
+		if (strncmp(p, "container=", 10) == 0) {
+			json_decref(env);
+			env = sb_jstr(p + 10);
+			any = 1;
+		}
+	free(buf);
+	sb_set(o, "env_container", env);
+	buf = sb_read_file("/proc/self/cgroup", 1 << 20, &len, err, sizeof err);
+	for (h = hints; buf && *h; h++)
+		if (strstr(buf, *h) && (any = 1))
+			json_array_append_new(found, json_string(*h));
+	if (!buf) {
 		json_decref(found);
-		sb_set(o, "cgroup_hints", sb_unavailable("%s", err));
+		found = sb_unavailable("%s", err);
 	}
-	sb_set(o, "self_cgroup", sb_file_string("/proc/self/cgroup"));
-	any = json_is_true(json_object_get(o, "dockerenv")) ||
-	      json_is_true(json_object_get(o, "containerenv")) ||
-	      json_array_size(json_object_get(o, "cgroup_hints")) > 0;
-	env = json_string_value(json_object_get(o, "env_container"));
-	if (env && strcmp(env, "not set") != 0)
-		any = 1;
+	sb_set(o, "cgroup_hints", found);
+	sb_set(o, "cgroup", buf ? sb_tail_lines(buf, len, INT_MAX)
+				: sb_unavailable("%s", err));
+	free(buf);
 	sb_set(o, "detected", json_boolean(any));
 	return o;
 }
@@ -440,29 +422,27 @@ static int mnt_find(const char *real, struct mnt *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* statfs f_type to a name (ext2, ext3 and ext4 share one magic). */
 static const char *magic_name(unsigned long t)
 {
-	static const struct {
-		unsigned long magic;
-		const char *name;
-	} names[] = {
-		{0xEF53, "ext2/ext3/ext4"}, {0x58465342, "xfs"},
-		{0x9123683E, "btrfs"}, {0x01021994, "tmpfs"},
-		{0x9fa0, "proc"}, {0x62656572, "sysfs"}, {0x6969, "nfs"},
-		{0x65735546, "fuse"}, {0x794c7630, "overlay"},
-		{0x2fc12fc1, "zfs"}, {0xF2F52010, "f2fs"},
-		{0x73717368, "squashfs"}, {0x1cd1, "devpts"},
-		{0x63677270, "cgroup2"}, {0x27e0eb, "cgroup"},
-		{0x858458f6, "ramfs"}, {0xca451a4e, "bcachefs"},
-		{0x01021997, "9p"}, {0xFF534D42, "cifs"}, {0xFE534D42, "smb2"},
-		{0x2011BAB0, "exfat"}, {0x4d44, "vfat"}, {0x5346544e, "ntfs"},
-		{0x00c36400, "ceph"}, {0x64626720, "debugfs"},
-	};
+	static const unsigned long magic[] = {
+		0xEF53, 0x58465342, 0x9123683E, 0x01021994, 0x9fa0,
+		0x62656572, 0x6969, 0x65735546, 0x794c7630, 0x2fc12fc1,
+		0xF2F52010, 0x73717368, 0x1cd1, 0x63677270, 0x27e0eb,
+		0x858458f6, 0xca451a4e, 0x01021997, 0xFF534D42, 0xFE534D42,
+		0x2011BAB0, 0x4d44, 0x5346544e, 0x00c36400, 0x64626720};
+	static const char *const name[] = {
+		"ext2/ext3/ext4", "xfs", "btrfs", "tmpfs", "proc", "sysfs",
+		"nfs", "fuse", "overlay", "zfs", "f2fs", "squashfs", "devpts",
+		"cgroup2", "cgroup", "ramfs", "bcachefs", "9p", "cifs", "smb2",
+		"exfat", "vfat", "ntfs", "ceph", "debugfs"};
 	size_t i;
 
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (names[i].magic == (t & 0xffffffffUL))
-			return names[i].name;
+	_Static_assert(sizeof magic / sizeof magic[0] ==
+		       sizeof name / sizeof name[0], "magic/name tables");
+	for (i = 0; i < sizeof magic / sizeof magic[0]; i++)
+		if (magic[i] == (t & 0xffffffffUL))
+			return name[i];
 	return NULL;
 }
 

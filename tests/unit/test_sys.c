@@ -2,6 +2,7 @@
  * after EMFILE), the file-system type, the open-descriptor count. Built
  * both natively and with POSIX_ONLY=1 (SB_POSIX_ONLY). */
 #include "sys.h"
+#include "sys_common.h"
 #include "t.h"
 
 #include <errno.h>
@@ -284,6 +285,38 @@ static void test_failure_state_emfile(void)
 	free(extra);
 }
 
+/* Helpers shared by both implementations. */
+static void test_common(void)
+{
+	json_t *j = sb_jstrn("a\xff\xc3\xa9" "b\0c", 7), *u, *t;
+	char buf[64];
+
+	CHECK(j && strcmp(json_string_value(j), "a?\xc3\xa9" "b?c") == 0,
+	      "invalid UTF-8 and NUL replaced (%s)", json_string_value(j));
+	json_decref(j);
+	u = sb_unavailable("open %s: %s", "/x", "No such file");
+	CHECK(strcmp(reason_of(u), "open /x: No such file") == 0, "reason");
+	json_decref(u);
+	t = sb_tail_lines("1\n2\n3\n4\n", 8, 2);
+	CHECK(json_array_size(t) == 2 &&
+	      strcmp(json_string_value(json_array_get(t, 0)), "3") == 0,
+	      "tail lines");
+	json_decref(t);
+	CHECK(sb_assign_get("A=1\nCONFIG_HZ=250\n", "CONFIG_HZ", buf,
+			    sizeof buf) && strcmp(buf, "250") == 0,
+	      "config value");
+	CHECK(!sb_assign_get("# CONFIG_X is not set\n", "CONFIG_X", buf,
+			     sizeof buf), "config not set");
+	CHECK(sb_text_field("model name\t: X Y\nflags : a b\n", "flags", buf,
+			    sizeof buf) && strcmp(buf, "a b") == 0, "field");
+	strcpy(buf, "/mnt/a\\040b");
+	sb_unescape_octal(buf);
+	CHECK(strcmp(buf, "/mnt/a b") == 0, "mountinfo unescape (%s)", buf);
+	sb_iso8601_utc(buf, sizeof buf);
+	CHECK(strlen(buf) == 24 && buf[10] == 'T' && buf[23] == 'Z',
+	      "ISO 8601 time (%s)", buf);
+}
+
 static void test_child_dies(void)
 {
 	int st = -1;
@@ -309,6 +342,7 @@ int main(void)
 		     "linux"
 #endif
 		     ) == 0, "impl %s", sys_impl());
+	test_common();
 	test_snapshot();
 	test_fs_type();
 	test_open_fds();

@@ -176,6 +176,7 @@ static void free_bench(struct bench_result *b)
 	free(b->summary);
 	free(b->op_desc);
 	free(b->variant);
+	free(b->target);
 	free(b->unit);
 	json_decref(b->params);
 	free(b->skip_reason);
@@ -213,5 +214,6 @@ void result_free(struct run_result *r)
 	free(r->argv);
 	json_decref(r->options);
 	json_decref(r->snapshot);
+	json_decref(r->targets);
 	memset(r, 0, sizeof(*r));
 }

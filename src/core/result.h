@@ -62,6 +62,7 @@ enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };
 struct bench_result {
 	char *name, *axis, *summary, *op_desc;
 	char *variant;        /* "engine=io_uring,direct=1", or NULL */
+	char *target;         /* matrix: the file system it ran on ("ext4"), or NULL */
 	char *unit;           /* what one op is ("op", "request"...) */
 	json_t *params;       /* effective parameters (owned), or NULL */
 	int version;
@@ -89,6 +90,7 @@ struct run_result {
 	char **argv; int argc;
 	json_t *options;      /* effective options (owned) */
 	json_t *snapshot;     /* owned */
+	json_t *targets;      /* matrix: {"ext4": {"snapshot": ..., ...}} (owned), or NULL */
 	struct clock_info clock;
 	int interrupted;
 	struct bench_result *benches; int nbenches;

@@ -122,6 +122,8 @@ static json_t *bench_json(const struct bench_result *b)
 		json_object_set_new(o, "skip_reason", json_string(b->skip_reason));
 	if (b->variant)
 		json_object_set_new(o, "variant", json_string(b->variant));
+	if (b->target)
+		json_object_set_new(o, "target", json_string(b->target));
 	if (b->unit)
 		json_object_set_new(o, "unit", json_string(b->unit));
 	if (b->params)
@@ -134,7 +136,7 @@ json_t *result_to_json(const struct run_result *r)
 	json_t *benches = json_array();
 	for (int i = 0; i < r->nbenches; i++)
 		json_array_append_new(benches, bench_json(&r->benches[i]));
-	return json_pack(
+	json_t *o = json_pack(
 		"{s:i,s:{s:s,s:s},s:s,s:s,s:o,s:s,s:o,s:O,s:b,s:{s:s,s:s,s:o,s:o},s:O,s:o}",
 		"schema_version", r->schema_version, "tool", "name", "scalebench", "version",
 		r->tool_version ? r->tool_version : "", "started", r->started ? r->started : "",
@@ -144,6 +146,9 @@ json_t *result_to_json(const struct run_result *r)
 		"id", r->clock.id, "source", r->clock.source, "resolution_ns",
 		num(r->clock.resolution_ns), "read_cost_ns", num(r->clock.read_cost_ns), "snapshot",
 		r->snapshot ? r->snapshot : json_object(), "benches", benches);
+	if (o && r->targets)
+		json_object_set(o, "targets", r->targets);
+	return o;
 }
 
 int result_write_file(const struct run_result *r, const char *path, char *err, size_t errlen)
@@ -452,6 +457,7 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 	    get_sbuf(rd, o, "status", status, sizeof(status)) ||
 	    get_str(rd, o, "skip_reason", &b->skip_reason, 0) ||
 	    get_str(rd, o, "variant", &b->variant, 0) || get_str(rd, o, "unit", &b->unit, 0) ||
+	    get_str(rd, o, "target", &b->target, 0) ||
 	    read_strs(rd, json_object_get(o, "notes"), "notes", &b->notes, &b->nnotes) ||
 	    read_verdict(rd, json_object_get(o, "verdict"), &b->v))
 		return -1;
@@ -532,6 +538,8 @@ int result_from_json(const json_t *j, struct run_result *r, char *err, size_t er
 	json_t *opts = json_object_get(j, "options"), *snap = json_object_get(j, "snapshot");
 	r->options = json_is_object(opts) ? json_incref(opts) : json_object();
 	r->snapshot = json_is_object(snap) ? json_incref(snap) : json_object();
+	json_t *tg = json_object_get(j, "targets");
+	r->targets = json_is_object(tg) ? json_incref(tg) : NULL;
 	json_t *benches = json_object_get(j, "benches");
 	if (!rc && !json_is_array(benches))
 		rc = bad(&rd, "benches", "missing or not an array");

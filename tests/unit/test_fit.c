@@ -5,13 +5,18 @@
  * a seeded deterministic generator, and carries the CI that noise implies
  * (cost*exp(-1.96 s) .. cost*exp(+1.96 s)), unless a case says otherwise.
  *
- * Tolerance: every verdict case runs NSEEDS = 20 seeds. Cases with a clear
- * answer must get it on all 20 seeds (MIN_OK = 20), except where the case
- * says it allows one miss (MIN_OK = 19) -- and a miss may only ever be
- * "unclear" (never a wrong class): "forbidden" classes must never appear.
- * The exponent-coverage case is statistical (a 95% CI) and runs 200 seeds;
- * it requires coverage >= 180/200 (expected 190, sd ~3).
- * Set SB_TEST_VERBOSE=1 to print every verdict. */
+ * Tolerance: every verdict case runs NSEEDS = 20 seeds, and each case's
+ * tolerance was set from its rate measured over 5000 other seeds (quoted
+ * next to it). Clear cases (measured 100%) must be right on all 20 seeds;
+ * clear cases with a small measured "unclear" rate (0.2-0.3%) may miss one
+ * seed, and only as "unclear"; two cases that are marginal by design (n vs
+ * n log n barely separable) need >= 14/20, the rest "unclear" except at
+ * most one call of the neighbouring class. Everywhere else a wrong class
+ * fails the test: heavy noise and bimodal flat series must never give a
+ * growing class. The exponent-coverage case is statistical (a 95% CI) and
+ * runs 200 seeds; it requires coverage >= 180/200 (expected 190, sd ~3).
+ * A wrong class is printed as it happens; SB_TEST_VERBOSE=1 prints every
+ * verdict. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -322,6 +327,10 @@ static void test_bad_input(void)
 	CHECK(fit_verdict(p, 3, &v) == -1, "cost<0 accepted");
 	p[2].cost = INFINITY;
 	CHECK(fit_verdict(p, 3, &v) == -1, "cost=inf accepted");
+	p[2].cost = 1e-40;
+	p[1].cost = 1e40;
+	CHECK(fit_verdict(p, 3, &v) == -1, "costs over 80 decades accepted");
+	p[1].cost = 100;
 	p[2].cost = 100;
 	CHECK(fit_verdict(p, 0, &v) == -1, "npts=0 accepted");
 	CHECK(fit_verdict(NULL, 3, &v) == -1, "NULL pts accepted");

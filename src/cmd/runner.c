@@ -1,0 +1,351 @@
+#include "runner.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "registry.h"
+#include "sys.h"
+
+void runner_defaults(struct runner *rn, const char *cmd)
+{
+	memset(rn, 0, sizeof(*rn));
+	rn->cmd = cmd;
+	rn->a.format = "text";
+	rn->a.repeat = 1;
+	rn->a.ci_pct = 2.0;
+	const char *tmp = getenv("TMPDIR");
+	rn->a.dir = tmp && *tmp ? tmp : "/tmp";
+}
+
+static void iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int runner_check_dir(const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(dir, &st)) {
+		snprintf(err, errlen, "--dir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--dir %s: not a directory", dir);
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		snprintf(err, errlen, "--dir %s: not writable: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The output file's directory must exist and be writable before any work. */
+static int check_output(const char *path, char *err, size_t errlen)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", path);
+	const char *d = dirname(buf);
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "-o %s: is a directory", path);
+		return -1;
+	}
+	if (access(d, W_OK | X_OK)) {
+		snprintf(err, errlen, "-o %s: cannot write in %s: %s", path, d, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int select_benches(char **pos, int npos, const struct bench **sel, int *nsel, char *err,
+			  size_t errlen)
+{
+	*nsel = 0;
+	if (npos == 0) {
+		for (int i = 0; i < bench_count && i < MAX_SELECT; i++)
+			sel[(*nsel)++] = bench_table[i];
+		return 0;
+	}
+	for (int p = 0; p < npos; p++) {
+		const char *w = pos[p];
+		size_t wl = strlen(w);
+		if (wl > 2 && !strcmp(w + wl - 2, ".*"))
+			wl -= 2; /* "fs.*" = "fs" */
+		int found = 0;
+		for (int i = 0; i < bench_count; i++) {
+			const char *nm = bench_table[i]->name;
+			int match = !strncmp(nm, w, wl) &&
+				    (nm[wl] == 0 || (nm[wl] == '.' && !memchr(w, '.', wl)));
+			if (!match)
+				continue;
+			found = 1;
+			int dup = 0;
+			for (int k = 0; k < *nsel; k++)
+				dup |= sel[k] == bench_table[i];
+			if (!dup && *nsel < MAX_SELECT)
+				sel[(*nsel)++] = bench_table[i];
+		}
+		if (!found) {
+			snprintf(err, errlen, "unknown bench or family '%s' (see `scalebench list`)", w);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* -p key=value ... as a JSON object of strings. */
+static int params_json(const struct opt_list *l, json_t **out, char *err, size_t errlen)
+{
+	*out = json_object();
+	for (int i = 0; i < l->n; i++) {
+		const char *eq = strchr(l->v[i], '=');
+		if (!eq || eq == l->v[i] || strchr(l->v[i], ',')) {
+			snprintf(err, errlen, "--param '%s': not of the form KEY=VALUE", l->v[i]);
+			json_decref(*out);
+			*out = NULL;
+			return -1;
+		}
+		char key[128];
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - l->v[i]), l->v[i]);
+		json_object_set_new(*out, key, json_string(eq + 1));
+	}
+	return 0;
+}
+
+/* The variants of b that agree with the overrides (NULL alone for a bench
+ * without variants); count returned, -1 if none agrees. */
+static int bench_variants(const struct bench *b, const json_t *over, const char **out, int cap)
+{
+	int k = 0;
+	if (!b->variants) {
+		out[k++] = NULL;
+		return k;
+	}
+	for (const char *const *v = b->variants; *v && k < cap; v++) {
+		json_t *p;
+		if (sweep_params(*v, over, &p) == 0) {
+			out[k++] = *v;
+			json_decref(p);
+		}
+	}
+	return k ? k : -1;
+}
+
+int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen)
+{
+	struct run_args *a = &rn->a;
+	if (a->quick && a->full) {
+		snprintf(err, errlen, "--quick and --full exclude each other");
+		return -1;
+	}
+	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
+	    params_json(&a->params, &rn->over, err, errlen) ||
+	    (a->output && check_output(a->output, err, errlen)))
+		return -1;
+	const char *vars[64];
+	for (int i = 0; i < rn->nsel; i++) {
+		if (bench_variants(rn->sel[i], rn->over, vars, 64) < 0) {
+			snprintf(err, errlen, "no variant of %s agrees with the --param given",
+				 rn->sel[i]->name);
+			return -1;
+		}
+	}
+	rn->so = (struct sweep_opts){
+		.max_n = a->max_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
+		.ci_target = a->ci_pct / 100.0, .min_samples = 30, .op_timeout_s = 10,
+	};
+	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
+	return 0;
+}
+
+/* ---- progress on stderr, with an ETA, only when it is a terminal ---- */
+static void progress_cb(void *ctx, const struct sweep_progress *p)
+{
+	struct progress *pg = ctx;
+	if (!p->growing && p->point != pg->last_point) {
+		pg->done++;
+		pg->last_point = p->point;
+	}
+	if (!pg->on)
+		return;
+	double el = (double)(clock_ns() - pg->t0) / 1e9;
+	char eta[32] = "?";
+	if (pg->done > 1 && pg->total >= pg->done) {
+		double rem = el / (pg->done - 1) * (pg->total - pg->done + 1);
+		snprintf(eta, sizeof(eta), "%.0fs", rem);
+	}
+	fprintf(stderr, "\r\033[K%s%s[%d/%d] %s rep %d/%d  %s N=%llu (point %d/%d)  %.0fs elapsed, ETA %s",
+		pg->target ? pg->target : "", pg->target ? " " : "", pg->ibench, pg->nbench, p->bench,
+		p->rep, p->nreps, p->growing ? "building" : "measuring", (unsigned long long)p->n,
+		p->point, p->npoints, el, eta);
+	fflush(stderr);
+}
+
+static json_t *options_json(const struct runner *rn)
+{
+	const struct run_args *a = &rn->a;
+	return json_pack("{s:s,s:s?,s:I,s:f,s:f,s:I,s:s,s:I,s:f,s:O}", "dir", a->dir, "output",
+			 a->output, "max_n", (json_int_t)a->max_n, "budget_s", rn->so.budget_s,
+			 "ci_target", rn->so.ci_target, "repeat", (json_int_t)a->repeat, "scale",
+			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",
+			 (json_int_t)rn->so.min_samples, "op_timeout_s", rn->so.op_timeout_s,
+			 "params", rn->over);
+}
+
+int runner_start(struct runner *rn, int argc, char **argv)
+{
+	int rc = reg_init();
+	if (rc)
+		return rc;
+	clock_calibrate(&rn->clk);
+	rn->so.clk = &rn->clk;
+	struct run_result *r = &rn->r;
+	char ts[32];
+	iso_now(ts, sizeof(ts));
+	r->schema_version = SB_SCHEMA_VERSION;
+	r->tool_version = strdup(SB_VERSION);
+	r->started = strdup(ts);
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	r->host = strdup(host);
+	r->clock = rn->clk;
+	r->options = options_json(rn);
+	r->argv = calloc((size_t)argc + 1, sizeof(char *));
+	if (!r->tool_version || !r->started || !r->host || !r->argv)
+		return -ENOMEM;
+	for (int i = 0; i < argc; i++) {
+		if (!(r->argv[i] = strdup(argv[i])))
+			return -ENOMEM;
+		r->argc = i + 1;
+	}
+	rn->pg.on = !rn->a.quiet && isatty(2);
+	rn->pg.t0 = clock_ns();
+	rn->so.progress = progress_cb;
+	rn->so.progress_ctx = &rn->pg;
+	return 0;
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+int runner_sweep(struct runner *rn, const char *dir, const char *target)
+{
+	char scratch[4096];
+	int rc = reg_mkscratch(dir, "scalebench", scratch, sizeof(scratch));
+	if (rc) {
+		fprintf(stderr, "scalebench %s: %s: cannot make a scratch directory: %s\n", rn->cmd, dir,
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	struct run_result *r = &rn->r;
+	json_t *snap = sys_snapshot(scratch);
+	if (target) {
+		if (!r->targets)
+			r->targets = json_object();
+		json_object_set_new(r->targets, target, json_pack("{s:o}", "snapshot", snap));
+	} else {
+		json_decref(r->snapshot);
+		r->snapshot = snap;
+	}
+	rn->so.scratch = scratch;
+	rn->pg.target = target;
+	const char *vars[64];
+	uint64_t series[64];
+	rn->pg.nbench = rn->nsel;
+	for (int i = 0; i < rn->nsel; i++)
+		rn->pg.total += sweep_series_for(rn->sel[i], sweep_max_n(rn->sel[i], &rn->so), series, 64) *
+				(int)rn->a.repeat * bench_variants(rn->sel[i], rn->over, vars, 64);
+
+	int exit_code = EXIT_OK;
+	uid_t euid = geteuid();
+	for (int i = 0; i < rn->nsel && !reg_stop_requested(); i++) {
+		const struct bench *b = rn->sel[i];
+		int nv = bench_variants(b, rn->over, vars, 64);
+		rn->pg.ibench = i + 1;
+		for (int vi = 0; vi < nv && !reg_stop_requested(); vi++) {
+			struct bench_result *br = result_add_bench(r);
+			if (!br) {
+				exit_code = EXIT_RUNTIME;
+				break;
+			}
+			sweep_params(vars[vi], rn->over, &br->params);
+			br->variant = dup_or_null(vars[vi]);
+			br->target = dup_or_null(target);
+			br->unit = strdup(b->unit ? b->unit : "op");
+			br->name = strdup(b->name);
+			br->axis = strdup(b->axis);
+			br->summary = strdup(b->summary);
+			br->op_desc = strdup(b->op_desc);
+			br->version = b->version;
+			rn->pg.last_point = 0;
+			const char *skip = b->unavailable;
+			if (!skip && (b->needs & NEED_ROOT) && euid != 0)
+				skip = "needs root";
+			if (skip) {
+				br->status = BS_SKIPPED;
+				br->skip_reason = strdup(skip);
+				continue;
+			}
+			if (sweep_bench(b, &rn->so, br) < 0) {
+				fprintf(stderr, "scalebench %s: %s: harness failure\n", rn->cmd, b->name);
+				exit_code = EXIT_RUNTIME;
+			}
+		}
+	}
+	if (rn->pg.on)
+		fprintf(stderr, "\r\033[K");
+	rc = reg_remove_tree(scratch);
+	if (rc) {
+		fprintf(stderr, "scalebench %s: could not remove %s: %s\n", rn->cmd, scratch, strerror(-rc));
+		exit_code = EXIT_RUNTIME;
+	}
+	return exit_code;
+}
+
+int runner_finish(struct runner *rn, int exit_code)
+{
+	struct run_result *r = &rn->r;
+	char ts[32], err[512];
+	r->interrupted = reg_stop_requested();
+	iso_now(ts, sizeof(ts));
+	r->finished = strdup(ts);
+	r->duration_s = (double)(clock_ns() - rn->pg.t0) / 1e9;
+	reg_cleanup(); /* before writing: nothing of ours outlives a failed write */
+	if (rn->a.output && result_write_file(r, rn->a.output, err, sizeof(err))) {
+		fprintf(stderr, "scalebench %s: cannot write the result: %s\n", rn->cmd, err);
+		exit_code = EXIT_RUNTIME;
+	}
+	if (!strcmp(rn->a.format, "json")) {
+		json_t *j = result_to_json(r);
+		if (!j || json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
+			exit_code = EXIT_RUNTIME;
+		putchar('\n');
+		json_decref(j);
+	} else {
+		result_print_text(r, stdout);
+		if (rn->a.output)
+			printf("result: %s\n", rn->a.output);
+	}
+	if (fflush(stdout))
+		exit_code = EXIT_RUNTIME;
+	if (r->interrupted) {
+		fprintf(stderr, "scalebench %s: interrupted by signal %d; partial result%s%s\n", rn->cmd,
+			(int)reg_interrupted, rn->a.output ? " written to " : " printed",
+			rn->a.output ? rn->a.output : "");
+		exit_code = EXIT_SIGNAL + (int)reg_interrupted;
+	}
+	result_free(r);
+	json_decref(rn->over);
+	rn->over = NULL;
+	return exit_code;
+}

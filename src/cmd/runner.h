@@ -1,0 +1,73 @@
+/* What `run` and `matrix` share: the common options, bench selection with
+ * variants and --param, the sweep of the selected benches on one target
+ * directory, and writing the result. */
+#ifndef SB_RUNNER_H
+#define SB_RUNNER_H
+
+#include <jansson.h>
+#include "bench.h"
+#include "opt.h"
+#include "result.h"
+#include "sweep.h"
+
+#define MAX_SELECT 64
+
+struct run_args {
+	const char *dir, *output, *format;
+	uint64_t max_n, repeat;
+	double budget, ci_pct;
+	int quick, full, quiet, help;
+	int budget_seen;
+	struct opt_list params;
+};
+
+/* The options every sweeping command takes, as opt table entries. */
+#define RUNNER_OPTS(a)                                                                              \
+	{"max-n", 'n', OPT_U64, "N", "largest N of every sweep (default: the bench's, by scale)", 1, 1e9, NULL, &(a).max_n, NULL}, \
+	{"budget", 'b', OPT_DOUBLE, "SECONDS", "sampling time budget per point (quick 0.2, default 0.5, full 1)", 0.001, 3600, NULL, &(a).budget, &(a).budget_seen}, \
+	{"quick", 0, OPT_FLAG, NULL, "small sweeps, the one-minute suite", 0, 0, NULL, &(a).quick, NULL}, \
+	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \
+	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times, keeping every repetition", 1, 1000, NULL, &(a).repeat, NULL}, \
+	{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &(a).ci_pct, NULL}, \
+	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a bench parameter; keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
+	{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &(a).output, NULL}, \
+	{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default) or json", 0, 0, "text|json", &(a).format, NULL}, \
+	{"quiet", 'q', OPT_FLAG, NULL, "no progress on stderr", 0, 0, NULL, &(a).quiet, NULL}, \
+	{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &(a).help, NULL}
+
+struct progress {
+	int on;
+	int done, total; /* points */
+	uint64_t t0;
+	int ibench, nbench;
+	int last_point;
+	const char *target;
+};
+
+struct runner {
+	const char *cmd;   /* "run", "matrix": for messages */
+	struct run_args a;
+	const struct bench *sel[MAX_SELECT];
+	int nsel;
+	json_t *over;      /* --param overrides */
+	struct clock_info clk;
+	struct sweep_opts so;
+	struct progress pg;
+	struct run_result r;
+};
+
+void runner_defaults(struct runner *rn, const char *cmd);
+/* After parsing: selection, params, variants, output file. 0, or -1 with
+ * a message in err (a usage error: nothing has been created). */
+int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen);
+int runner_check_dir(const char *dir, char *err, size_t errlen);
+/* Registry, clock, result header. 0 or -errno. */
+int runner_start(struct runner *rn, int argc, char **argv);
+/* Sweep every selected bench (every variant) in a scratch directory made
+ * in dir; target labels the benches and holds the snapshot under
+ * r.targets (NULL: the run's own snapshot). Returns the worst exit code. */
+int runner_sweep(struct runner *rn, const char *dir, const char *target);
+/* Cleanup, then the result to -o and stdout; frees everything; the exit code. */
+int runner_finish(struct runner *rn, int exit_code);
+
+#endif

@@ -1,8 +1,12 @@
 /* Bare C loops, the reference the harness is measured against: the same
- * operation timed with CLOCK_MONOTONIC around each call, no harness.
- * usage: bare stat PATH COUNT | bare fork COUNT
- * prints the median ns per operation. */
+ * call timed with CLOCK_MONOTONIC around each call, no harness at all.
+ *   bare fstatat DIR NAME COUNT   fstatat(dirfd(DIR), NAME) — what fs.stat times
+ *   bare stat PATH COUNT          stat(PATH)
+ *   bare fork COUNT               fork + _exit(0) + waitpid — what proc.fork times
+ * Like the harness, it first warms up for 20 ms with untimed calls.
+ * Prints the median ns per call. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +31,40 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	if (argc < 3)
+	if (argc < 3) {
+		fprintf(stderr, "usage: bare fstatat DIR NAME COUNT | stat PATH COUNT | fork COUNT\n");
 		return 2;
-	int is_stat = !strcmp(argv[1], "stat");
-	long n = atol(argv[is_stat ? 3 : 2]);
+	}
+	const char *mode = argv[1];
+	long n = atol(argv[argc - 1]);
+	if (n < 1)
+		return 2;
 	uint64_t *t = malloc((size_t)n * sizeof(*t));
 	struct stat st;
-	for (long i = 0; i < n; i++) {
+	int dfd = -1;
+	if (!strcmp(mode, "fstatat") && (argc < 5 || (dfd = open(argv[2], O_RDONLY | O_DIRECTORY)) < 0))
+		return 1;
+	for (long i = -1; i < n; i++) {
 		uint64_t t0 = now();
-		if (is_stat) {
+		if (i < 0) { /* warm-up round: repeat the loop body for 20 ms */
+			while (now() - t0 < 20000000) {
+				if (dfd >= 0)
+					fstatat(dfd, argv[3], &st, 0);
+				else if (!strcmp(mode, "stat"))
+					stat(argv[2], &st);
+				else {
+					pid_t p = fork();
+					if (p == 0)
+						_exit(0);
+					waitpid(p, NULL, 0);
+				}
+			}
+			continue;
+		}
+		if (dfd >= 0) {
+			if (fstatat(dfd, argv[3], &st, 0))
+				return 1;
+		} else if (!strcmp(mode, "stat")) {
 			if (stat(argv[2], &st))
 				return 1;
 		} else {

@@ -44,8 +44,11 @@ int fsdir_pick_existing(void *state, unsigned slot)
 	d->rng ^= d->rng << 13;
 	d->rng ^= d->rng >> 7;
 	d->rng ^= d->rng << 17;
-	snprintf(d->name[slot], sizeof(d->name[slot]), "e%llu",
-		 (unsigned long long)(d->n ? d->rng % d->n : 0));
+	uint64_t i = d->n ? d->rng % d->n : 0;
+	if (d->named[slot] != i + 1) { /* format only when it changes */
+		snprintf(d->name[slot], sizeof(d->name[slot]), "e%llu", (unsigned long long)i);
+		d->named[slot] = i + 1;
+	}
 	return 0;
 }
 
@@ -53,6 +56,7 @@ int fsdir_pick_probe(void *state, unsigned slot)
 {
 	struct fsdir *d = state;
 	snprintf(d->name[slot], sizeof(d->name[slot]), "p%llu", (unsigned long long)d->probes++);
+	d->named[slot] = 0;
 	return 0;
 }
 

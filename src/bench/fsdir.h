@@ -15,6 +15,7 @@ struct fsdir {
 	uint64_t probes;   /* probe names handed out */
 	uint64_t rng;      /* xorshift64 state */
 	char name[FSDIR_SLOTS][24];
+	uint64_t named[FSDIR_SLOTS]; /* index + 1 of the entry name[slot] holds, 0: none */
 };
 
 int fsdir_setup(struct bench_env *env, void **state);

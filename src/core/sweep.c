@@ -3,8 +3,8 @@
  * For each repetition: a fresh scratch subdirectory, setup, then for each
  * point of the series the load is grown from where it is to N (never
  * rebuilt from zero), and the point is measured:
- *   1. warm-up: a few untimed-for-the-result operations, which also give a
- *      first estimate of the cost of one operation;
+ *   1. warm-up: operations for at least 20 ms (or a tenth of the budget)
+ *      that are not kept, the first of which estimate the cost of one;
  *   2. on the first point only, the batch size is chosen, and kept for the
  *      whole sweep so that no sweep mixes single and batch timing: an
  *      operation costing less than BATCH_BELOW clock reads is timed in
@@ -33,6 +33,7 @@
 #define BATCH_BELOW 10.0 /* clock reads */
 #define BATCH_SPAN 100.0 /* clock reads */
 #define WARMUP_OPS 16
+#define WARMUP_S 0.02
 #define MAX_POINTS 64
 
 int sweep_series(uint64_t max_n, uint64_t *out, int cap)
@@ -406,14 +407,24 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	if (c->b->run)
 		return measure_run(c, n, p, fail);
 
-	/* 1. warm-up */
+	/* 1. warm-up: at least WARMUP_OPS operations and WARMUP_S seconds
+	 * (caches, branch predictors and CPU frequency settle; a short loop
+	 * reads ~10% slow on a virtual machine), at most a quarter of the
+	 * budget; the first WARMUP_OPS estimate the cost of one operation. */
 	uint64_t warm[WARMUP_OPS];
 	int nw = 0;
-	uint64_t wstart = clock_ns(), wcap = (uint64_t)(o->budget_s * 0.1e9);
-	while (nw < WARMUP_OPS && (nw < 2 || clock_ns() - wstart < wcap)) {
+	uint64_t wstart = clock_ns(), now;
+	double wmin_s = o->budget_s * 0.1 < WARMUP_S ? o->budget_s * 0.1 : WARMUP_S;
+	uint64_t wmin = (uint64_t)(wmin_s * 1e9), wcap = (uint64_t)(o->budget_s * 0.25e9);
+	for (;;) {
 		if ((rc = sample(c, 1, &el, &phase)) < 0)
 			goto failed;
-		warm[nw++] = el;
+		if (nw < WARMUP_OPS)
+			warm[nw++] = el;
+		now = clock_ns();
+		if ((nw >= WARMUP_OPS && now - wstart >= wmin) || (nw >= 2 && now - wstart >= wcap) ||
+		    reg_stop_requested())
+			break;
 	}
 	qsort(warm, (size_t)nw, sizeof(warm[0]), cmp_u64);
 	double est = (double)warm[nw / 2];
@@ -450,7 +461,7 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 			p->stop = STOP_INTERRUPT;
 			break;
 		}
-		uint64_t now = clock_ns();
+		now = clock_ns();
 		if (c->h->count >= next_check) {
 			if (hist_median_ci_rel(c->h) <= o->ci_target) {
 				p->stop = STOP_CI;

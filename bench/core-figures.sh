@@ -1,0 +1,95 @@
+#!/bin/sh
+# Figures for the core (issue 2), rerunnable: bash bench/core-figures.sh [--full]
+#  1. harness overhead: median fs.stat at N=1 vs a bare fstatat()/stat()
+#     loop, and proc.fork at N=1 vs a bare fork/wait loop, interleaved in
+#     the same run (3 rounds, median of medians); ratio goal <= 1.05;
+#  2. `scalebench run --quick`: wall time and peak RSS (goal <= 60 s);
+#  3. with --full: peak RSS of a --full run on tmpfs (goal <= 64 MiB);
+#  4. the verdict of every bench on tmpfs and on a loop-mounted ext4
+#     (root only; the script makes and removes both), with the exponent.
+# Everything it creates lives in one temporary directory, removed on exit.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+[ -x ./scalebench ] || make -s scalebench || exit 2
+W=$(mktemp -d /tmp/sb-figures.XXXXXX)
+cleanup() {
+	mountpoint -q "$W/ext4" 2>/dev/null && umount "$W/ext4"
+	[ -n "${LOOP:-}" ] && losetup -d "$LOOP"
+	mountpoint -q "$W/tmpfs" 2>/dev/null && umount "$W/tmpfs"
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cc -O2 -o "$W/bare" bench/bare.c || exit 2
+SB=./scalebench
+FULL=0; [ "${1:-}" = "--full" ] && FULL=1
+
+# measure CMD...: runs it, prints "wall_s maxrss_kib exit"
+measure() {
+	python3 -c '
+import resource, subprocess, sys, time
+t = time.monotonic()
+rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print("%.1f %d %d" % (time.monotonic() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc))
+' "$@"
+}
+p50() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["benches"][0]["repetitions"][0]["points"][0]["stats"]["p50_ns"])' "$1"; }
+med3() { python3 -c 'import sys; v=sorted(float(x) for x in sys.argv[1:]); print(v[len(v)//2])' "$@"; }
+
+echo "== machine: $(uname -r), $(nproc) CPUs, clock $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$W/tmpfs" && mount -t tmpfs -o size=2g sbfig "$W/tmpfs" && TMPFS="$W/tmpfs"
+else
+	TMPFS=$W; echo "(not root: using $W for the tmpfs figures)"
+fi
+
+echo "== 1. harness overhead (same run, interleaved, median of 3 rounds)"
+mkdir -p "$TMPFS/bare" && touch "$TMPFS/bare/e0"
+sb_stat=""; bare_at=""; bare_st=""; sb_fork=""; bare_fork=""
+for round in 1 2 3; do
+	$SB run fs.stat --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q -o "$W/s.json" >/dev/null || exit 1
+	sb_stat="$sb_stat $(p50 "$W/s.json")"
+	bare_at="$bare_at $("$W/bare" fstatat "$TMPFS/bare" e0 200000)"
+	bare_st="$bare_st $("$W/bare" stat "$TMPFS/bare/e0" 200000)"
+	$SB run proc.fork --dir "$TMPFS" --max-n 1 --budget 2 --ci 0.5 -q -o "$W/f.json" >/dev/null || exit 1
+	sb_fork="$sb_fork $(p50 "$W/f.json")"
+	bare_fork="$bare_fork $("$W/bare" fork 1000)"
+done
+a=$(med3 $sb_stat); b=$(med3 $bare_at); c=$(med3 $bare_st); f=$(med3 $sb_fork); g=$(med3 $bare_fork)
+python3 -c "
+a,b,c,f,g = $a,$b,$c,$f,$g
+print('fs.stat N=1 median %.0f ns; bare fstatat %.0f ns -> ratio %.3f; bare stat(path) %.0f ns -> ratio %.3f' % (a, b, a/b, c, a/c))
+print('proc.fork N=1 median %.1f us; bare fork+wait %.1f us -> ratio %.3f' % (f/1e3, g/1e3, f/g))"
+
+echo "== 2. scalebench run --quick in $TMPFS"
+set -- $(measure $SB run --quick --dir "$TMPFS" -q -o "$W/quick.json")
+echo "wall ${1} s, peak RSS $(($2 / 1024)) MiB, exit $3"
+
+if [ $FULL = 1 ]; then
+	echo "== 3. scalebench run --full in $TMPFS"
+	set -- $(measure $SB run --full --dir "$TMPFS" -q -o "$W/full.json")
+	echo "wall ${1} s, peak RSS $(($2 / 1024)) MiB, exit $3"
+	$SB run --full --dir /nonexistent 2>/dev/null # keep the exit of the above in $3
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benches"]:
+    f = [r["failure"] for r in b["repetitions"] if r["failure"]]
+    print("  %-11s max_n %-8d reached %-8d %s" % (b["name"], b["max_n"], max((p["n"] for r in b["repetitions"] for p in r["points"]), default=0), ("stopped: " + f[0]["message"] + " at N=%d" % f[0]["n"]) if f else ""))
+' "$W/full.json"
+fi
+
+verdicts() { python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benches"]:
+    v = b["verdict"]
+    print("  %-11s %-10s exponent %5.2f [%5.2f, %5.2f]  cost x%.2f over N=%d..%d" % (b["name"], v["class"], v["exponent"], v["exponent_ci95"][0], v["exponent_ci95"][1], v["ratio"], v["n_min"], v["n_max"]))
+' "$1"; }
+echo "== 4. verdicts, --quick"
+echo "tmpfs ($TMPFS):"; verdicts "$W/quick.json"
+if [ "$(id -u)" = 0 ]; then
+	truncate -s 1G "$W/ext4.img" && mkfs.ext4 -q -F "$W/ext4.img" && LOOP=$(losetup -f --show "$W/ext4.img") &&
+		mkdir -p "$W/ext4" && mount "$LOOP" "$W/ext4" &&
+		$SB run --quick --dir "$W/ext4" -q -o "$W/ext4.json" >/dev/null && { echo "ext4 (loop device, buffered):"; verdicts "$W/ext4.json"; }
+fi

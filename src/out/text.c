@@ -47,12 +47,12 @@ void result_print_text(const struct run_result *r, FILE *f)
 	fprintf(f, "scalebench %s  %s  clock %s (%s, read %.1f ns)\n",
 		r->tool_version ? r->tool_version : "?", r->started ? r->started : "", r->clock.id,
 		r->clock.source, r->clock.read_cost_ns);
-	fprintf(f, "%-12s %-9s %-17s %10s %10s %10s  %s\n", "bench", "status", "N", "cost@min",
+	fprintf(f, "%-12s %-11s %-17s %10s %10s %10s  %s\n", "bench", "status", "N", "cost@min",
 		"cost@max", "p99@max", "verdict  exponent [95% CI]  max/min");
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
 		if (br->status == BS_SKIPPED) {
-			fprintf(f, "%-12s %-9s %s\n", br->name, "skipped",
+			fprintf(f, "%-12s %-11s %s\n", br->name, "skipped",
 				br->skip_reason ? br->skip_reason : "");
 			continue;
 		}
@@ -63,7 +63,7 @@ void result_print_text(const struct run_result *r, FILE *f)
 				 (unsigned long long)hi->n);
 		else
 			snprintf(range, sizeof(range), "-");
-		fprintf(f, "%-12s %-9s %-17s %10s %10s %10s  ", br->name,
+		fprintf(f, "%-12s %-11s %-17s %10s %10s %10s  ", br->name,
 			bench_status_name(br->status), range, fmt_ns(lo ? lo->st.p50 : NAN, a, sizeof(a)),
 			fmt_ns(hi ? hi->st.p50 : NAN, b, sizeof(b)),
 			fmt_ns(hi ? hi->st.p99 : NAN, c, sizeof(c)));

@@ -49,3 +49,8 @@ else
 	skip "read-only --dir (needs root to mount)"
 fi
 check "nothing left in the target after the errors" empty_dir "$T/target"
+make -s -C "$(dirname "$0")/../.." install PREFIX=/usr DESTDIR="$T/inst" >/dev/null 2>&1
+check "make install honours PREFIX and DESTDIR" test -x "$T/inst/usr/bin/scalebench" -a -f "$T/inst/usr/share/man/man1/scalebench.1"
+if command -v man >/dev/null 2>&1; then
+	check "man page renders" sh -c 'MANWIDTH=80 man -l "$1" 2>/dev/null | grep -q "EXIT STATUS"' _ "$T/inst/usr/share/man/man1/scalebench.1"
+fi

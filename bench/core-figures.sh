@@ -43,23 +43,20 @@ else
 	TMPFS=$W; echo "(not root: using $W for the tmpfs figures)"
 fi
 
-echo "== 1. harness overhead (same run, interleaved, median of 3 rounds)"
+echo "== 1. harness overhead (same run: 5 rounds, each scalebench then the bare loop; median of the per-round ratios)"
 mkdir -p "$TMPFS/bare" && touch "$TMPFS/bare/e0"
-sb_stat=""; bare_at=""; bare_st=""; sb_fork=""; bare_fork=""
-for round in 1 2 3; do
+rs=""; rt=""; rf=""
+for round in 1 2 3 4 5; do
 	$SB run fs.stat --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q -o "$W/s.json" >/dev/null || exit 1
-	sb_stat="$sb_stat $(p50 "$W/s.json")"
-	bare_at="$bare_at $("$W/bare" fstatat "$TMPFS/bare" e0 200000)"
-	bare_st="$bare_st $("$W/bare" stat "$TMPFS/bare/e0" 200000)"
-	$SB run proc.fork --dir "$TMPFS" --max-n 1 --budget 2 --ci 0.5 -q -o "$W/f.json" >/dev/null || exit 1
-	sb_fork="$sb_fork $(p50 "$W/f.json")"
-	bare_fork="$bare_fork $("$W/bare" fork 1000)"
+	a=$(p50 "$W/s.json"); b=$("$W/bare" fstatat "$TMPFS/bare" e0 20000); c=$("$W/bare" stat "$TMPFS/bare/e0" 20000)
+	$SB run proc.fork --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q -o "$W/f.json" >/dev/null || exit 1
+	f=$(p50 "$W/f.json"); g=$("$W/bare" fork 500)
+	echo "  round $round: fs.stat $a ns, bare fstatat $b ns, bare stat $c ns; proc.fork $f ns, bare fork $g ns"
+	rs="$rs $(python3 -c "print($a/$b)")"; rt="$rt $(python3 -c "print($a/$c)")"; rf="$rf $(python3 -c "print($f/$g)")"
 done
-a=$(med3 $sb_stat); b=$(med3 $bare_at); c=$(med3 $bare_st); f=$(med3 $sb_fork); g=$(med3 $bare_fork)
-python3 -c "
-a,b,c,f,g = $a,$b,$c,$f,$g
-print('fs.stat N=1 median %.0f ns; bare fstatat %.0f ns -> ratio %.3f; bare stat(path) %.0f ns -> ratio %.3f' % (a, b, a/b, c, a/c))
-print('proc.fork N=1 median %.1f us; bare fork+wait %.1f us -> ratio %.3f' % (f/1e3, g/1e3, f/g))"
+echo "fs.stat N=1 / bare fstatat (the same call): ratio $(med3 $rs)"
+echo "fs.stat N=1 / bare stat(path): ratio $(med3 $rt)"
+echo "proc.fork N=1 / bare fork+wait: ratio $(med3 $rf)"
 
 echo "== 2. scalebench run --quick in $TMPFS"
 set -- $(measure $SB run --quick --dir "$TMPFS" -q -o "$W/quick.json")

@@ -149,6 +149,8 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		snprintf(err, errlen, "--quick and --full exclude each other");
 		return -1;
 	}
+	if (a->cpus && sys_set_cpus(a->cpus, err, errlen))
+		return -1;
 	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
 	    params_json(&a->params, &rn->over, err, errlen) ||
 	    (a->output && check_output(a->output, err, errlen)))
@@ -195,7 +197,7 @@ static void progress_cb(void *ctx, const struct sweep_progress *p)
 static json_t *options_json(const struct runner *rn)
 {
 	const struct run_args *a = &rn->a;
-	return json_pack("{s:s,s:s?,s:I,s:f,s:f,s:I,s:s,s:I,s:f,s:O}", "dir", a->dir, "output",
+	return json_pack("{s:s,s:s?,s:s?,s:I,s:f,s:f,s:I,s:s,s:I,s:f,s:O}", "dir", a->dir, "cpus", a->cpus, "output",
 			 a->output, "max_n", (json_int_t)a->max_n, "budget_s", rn->so.budget_s,
 			 "ci_target", rn->so.ci_target, "repeat", (json_int_t)a->repeat, "scale",
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",

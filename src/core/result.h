@@ -38,6 +38,7 @@ struct point {
 	double interval_s;
 	double *series_ops, *series_bytes; int nseries;
 	json_t *extra;        /* the bench's own figures (owned), or NULL */
+	int cpu_start, cpu_end; /* CPU of the harness when the point began and ended, -1 unknown */
 };
 
 struct failure {

@@ -400,12 +400,16 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	uint64_t el;
 	int rc;
 
+	p->cpu_start = sys_current_cpu();
 	if (c->b->set_n && (rc = c->b->set_n(c->st, n)) < 0) {
 		*fail = make_failure("set_n", c->env.failed_call, n, -rc, NULL);
 		return rc;
 	}
-	if (c->b->run)
-		return measure_run(c, n, p, fail);
+	if (c->b->run) {
+		rc = measure_run(c, n, p, fail);
+		p->cpu_end = sys_current_cpu();
+		return rc;
+	}
 
 	/* 1. warm-up: at least WARMUP_OPS operations and WARMUP_S seconds
 	 * (caches, branch predictors and CPU frequency settle; a short loop
@@ -485,6 +489,7 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	point_throughput(p, c->h->mean * (double)c->h->count * k / 1e9); /* timed time only */
 	usage_per_op(&u0, &u1, (double)p->ops, p);
 	point_set_bins(p, c->h);
+	p->cpu_end = sys_current_cpu();
 	return 0;
 
 failed:

@@ -63,6 +63,8 @@ static json_t *point_json(const struct point *p)
 					      doubles_json(p->series_bytes, p->nseries)));
 	if (p->extra)
 		json_object_set(o, "extra", p->extra);
+	json_object_set_new(o, "cpu", json_pack("[oo]", p->cpu_start >= 0 ? json_integer(p->cpu_start) : json_null(),
+						 p->cpu_end >= 0 ? json_integer(p->cpu_end) : json_null()));
 	return o;
 }
 
@@ -323,6 +325,10 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 			}
 		}
 	}
+	json_t *cpu = json_object_get(o, "cpu");
+	json_t *c0 = json_array_get(cpu, 0), *c1 = json_array_get(cpu, 1);
+	p->cpu_start = json_is_integer(c0) ? (int)json_integer_value(c0) : -1;
+	p->cpu_end = json_is_integer(c1) ? (int)json_integer_value(c1) : -1;
 	json_t *ex = json_object_get(o, "extra");
 	if (ex)
 		p->extra = json_incref(ex);

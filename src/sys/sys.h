@@ -37,6 +37,14 @@ int sys_open_fds(void);
  * poll getppid() instead). Returns 1 if the kernel will do it, 0 if not. */
 int sys_child_dies_with_parent(void);
 
+/* CPU placement (sched_linux.c / sched_posix.c). sys_set_cpus pins this
+ * process, and so every process it starts, to a list such as "0", "0,2"
+ * or "0-1"; 0, or -1 with a message (a bad list, or no affinity control
+ * in this build). sys_current_cpu: the CPU running the caller, -1 if the
+ * system cannot tell. */
+int sys_set_cpus(const char *list, char *err, size_t errlen);
+int sys_current_cpu(void);
+
 /* Short name of the implementation: "linux" or "posix". */
 const char *sys_impl(void);
 

@@ -54,3 +54,8 @@ check "make install honours PREFIX and DESTDIR" test -x "$T/inst/usr/bin/scalebe
 if command -v man >/dev/null 2>&1; then
 	check "man page renders" sh -c 'MANWIDTH=80 man -l "$1" 2>/dev/null | grep -q "EXIT STATUS"' _ "$T/inst/usr/share/man/man1/scalebench.1"
 fi
+expect_usage "--cpus with a bad list" "--cpus" run --cpus 7-2 --dir "$T/target"
+if [ "${SB_VARIANT:-}" != posix ]; then
+	"$SB" run fs.stat --cpus 0 -n 5 -b 0.01 -q --dir "$T/target" -o "$T/cpus.json" >/dev/null 2>&1
+	check "--cpus 0 pins every point to CPU 0 and is recorded" jtrue "$T/cpus.json" "d['options']['cpus'] == '0' and all(p['cpu'] == [0, 0] for p in d['benches'][0]['repetitions'][0]['points'])"
+fi

@@ -1,0 +1,11 @@
+/* CPU placement through POSIX alone: there is no affinity interface. */
+#include <stdio.h>
+#include "sys.h"
+
+int sys_set_cpus(const char *list, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--cpus %s: CPU pinning is not available through POSIX interfaces", list);
+	return -1;
+}
+
+int sys_current_cpu(void) { return -1; }

@@ -537,6 +537,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 
 	struct sweep_progress pr = {.bench = b->name, .rep = repi + 1, .nreps = o->repeat,
 				    .npoints = np};
+	int harness_rc = 0;
 	int rc = b->setup ? b->setup(&c.env, &c.st) : 0;
 	if (rc == BENCH_SKIP) {
 		out->status = BS_SKIPPED;
@@ -580,7 +581,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		struct point *slot = rep_add_point(rep);
 		if (!slot) {
 			free(pt.bins);
-			rc = -ENOMEM;
+			harness_rc = -ENOMEM;
 			break;
 		}
 		*slot = pt;
@@ -600,7 +601,7 @@ out:
 	if (rr)
 		bench_add_note(out, "could not remove %s: %s", dir, strerror(-rr));
 	rep_fit(rep);
-	return rc == -ENOMEM ? rc : 0;
+	return harness_rc; /* a bench's own failure (even ENOMEM) is data, in rep->fail */
 }
 
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out)

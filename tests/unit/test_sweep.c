@@ -14,6 +14,7 @@
 #include "t.h"
 
 struct st { uint64_t n; uint64_t calls; struct bench_env *env; };
+static int fail_grow_errno = EMFILE;
 static uint64_t fail_grow_at = UINT64_MAX, fail_op_at_n = UINT64_MAX, interrupt_after = UINT64_MAX;
 static double per_n_ns, base_ns = 3000;
 
@@ -28,7 +29,7 @@ static int grow(void *state, uint64_t i)
 {
 	struct st *s = state;
 	if (i == fail_grow_at) {
-		errno = EMFILE;
+		errno = fail_grow_errno;
 		return bench_fail(s->env, "synthetic grow");
 	}
 	s->n = i + 1;
@@ -138,6 +139,10 @@ int main(void)
 		CHECK(f->state && json_object_get(f->state, "open_fds"), "first-failure state captured");
 	}
 	CHECK(br.reps[0].npts == 5, "points before the failure kept (%d)", br.reps[0].npts);
+	free_br(&br);
+	fail_grow_errno = ENOMEM; /* the bench's ENOMEM is data, not a harness failure */
+	run(&synth, &o, &br);
+	CHECK(br.status == BS_FAILED && br.reps[0].fail && br.reps[0].fail->err == ENOMEM, "ENOMEM from a bench recorded");
 	free_br(&br);
 	fail_grow_at = UINT64_MAX;
 

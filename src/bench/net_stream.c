@@ -126,8 +126,14 @@ static int set_n(void *state, uint64_t n)
 		reg_add_fd(t->fd);
 		net_nonblock(t->fd, 1);
 		t->off = (off_t)((s->n * CHUNK) % FILE_BYTES);
-		if ((rc = sys_tx_open(&t->tx, s->kind, t->fd, s->file, s->env->note,
-				      sizeof(s->env->note))) && s->kind != TX_SEND) {
+		if (s->kind == TX_SEND) { /* plain send(): no Linux-only set-up */
+			memset(&t->tx, 0, sizeof(t->tx));
+			t->tx.pipe[0] = t->tx.pipe[1] = -1;
+			continue;
+		}
+		char why[200];
+		if ((rc = sys_tx_open(&t->tx, s->kind, t->fd, s->file, why, sizeof(why)))) {
+			snprintf(s->env->note, sizeof(s->env->note), "%s", why);
 			errno = -rc;
 			return bench_fail(s->env, "sender setup");
 		}

@@ -31,6 +31,8 @@ int netopt_check(const struct net_args *a, char *err, size_t errlen)
 		snprintf(err, errlen, "--peer '%.60s': not HOST:PORT", a->peer);
 		return -1;
 	}
+	if (a->netns && sys_netns_available(err, errlen))
+		return -1;
 	if (a->netns && geteuid() != 0) {
 		snprintf(err, errlen, "--netns needs root (it creates network namespaces and a veth pair)");
 		return -1;

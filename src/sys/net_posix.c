@@ -50,3 +50,9 @@ int sys_netns_enter(int nsfd)
 	(void)nsfd;
 	return -ENOSYS;
 }
+
+int sys_netns_available(char *why, size_t whylen)
+{
+	snprintf(why, whylen, "network namespaces are Linux-only (not in this POSIX-only build)");
+	return -ENOSYS;
+}

@@ -40,5 +40,7 @@ struct sys_netns {
  * nsfd[] for cleanup. setup[i] may use %s for the device name of i. */
 int sys_netns_pair(struct sys_netns *ns, const char *const setup[2], char *err, size_t errlen);
 int sys_netns_enter(int nsfd); /* setns(CLONE_NEWNET); 0 or -errno */
+/* 0 if this build can make namespaces; else -ENOSYS and why. */
+int sys_netns_available(char *why, size_t whylen);
 
 #endif

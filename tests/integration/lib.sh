@@ -7,13 +7,27 @@ at_exit() { _cleanups="$1; $_cleanups"; }
 trap 'eval "$_cleanups"; rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM
 
-check() { # check "description" command...
+# check "description" command [args...]: the command may be a function below
+check() {
 	d=$1; shift
 	if "$@" >/dev/null 2>&1; then echo "ok - $d"; else echo "not ok - $d"; fi
 }
 skip() { echo "skip - $1"; }
 is_root() { [ "$(id -u)" = 0 ]; }
-# jq-free JSON queries through python3 (in Debian's base images) or jansson-based helper
-jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
-# processes whose command line is this binary (left-overs)
-stray_procs() { pgrep -f -- "$SB" | grep -v "^$$\$" | wc -l; }
+
+# jtrue FILE EXPR: the Python expression over the JSON document d is true
+jtrue() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2], {"d": d}) else 1)' "$1" "$2"
+}
+# jget FILE EXPR: print it
+jget() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$1" "$2"
+}
+# bench FILE NAME: python expression for that bench's object
+B() { echo "[b for b in d['benches'] if b['name'] == '$1'][0]"; }
+# no_procs PATTERN: no process has PATTERN in its command line
+no_procs() { [ "$(pgrep -f -- "$1" | wc -l)" = 0 ]; }
+# empty_dir DIR: nothing in it (lost+found aside)
+empty_dir() { [ -z "$(ls -A "$1" | grep -v '^lost+found$')" ]; }
+# out_has FILE REGEX
+out_has() { grep -q -- "$2" "$1"; }

@@ -9,11 +9,11 @@ run_on() { # run_on FSTYPE DIR
 	rc=$?
 	check "$1: quick suite exits 0" test $rc -eq 0
 	[ $rc -eq 0 ] || cat "$T/$1.err"
-	check "$1: snapshot names the file system" sh -c '[ "$(jget "$1" "d[\"snapshot\"][\"filesystem\"][\"type\"]")" = "$2" ]' _ "$T/$1.json" "$1"
-	check "$1: every bench measured without failure" sh -c 'jget "$1" "all(b[\"status\"] == \"ok\" for b in d[\"benches\"])" | grep -q True' _ "$T/$1.json"
-	check "$1: fs.create swept to 10000 entries" sh -c '[ "$(jget "$1" "[b for b in d[\"benches\"] if b[\"name\"] == \"fs.create\"][0][\"max_n\"]")" = 10000 ]' _ "$T/$1.json"
-	check "$1: nothing left in the target" sh -c '[ -z "$(ls -A "$1" | grep -v lost+found)" ]' _ "$2"
-	cp "$T/$1.out" "${SB_KEEP:-/dev/null}" 2>/dev/null || true
+	check "$1: snapshot names the file system" jtrue "$T/$1.json" "d['snapshot']['filesystem']['type'] == '$1'"
+	check "$1: every bench measured without failure" jtrue "$T/$1.json" "all(b['status'] == 'ok' for b in d['benches'])"
+	check "$1: fs.create swept to 10000 entries" jtrue "$T/$1.json" "$(B fs.create)['max_n'] == 10000 and $(B fs.create)['repetitions'][0]['points'][-1]['n'] == 10000"
+	check "$1: every bench has a verdict" jtrue "$T/$1.json" "all(b['verdict']['class'] != 'none' for b in d['benches'])"
+	check "$1: nothing left in the target" empty_dir "$2"
 	sed -n '1,12p' "$T/$1.out"
 }
 

@@ -2,15 +2,20 @@
 # with every bench, points, verdicts, snapshot; nothing left behind.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/target"
-$SB_WRAP "$SB" run --dir "$T/target" --max-n 50 --budget 0.02 -q -o "$T/r.json" >"$T/out" 2>"$T/err"
+"$SB" run --dir "$T/target" --max-n 50 --budget 0.02 -q -o "$T/r.json" >"$T/out" 2>"$T/err"
 rc=$?
 check "run exits 0" test $rc -eq 0
-check "summary has a line per bench" sh -c 'for b in fs.create fs.open fs.stat fs.unlink proc.fork mem.mmap net.socket net.bind; do grep -q "^$b " "$1" || exit 1; done' _ "$T/out"
-check "result parses and names schema 1" sh -c '[ "$(jget "$1" "d[\"schema_version\"]")" = 1 ]' _ "$T/r.json"
-check "every bench has points up to 50" sh -c '[ "$(jget "$1" "min(max(p[\"n\"] for r in b[\"repetitions\"] for p in r[\"points\"]) for b in d[\"benches\"])")" = 50 ]' _ "$T/r.json"
-check "every bench has a verdict class" sh -c 'jget "$1" "all(b[\"verdict\"][\"class\"] in (\"O(1)\",\"O(log n)\",\"O(n)\",\"O(n log n)\",\"worse\",\"unclear\") for b in d[\"benches\"])" | grep -q True' _ "$T/r.json"
-check "points carry p99, CI, rusage and histogram" sh -c 'jget "$1" "all(p[\"stats\"][\"p99_ns\"] > 0 and len(p[\"stats\"][\"median_ci95_ns\"]) == 2 and \"sys_s\" in p[\"per_op\"] and sum(c for i,c in p[\"histogram\"][\"bins\"]) == p[\"samples\"] for b in d[\"benches\"] for r in b[\"repetitions\"] for p in r[\"points\"])" | grep -q True' _ "$T/r.json"
-check "snapshot has kernel, cpu, memory, filesystem, limits" sh -c 'jget "$1" "all(k in d[\"snapshot\"] for k in (\"kernel\",\"cpu\",\"memory\",\"filesystem\",\"limits\"))" | grep -q True' _ "$T/r.json"
-check "clock read cost recorded" sh -c 'jget "$1" "d[\"clock\"][\"read_cost_ns\"] > 0" | grep -q True' _ "$T/r.json"
-check "target directory left empty" sh -c '[ -z "$(ls -A "$1")" ]' _ "$T/target"
-check "no process left" sh -c '[ "$(pgrep -f -- "$1" | wc -l)" = 0 ]' _ "$SB run"
+for b in fs.create fs.open fs.stat fs.unlink proc.fork mem.mmap net.socket net.bind; do
+	check "summary has a line for $b" out_has "$T/out" "^$b "
+done
+check "result names schema 1" jtrue "$T/r.json" "d['schema_version'] == 1"
+check "every bench swept to 50" jtrue "$T/r.json" "all(max(p['n'] for r in b['repetitions'] for p in r['points']) == 50 for b in d['benches'])"
+check "every bench has a verdict class" jtrue "$T/r.json" "all(b['verdict']['class'] in ('O(1)','O(log n)','O(n)','O(n log n)','worse','unclear') for b in d['benches'])"
+check "points carry p99, CI, rusage and a histogram summing to the samples" jtrue "$T/r.json" "all(p['stats']['p99_ns'] > 0 and len(p['stats']['median_ci95_ns']) == 2 and 'sys_s' in p['per_op'] and sum(c for i, c in p['histogram']['bins']) == p['samples'] for b in d['benches'] for r in b['repetitions'] for p in r['points'])"
+check "snapshot has kernel, cpu, memory, filesystem, limits" jtrue "$T/r.json" "all(k in d['snapshot'] for k in ('kernel', 'cpu', 'memory', 'filesystem', 'limits'))"
+check "clock read cost recorded" jtrue "$T/r.json" "d['clock']['read_cost_ns'] > 0"
+check "command line and options recorded" jtrue "$T/r.json" "d['command_line'][1] == 'run' and d['options']['max_n'] == 50"
+check "target directory left empty" empty_dir "$T/target"
+check "no process left" no_procs "$T/target"
+"$SB" run fs.stat --dir "$T/target" --max-n 5 --budget 0.01 -q --format json >"$T/stdout.json" 2>/dev/null
+check "--format json prints the result on stdout" jtrue "$T/stdout.json" "d['benches'][0]['name'] == 'fs.stat'"

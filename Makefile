@@ -15,11 +15,13 @@ LDLIBS := -ljansson -lm
 # machine cannot run); otherwise the native implementation of src/sys/.
 ifeq ($(POSIX_ONLY),1)
   CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -DSB_POSIX_ONLY=1
-  SYS_SRC := src/sys/sys_posix.c src/sys/sys_common.c src/sys/sched_posix.c
+  SYS_SRC := src/sys/sys_posix.c src/sys/sys_common.c src/sys/sched_posix.c src/sys/ev_common.c src/sys/net_posix.c
   BUILD := build/posix
 else
   CPPFLAGS += -D_GNU_SOURCE
-  SYS_SRC := src/sys/sys_linux.c src/sys/sys_common.c src/sys/sched_linux.c
+  SYS_SRC := src/sys/sys_linux.c src/sys/sys_common.c src/sys/sched_linux.c src/sys/ev_common.c src/sys/ev_linux.c \
+	src/sys/net_linux.c
+  LDLIBS += -luring
   BUILD := build/native
 endif
 ifneq ($(SANITIZE),)

@@ -13,6 +13,7 @@ static void usage(FILE *f)
 		"commands:\n"
 		"  run [BENCH|FAMILY ...]   sweep benches and say how their cost grows\n"
 		"  list                     the benches, with their axis\n"
+		"  serve                    the server side of net.* for `run --peer` on another host\n"
 		"  help                     this text; `scalebench COMMAND --help` for one command\n"
 		"  version                  the version (also --version)\n\n"
 		"quick start: scalebench run --quick -o result.json\n"
@@ -31,6 +32,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2, argc, argv);
 	if (!strcmp(c, "list"))
 		return cmd_list(argc - 2, argv + 2);
+	if (!strcmp(c, "serve"))
+		return cmd_serve(argc - 2, argv + 2);
 	if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
 		usage(stdout);
 		return EXIT_OK;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "netopt.h"
 #include "runner.h"
 
 static void usage(FILE *f, const struct opt *opts)
@@ -14,7 +15,10 @@ static void usage(FILE *f, const struct opt *opts)
 		"usage: scalebench run [BENCH|FAMILY ...] [options]\n\n"
 		"Sweep each selected bench (default: all) over a geometric series of N and\n"
 		"say how its cost grows. BENCH is a name from `scalebench list`, FAMILY a\n"
-		"prefix such as fs or net.\n\n");
+		"prefix such as fs or net.\n\n"
+		"net.* benches run over loopback by default; --netns puts the server and the\n"
+		"client in two network namespaces joined by a veth pair; --peer drives a\n"
+		"`scalebench serve` on another host (see docs/net.md).\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 done (failures met by a bench are recorded in the result), 1 the\n"
 		   "harness failed, 2 bad arguments or target, 128+signal interrupted (the\n"
@@ -24,10 +28,12 @@ static void usage(FILE *f, const struct opt *opts)
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct runner rn;
+	struct net_args na = {0};
 	runner_defaults(&rn, "run");
 	const struct opt opts[] = {
 		{"dir", 'd', OPT_STR, "PATH", "target directory; a scratch directory is made in it (default $TMPDIR or /tmp)", 0, 0, NULL, &rn.a.dir, NULL},
 		RUNNER_OPTS(rn.a),
+		NET_OPTS(na),
 		{0},
 	};
 	char err[512], *pos[MAX_SELECT];
@@ -41,13 +47,18 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		return EXIT_OK;
 	}
 	if (runner_prepare(&rn, pos, npos, err, sizeof(err)) ||
-	    runner_check_dir(rn.a.dir, err, sizeof(err))) {
+	    runner_check_dir(rn.a.dir, err, sizeof(err)) || netopt_check(&na, err, sizeof(err))) {
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;
 	}
 	if (runner_start(&rn, full_argc, full_argv)) {
 		fprintf(stderr, "scalebench run: cannot start: out of memory or signals\n");
+		return runner_finish(&rn, EXIT_RUNTIME);
+	}
+	json_object_set_new(rn.r.options, "net", netopt_json(&na));
+	if (netopt_start(&na, err, sizeof(err))) {
+		fprintf(stderr, "scalebench run: --netns: %s\n", err);
 		return runner_finish(&rn, EXIT_RUNTIME);
 	}
 	return runner_finish(&rn, runner_sweep(&rn, rn.a.dir, NULL));

@@ -1,0 +1,114 @@
+/* net.request: request/response round trip (64 bytes each way) on one
+ * active connection while N idle keep-alive connections are open on the
+ * same server, one sweep per event mechanism of the server. select,
+ * poll (and a naive server's loop over them) cost O(n) per wake-up;
+ * epoll and io_uring should not. select stops at FD_SETSIZE: the failure
+ * and a note say so. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "ev.h"
+#include "netsrv.h"
+#include "registry.h"
+
+#define REQ_BYTES 64
+
+static const char *const variants[] = {"mech=select", "mech=poll", "mech=epoll", "mech=io_uring",
+				       NULL};
+
+struct st {
+	struct bench_env *env;
+	struct netsrv srv;
+	struct netload load;
+	int active;
+	char buf[REQ_BYTES];
+};
+
+static int setup(struct bench_env *env, void **state)
+{
+	struct st *s = calloc(1, sizeof(*s));
+	if (!s)
+		return bench_fail(env, "calloc");
+	s->env = env;
+	s->active = -1;
+	*state = s;
+	const char *name = bench_param(env, "mech", "epoll");
+	int mech = ev_mech_parse(name);
+	if (mech < 0) {
+		snprintf(env->skip, sizeof(env->skip), "unknown mech '%.60s' (select|poll|epoll|io_uring|kqueue)", name);
+		return BENCH_SKIP;
+	}
+	char why[200];
+	struct ev *e;
+	if (!net_cfg.peer && ev_open(mech, &e, why, sizeof(why))) {
+		snprintf(env->skip, sizeof(env->skip), "%s", why);
+		return BENCH_SKIP;
+	}
+	if (!net_cfg.peer)
+		ev_close(e);
+	if (mech == EV_SELECT && env->max_n + 8 > FD_SETSIZE)
+		snprintf(env->note, sizeof(env->note),
+			 "select watches descriptors below FD_SETSIZE = %d only: the sweep stops there",
+			 FD_SETSIZE);
+	int rc = netsrv_start(&s->srv, env, SRV_ECHO, mech);
+	if (rc)
+		return rc;
+	s->load = (struct netload){.env = env, .srv = &s->srv, .addr = &s->srv.addr,
+				   .alen = s->srv.alen, .want_ack = 1};
+	if ((rc = netsrv_connect(&s->srv, SOCK_STREAM, &s->active)))
+		return rc;
+	reg_add_fd(s->active);
+	memset(s->buf, 'r', sizeof(s->buf));
+	return 0;
+}
+
+static int grow(void *state, uint64_t i)
+{
+	struct st *s = state;
+	(void)i;
+	return netload_add(&s->load);
+}
+
+static int op(void *state, unsigned slot)
+{
+	struct st *s = state;
+	(void)slot;
+	if (send(s->active, s->buf, REQ_BYTES, MSG_NOSIGNAL) != REQ_BYTES)
+		return bench_fail(s->env, "send (request)");
+	size_t got = 0;
+	while (got < REQ_BYTES) {
+		ssize_t n = recv(s->active, s->buf + got, REQ_BYTES - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ECONNRESET;
+			return bench_fail(s->env, "recv (response)");
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static void teardown(void *state)
+{
+	struct st *s = state;
+	if (s->active >= 0)
+		reg_close_fd(s->active);
+	netload_free(&s->load);
+	netsrv_stop(&s->srv);
+	free(s);
+}
+
+const struct bench bench_net_request = {
+	.name = "net.request", .version = 1, .axis = "idle keep-alive connections on the server",
+	.summary = "64-byte request/response on one connection with N idle connections open, per event mechanism",
+	.op_desc = "send 64 bytes + recv the 64-byte echo, the server waiting in select/poll/epoll/io_uring",
+	.quick_max_n = 100, .default_max_n = 1000, .full_max_n = 100000,
+	.max_batch = 1, .variants = variants, .unit = "request",
+	.setup = setup, .grow = grow, .op = op, .teardown = teardown,
+};

@@ -1,0 +1,894 @@
+/* Server, control lines and connection helpers of the net.* benches: see
+ * netsrv.h. Everything a child does ends in _exit(), so that no atexit
+ * cleanup of the parent's registry runs in it. */
+#include "netsrv.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ev.h"
+#include "netsys.h"
+#include "registry.h"
+#include "sys.h"
+
+struct net_cfg net_cfg = {.family = AF_INET, .srv_nsfd = -1};
+
+int net_nonblock(int fd, int on)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return -1;
+	return fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* ---- lines ---- */
+
+int line_write(int fd, const char *fmt, ...)
+{
+	char buf[600];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int)sizeof(buf) - 1)
+		return -EMSGSIZE;
+	buf[n++] = '\n';
+	for (int off = 0; off < n;) {
+		ssize_t w = send(fd, buf + off, (size_t)(n - off), MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN) {
+			struct pollfd p = {fd, POLLOUT, 0};
+			if (poll(&p, 1, 2000) <= 0)
+				return -ETIMEDOUT;
+			continue;
+		}
+		if (w <= 0)
+			return -errno;
+		off += (int)w;
+	}
+	return 0;
+}
+
+int line_read(int fd, struct linebuf *lb, char *line, size_t max, int timeout_ms)
+{
+	uint64_t deadline = now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
+	for (;;) {
+		char *nl = memchr(lb->b, '\n', lb->n);
+		if (nl) {
+			size_t len = (size_t)(nl - lb->b);
+			if (len >= max)
+				return -EMSGSIZE;
+			memcpy(line, lb->b, len);
+			line[len] = 0;
+			if (len && line[len - 1] == '\r')
+				line[len - 1] = 0;
+			memmove(lb->b, nl + 1, lb->n - len - 1);
+			lb->n -= len + 1;
+			return 1;
+		}
+		if (lb->n >= max || lb->n >= sizeof(lb->b))
+			return -EMSGSIZE;
+		int left = timeout_ms < 0 ? -1 : (int)(deadline > now_ms() ? deadline - now_ms() : 0);
+		struct pollfd p = {fd, POLLIN, 0};
+		int r = poll(&p, 1, left);
+		if (r < 0 && errno == EINTR) {
+			if (reg_stop_requested())
+				return -EINTR;
+			continue;
+		}
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return 0;
+		ssize_t n = recv(fd, lb->b + lb->n, sizeof(lb->b) - lb->n, 0);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EPIPE;
+		lb->n += (size_t)n;
+	}
+}
+
+double line_field(const char *line, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *p = line; (p = strstr(p, key)); p += kl) {
+		if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+			char *end;
+			double v = strtod(p + kl + 1, &end);
+			if (end != p + kl + 1)
+				return v;
+		}
+	}
+	return NAN;
+}
+
+/* ---- the server's specification ---- */
+
+static const char *const mode_names[] = {"echo", "sink", "udp"};
+
+int srv_spec_format(const struct srv_spec *s, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "mode=%s mech=%s family=%d maxconn=%llu bytes=%llu seconds=%.0f",
+			 mode_names[s->mode], ev_mech_name(s->mech), s->family == AF_INET6 ? 6 : 4,
+			 (unsigned long long)s->max_conn, (unsigned long long)s->max_bytes, s->max_s);
+	return n < 0 || (size_t)n >= len ? -EMSGSIZE : 0;
+}
+
+int srv_spec_parse(const char *text, struct srv_spec *s, char *err, size_t errlen)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", text);
+	memset(s, 0, sizeof(*s));
+	s->mode = -1;
+	s->mech = EV_POLL;
+	s->family = AF_INET;
+	s->max_conn = 1000;
+	s->max_bytes = SRV_MAX_BYTES;
+	s->max_s = 600;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+		if (!eq) {
+			snprintf(err, errlen, "malformed parameter '%.40s'", t);
+			return -EINVAL;
+		}
+		*eq++ = 0;
+		char *end;
+		if (!strcmp(t, "mode")) {
+			for (int i = 0; i < 3; i++)
+				if (!strcmp(eq, mode_names[i]))
+					s->mode = i;
+		} else if (!strcmp(t, "mech")) {
+			s->mech = ev_mech_parse(eq);
+		} else if (!strcmp(t, "family")) {
+			s->family = !strcmp(eq, "6") ? AF_INET6 : !strcmp(eq, "4") ? AF_INET : -1;
+		} else if (!strcmp(t, "maxconn") || !strcmp(t, "bytes") || !strcmp(t, "seconds")) {
+			errno = 0;
+			double v = strtod(eq, &end);
+			if (errno || *end || end == eq || !(v >= 0)) {
+				snprintf(err, errlen, "%s: not a number", t);
+				return -EINVAL;
+			}
+			if (!strcmp(t, "maxconn"))
+				s->max_conn = v > SRV_MAX_CONN ? SRV_MAX_CONN : (uint64_t)v;
+			else if (!strcmp(t, "bytes"))
+				s->max_bytes = v > (double)SRV_MAX_BYTES ? SRV_MAX_BYTES : (uint64_t)v;
+			else
+				s->max_s = v > SRV_MAX_S ? SRV_MAX_S : v;
+		} else {
+			snprintf(err, errlen, "unknown parameter '%.40s'", t);
+			return -EINVAL;
+		}
+	}
+	if (s->mode < 0 || s->mech < 0 || s->family < 0) {
+		snprintf(err, errlen, "mode (echo|sink|udp), mech and family (4|6) must be valid");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int srv_bind(int family, int type, const char *addr, int *port, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	memset(&ss, 0, sizeof(ss));
+	socklen_t len;
+	if (family == AF_INET6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)*port);
+		len = sizeof(*a);
+		if (inet_pton(AF_INET6, addr, &a->sin6_addr) != 1) {
+			snprintf(err, errlen, "'%s' is not an IPv6 address", addr);
+			return -EINVAL;
+		}
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)*port);
+		len = sizeof(*a);
+		if (inet_pton(AF_INET, addr, &a->sin_addr) != 1) {
+			snprintf(err, errlen, "'%s' is not an IPv4 address", addr);
+			return -EINVAL;
+		}
+	}
+	int fd = socket(family, type, 0);
+	if (fd < 0) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -errno;
+	}
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len) ||
+	    (type == SOCK_STREAM && listen(fd, 4096))) {
+		int e = errno;
+		snprintf(err, errlen, "bind/listen %s port %d: %s", addr, *port, strerror(e));
+		close(fd);
+		return -e;
+	}
+	len = sizeof(ss);
+	getsockname(fd, (struct sockaddr *)&ss, &len);
+	*port = ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+					 : ((struct sockaddr_in *)&ss)->sin_port);
+	return fd;
+}
+
+/* ---- the server loop (in a child) ---- */
+
+#define SRV_BUF (256 * 1024)
+
+struct srv {
+	const struct srv_spec *sp;
+	struct ev *ev;
+	int sock, ctl;
+	struct linebuf lb;
+	uint64_t conns, bytes, packets;
+	uint64_t *got; /* per descriptor: bytes read (sink bound) */
+	int ngot;
+	int accepting;
+	char *buf;
+};
+
+static void srv_drop(struct srv *s, int fd)
+{
+	ev_del(s->ev, fd);
+	close(fd);
+	if (fd < s->ngot)
+		s->got[fd] = 0;
+}
+
+static void srv_accept(struct srv *s)
+{
+	for (;;) {
+		int fd = accept(s->sock, NULL, NULL);
+		if (fd < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED)
+				return;
+			line_write(s->ctl, "FAIL accept %d %llu", errno, (unsigned long long)s->conns);
+			ev_del(s->ev, s->sock); /* take no more; the sweep stops here */
+			s->accepting = 0;
+			return;
+		}
+		int rc = 0;
+		if (s->conns >= s->sp->max_conn)
+			rc = -ENFILE;
+		else if (fd >= s->ngot) {
+			int ng = s->ngot ? s->ngot : 1024;
+			while (ng <= fd)
+				ng *= 2;
+			uint64_t *g = realloc(s->got, (size_t)ng * sizeof(*g));
+			if (!g)
+				rc = -ENOMEM;
+			else {
+				memset(g + s->ngot, 0, (size_t)(ng - s->ngot) * sizeof(*g));
+				s->got = g;
+				s->ngot = ng;
+			}
+		}
+		if (rc == 0) {
+			net_nonblock(fd, 1);
+			int one = 1;
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+			rc = ev_add(s->ev, fd);
+		}
+		if (rc) {
+			line_write(s->ctl, "FAIL %s %d %llu",
+				   rc == -ENFILE ? "maxconn" : s->sp->mech == EV_SELECT && rc == -EMFILE
+				   ? "select-FD_SETSIZE" : "ev_add", -rc, (unsigned long long)s->conns);
+			close(fd);
+			ev_del(s->ev, s->sock);
+			s->accepting = 0;
+			return;
+		}
+		s->conns++;
+		char ack = 'A';
+		send(fd, &ack, 1, MSG_NOSIGNAL);
+	}
+}
+
+static void srv_data(struct srv *s, int fd)
+{
+	for (;;) {
+		ssize_t n = recv(fd, s->buf, SRV_BUF, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			srv_drop(s, fd);
+			s->conns--;
+			return;
+		}
+		s->bytes += (uint64_t)n;
+		if (s->sp->mode == SRV_ECHO) {
+			for (ssize_t off = 0; off < n;) {
+				ssize_t w = send(fd, s->buf + off, (size_t)(n - off), MSG_NOSIGNAL);
+				if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+					struct pollfd p = {fd, POLLOUT, 0};
+					if (poll(&p, 1, 1000) > 0)
+						continue;
+				}
+				if (w <= 0) {
+					srv_drop(s, fd);
+					s->conns--;
+					return;
+				}
+				off += w;
+			}
+		} else if ((s->got[fd] += (uint64_t)n) > s->sp->max_bytes) {
+			srv_drop(s, fd); /* bounded: no more from this connection */
+			s->conns--;
+			return;
+		}
+	}
+}
+
+static void srv_udp(struct srv *s)
+{
+	for (;;) {
+		ssize_t n = recv(s->sock, s->buf, SRV_BUF, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return;
+		s->packets++;
+		s->bytes += (uint64_t)n;
+	}
+}
+
+/* 1: stop */
+static int srv_ctl(struct srv *s)
+{
+	char line[256];
+	for (;;) {
+		int r = line_read(s->ctl, &s->lb, line, sizeof(line), 0);
+		if (r == 0)
+			return 0;
+		if (r < 0)
+			return 1;
+		if (!strcmp(line, "STOP"))
+			return 1;
+		if (!strcmp(line, "COUNT"))
+			line_write(s->ctl, "COUNT packets=%llu bytes=%llu conns=%llu",
+				   (unsigned long long)s->packets, (unsigned long long)s->bytes,
+				   (unsigned long long)s->conns);
+		else
+			line_write(s->ctl, "ERR unknown command");
+	}
+}
+
+static double tvs(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
+
+void srv_loop(const struct srv_spec *spec, int sock, int ctl)
+{
+	struct srv s;
+	memset(&s, 0, sizeof(s));
+	s.sp = spec;
+	s.sock = sock;
+	s.ctl = ctl;
+	s.accepting = 1;
+	char why[200] = "";
+	int rc = ev_open(spec->mech, &s.ev, why, sizeof(why));
+	s.buf = malloc(SRV_BUF);
+	if (rc || !s.buf) {
+		line_write(ctl, "ERR unavailable %s", rc ? why : "out of memory");
+		free(s.buf);
+		return;
+	}
+	net_nonblock(sock, 1);
+	net_nonblock(ctl, 1);
+	if (ev_add(s.ev, sock) || ev_add(s.ev, ctl)) {
+		line_write(ctl, "ERR ev_add failed for the listening socket");
+		ev_close(s.ev);
+		free(s.buf);
+		return;
+	}
+	uint64_t deadline = now_ms() + (uint64_t)(spec->max_s * 1000);
+	int ready[256], stop = 0;
+	while (!stop && now_ms() < deadline) {
+		int n = ev_wait(s.ev, ready, 256, 500);
+		if (n < 0 && n != -EINTR)
+			break;
+		for (int i = 0; i < n && !stop; i++) {
+			int fd = ready[i];
+			if (fd == ctl)
+				stop = srv_ctl(&s);
+			else if (fd == sock && spec->mode == SRV_UDP)
+				srv_udp(&s);
+			else if (fd == sock) {
+				if (s.accepting)
+					srv_accept(&s);
+			} else
+				srv_data(&s, fd);
+		}
+	}
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	line_write(ctl, "DONE bytes=%llu packets=%llu user_s=%.6f sys_s=%.6f",
+		   (unsigned long long)s.bytes, (unsigned long long)s.packets, tvs(ru.ru_utime),
+		   tvs(ru.ru_stime));
+	ev_close(s.ev);
+	free(s.buf);
+	free(s.got);
+}
+
+/* ---- the runner's side ---- */
+
+static int fill_addr(struct netsrv *s, const char *host, int port)
+{
+	struct addrinfo hints, *ai = NULL;
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = net_cfg.family;
+	hints.ai_socktype = SOCK_STREAM;
+	char ps[16];
+	snprintf(ps, sizeof(ps), "%d", port);
+	int rc = getaddrinfo(host, ps, &hints, &ai);
+	if (rc || !ai) {
+		errno = EHOSTUNREACH;
+		return -1;
+	}
+	memcpy(&s->addr, ai->ai_addr, ai->ai_addrlen);
+	s->alen = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+static const char *srv_host(void)
+{
+	int v6 = net_cfg.family == AF_INET6;
+	if (net_cfg.netns)
+		return v6 ? NETNS_SRV6 : NETNS_SRV4;
+	return v6 ? "::1" : "127.0.0.1";
+}
+
+/* HOST:PORT or [HOST]:PORT of --peer into host and port. */
+static int split_peer(const char *peer, char *host, size_t hl, int *port)
+{
+	const char *colon = strrchr(peer, ':');
+	if (!colon || colon == peer)
+		return -1;
+	const char *h = peer;
+	size_t len = (size_t)(colon - peer);
+	if (*h == '[' && len >= 2 && h[len - 1] == ']') {
+		h++;
+		len -= 2;
+	}
+	if (len >= hl)
+		return -1;
+	memcpy(host, h, len);
+	host[len] = 0;
+	char *end;
+	long p = strtol(colon + 1, &end, 10);
+	if (*end || p <= 0 || p > 65535)
+		return -1;
+	*port = (int)p;
+	return 0;
+}
+
+static int start_peer(struct netsrv *s, const char *spec)
+{
+	struct bench_env *env = s->env;
+	char host[256], line[512];
+	int port;
+	if (split_peer(net_cfg.peer, host, sizeof(host), &port)) {
+		errno = EINVAL;
+		return bench_fail(env, "--peer HOST:PORT");
+	}
+	if (fill_addr(s, host, port))
+		return bench_fail(env, "getaddrinfo (--peer)");
+	int fd = socket(s->addr.ss_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		return bench_fail(env, "socket (control)");
+	if (connect(fd, (struct sockaddr *)&s->addr, s->alen)) {
+		int rc = bench_fail(env, "connect (control connection to --peer)");
+		close(fd);
+		return rc;
+	}
+	s->ctl = fd;
+	reg_add_fd(fd);
+	int r;
+	if ((r = line_write(fd, "HELLO 1 %s", net_cfg.key ? net_cfg.key : "")) ||
+	    (r = line_read(fd, &s->lb, line, sizeof(line), 5000)) <= 0) {
+		errno = r == 0 ? ETIMEDOUT : -r;
+		return bench_fail(env, "control: HELLO");
+	}
+	if (strncmp(line, "OK", 2)) {
+		snprintf(env->skip, sizeof(env->skip), "peer refused: %.200s", line);
+		errno = EACCES;
+		return bench_fail(env, "control: HELLO refused by the peer");
+	}
+	if ((r = line_write(fd, "START %s", spec)) ||
+	    (r = line_read(fd, &s->lb, line, sizeof(line), 10000)) <= 0) {
+		errno = r == 0 ? ETIMEDOUT : -r;
+		return bench_fail(env, "control: START");
+	}
+	if (!strncmp(line, "ERR unavailable ", 16)) {
+		snprintf(env->skip, sizeof(env->skip), "at the peer: %.200s", line + 16);
+		return BENCH_SKIP;
+	}
+	double p = line_field(line, "port");
+	if (strncmp(line, "READY", 5) || !(p > 0)) {
+		snprintf(env->note, sizeof(env->note), "peer: %.200s", line);
+		errno = EPROTO;
+		return bench_fail(env, "control: START refused by the peer");
+	}
+	return fill_addr(s, host, (int)p) ? bench_fail(env, "getaddrinfo") : 0;
+}
+
+static void child_main(const struct srv_spec *sp, int ctl)
+{
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	sys_child_dies_with_parent();
+	raise_nofile();
+	if (net_cfg.srv_nsfd >= 0 && sys_netns_enter(net_cfg.srv_nsfd)) {
+		line_write(ctl, "ERR setns: %s", strerror(errno));
+		_exit(1);
+	}
+	char err[256];
+	int port = 0;
+	int sock = srv_bind(sp->family, sp->mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, srv_host(),
+			    &port, err, sizeof(err));
+	if (sock < 0) {
+		line_write(ctl, "ERR %s", err);
+		_exit(1);
+	}
+	if (sp->mode == SRV_UDP) {
+		int big = 8 << 20;
+		setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+	}
+	line_write(ctl, "READY port=%d", port);
+	srv_loop(sp, sock, ctl);
+	_exit(0);
+}
+
+int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
+{
+	memset(s, 0, sizeof(*s));
+	s->pid = -1;
+	s->ctl = -1;
+	s->env = env;
+	struct srv_spec sp = {.mode = mode, .mech = mech, .family = net_cfg.family,
+			      .max_conn = SRV_MAX_CONN, .max_bytes = SRV_MAX_BYTES, .max_s = SRV_MAX_S};
+	if (net_cfg.peer) {
+		char spec[256];
+		srv_spec_format(&sp, spec, sizeof(spec));
+		return start_peer(s, spec);
+	}
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return bench_fail(env, "socketpair");
+	pid_t pid = fork();
+	if (pid < 0) {
+		int rc = bench_fail(env, "fork (server)");
+		close(sv[0]);
+		close(sv[1]);
+		return rc;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		child_main(&sp, sv[1]);
+	}
+	close(sv[1]);
+	s->pid = pid;
+	s->ctl = sv[0];
+	reg_add_pid(pid);
+	reg_add_fd(sv[0]);
+	char line[512];
+	int r = line_read(s->ctl, &s->lb, line, sizeof(line), 10000);
+	if (r <= 0) {
+		errno = r == 0 ? ETIMEDOUT : -r;
+		return bench_fail(env, "server start");
+	}
+	if (!strncmp(line, "ERR unavailable ", 16)) {
+		snprintf(env->skip, sizeof(env->skip), "%.250s", line + 16);
+		return BENCH_SKIP;
+	}
+	double port = line_field(line, "port");
+	if (strncmp(line, "READY", 5) || !(port > 0)) {
+		snprintf(env->note, sizeof(env->note), "server: %.200s", line);
+		errno = EIO;
+		return bench_fail(env, "server start");
+	}
+	return fill_addr(s, srv_host(), (int)port) ? bench_fail(env, "getaddrinfo") : 0;
+}
+
+int netsrv_check(struct netsrv *s, int timeout_ms)
+{
+	char line[512];
+	int r = line_read(s->ctl, &s->lb, line, sizeof(line), timeout_ms);
+	if (r <= 0) {
+		if (r == 0 || r == -EINTR)
+			return 0;
+		errno = -r;
+		return bench_fail(s->env, "server control channel");
+	}
+	if (!strncmp(line, "FAIL ", 5)) {
+		static char call[96];
+		char what[40] = "?";
+		int e = EIO;
+		unsigned long long n = 0;
+		sscanf(line + 5, "%39s %d %llu", what, &e, &n);
+		snprintf(call, sizeof(call), "%s (server, at %llu connections)",
+			 !strcmp(what, "select-FD_SETSIZE") ? "select: descriptor >= FD_SETSIZE" : what, n);
+		errno = e;
+		return bench_fail(s->env, call);
+	}
+	return 0;
+}
+
+int netsrv_ask(struct netsrv *s, const char *cmd, const char *want, char *reply, size_t len)
+{
+	if (line_write(s->ctl, "%s", cmd)) {
+		errno = EPIPE;
+		return bench_fail(s->env, "server control channel");
+	}
+	for (;;) {
+		int r = line_read(s->ctl, &s->lb, reply, len, 10000);
+		if (r <= 0) {
+			errno = r == 0 ? ETIMEDOUT : -r;
+			return bench_fail(s->env, "server control reply");
+		}
+		if (!strncmp(reply, want, strlen(want)))
+			return 0;
+	}
+}
+
+void netsrv_stop(struct netsrv *s)
+{
+	if (s->ctl >= 0) {
+		char line[512];
+		if (line_write(s->ctl, "STOP") == 0)
+			for (int i = 0; i < 8; i++) {
+				if (line_read(s->ctl, &s->lb, line, sizeof(line), 5000) <= 0)
+					break;
+				if (!strncmp(line, "DONE", 4)) {
+					snprintf(s->done, sizeof(s->done), "%.250s", line);
+					break;
+				}
+			}
+		reg_close_fd(s->ctl);
+		s->ctl = -1;
+	}
+	if (s->pid > 0) {
+		int st;
+		uint64_t give_up = now_ms() + 5000;
+		while (waitpid(s->pid, &st, WNOHANG) == 0 && now_ms() < give_up) {
+			struct timespec ts = {0, 1000000};
+			nanosleep(&ts, NULL);
+		}
+		reg_kill_pid(s->pid); /* already gone: only reaps and unregisters */
+		s->pid = -1;
+	}
+}
+
+static int connect_to(const struct sockaddr_storage *a, socklen_t alen, int want_ack, int *out)
+{
+	int fd = socket(a->ss_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -errno;
+	int rc;
+	while ((rc = connect(fd, (const struct sockaddr *)a, alen)) < 0 && errno == EINTR)
+		;
+	if (rc == 0 && want_ack) {
+		struct pollfd p = {fd, POLLIN, 0};
+		char c;
+		int pr = poll(&p, 1, 10000);
+		if (pr == 0)
+			errno = ETIMEDOUT;
+		rc = pr > 0 && recv(fd, &c, 1, 0) == 1 ? 0 : -1;
+		if (pr > 0 && rc)
+			errno = ECONNRESET;
+	}
+	if (rc) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	*out = fd;
+	return 0;
+}
+
+int netsrv_connect(struct netsrv *s, int type, int *fd)
+{
+	if (type == SOCK_DGRAM) {
+		int u = socket(s->addr.ss_family, SOCK_DGRAM, 0);
+		if (u < 0)
+			return bench_fail(s->env, "socket (udp)");
+		if (connect(u, (struct sockaddr *)&s->addr, s->alen)) {
+			int rc = bench_fail(s->env, "connect (udp)");
+			close(u);
+			return rc;
+		}
+		*fd = u;
+		return 0;
+	}
+	int rc = connect_to(&s->addr, s->alen, 1, fd);
+	if (rc) {
+		int f = netsrv_check(s, 100); /* the server may say why */
+		if (f)
+			return f;
+		errno = -rc;
+		return bench_fail(s->env, "connect");
+	}
+	int one = 1;
+	setsockopt(*fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return 0;
+}
+
+/* ---- helpers holding connections ---- */
+
+static void helper_main(const struct netload *l, int fd)
+{
+	signal(SIGINT, SIG_IGN);
+	sys_child_dies_with_parent();
+	raise_nofile();
+	if (l->in_srv_ns && net_cfg.srv_nsfd >= 0 && sys_netns_enter(net_cfg.srv_nsfd))
+		_exit(1);
+	int *held = malloc((size_t)l->per * sizeof(int));
+	uint64_t n = 0;
+	char cmd;
+	while (held && read(fd, &cmd, 1) == 1) {
+		int32_t err = 0;
+		if (cmd == 'o') {
+			int c = -1;
+			err = n < l->per ? -connect_to(l->addr, l->alen, l->want_ack, &c) : EMFILE;
+			if (!err)
+				held[n++] = c;
+		} else if (cmd == 'c' && n > 0) {
+			close(held[--n]);
+		}
+		if (write(fd, &err, sizeof(err)) != sizeof(err))
+			break;
+	}
+	_exit(0);
+}
+
+static int helper_spawn(struct netload *l)
+{
+	if (l->n >= LOAD_MAX_HELPERS) {
+		errno = EMFILE;
+		return bench_fail(l->env, "helper processes (all full)");
+	}
+	if (!l->per) {
+		struct rlimit rl;
+		getrlimit(RLIMIT_NOFILE, &rl);
+		rlim_t lim = rl.rlim_max == RLIM_INFINITY ? 1u << 20 : rl.rlim_max;
+		l->per = lim > 64 ? (uint64_t)lim - 32 : 32;
+	}
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return bench_fail(l->env, "socketpair (helper)");
+	pid_t pid = fork();
+	if (pid < 0) {
+		int rc = bench_fail(l->env, "fork (helper)");
+		close(sv[0]);
+		close(sv[1]);
+		return rc;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		helper_main(l, sv[1]);
+	}
+	close(sv[1]);
+	reg_add_pid(pid);
+	reg_add_fd(sv[0]);
+	l->pid[l->n] = pid;
+	l->fd[l->n] = sv[0];
+	l->cnt[l->n] = 0;
+	l->n++;
+	return 0;
+}
+
+/* One command to helper h; its errno answer (0), or a FAIL of the server. */
+static int helper_cmd(struct netload *l, int h, char cmd, const char *call)
+{
+	if (write(l->fd[h], &cmd, 1) != 1)
+		return bench_fail(l->env, "helper command");
+	uint64_t give_up = now_ms() + 15000;
+	for (;;) {
+		struct pollfd p[2] = {{l->fd[h], POLLIN, 0}, {l->srv ? l->srv->ctl : -1, POLLIN, 0}};
+		int r = poll(p, 2, 500);
+		if (r < 0 && errno == EINTR && !reg_stop_requested())
+			continue;
+		if (r < 0)
+			return bench_fail(l->env, "poll (helper)");
+		if (p[1].revents) {
+			int f = netsrv_check(l->srv, 0);
+			if (f)
+				return f;
+		}
+		if (p[0].revents) {
+			int32_t err;
+			if (read(l->fd[h], &err, sizeof(err)) != sizeof(err)) {
+				errno = EPIPE;
+				return bench_fail(l->env, "helper reply");
+			}
+			if (err) {
+				errno = err;
+				return bench_fail(l->env, call);
+			}
+			return 0;
+		}
+		if (now_ms() > give_up) {
+			errno = ETIMEDOUT;
+			return bench_fail(l->env, call);
+		}
+	}
+}
+
+int netload_add(struct netload *l)
+{
+	if (l->n == 0 || l->cnt[l->n - 1] >= l->per) {
+		int rc = helper_spawn(l);
+		if (rc)
+			return rc;
+	}
+	int h = l->n - 1;
+	int rc = helper_cmd(l, h, 'o', "connect (held connection, in a helper process)");
+	if (rc == 0) {
+		l->cnt[h]++;
+		l->total++;
+	}
+	return rc;
+}
+
+int netload_drop_last(struct netload *l)
+{
+	int h = l->n - 1;
+	if (h < 0 || l->cnt[h] == 0)
+		return 0;
+	int rc = helper_cmd(l, h, 'c', "close (helper)");
+	if (rc == 0) {
+		l->cnt[h]--;
+		l->total--;
+	}
+	return rc;
+}
+
+void netload_free(struct netload *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		reg_close_fd(l->fd[i]); /* the helper reads EOF and exits */
+		reg_kill_pid(l->pid[i]);
+	}
+	l->n = 0;
+	l->total = 0;
+}

@@ -23,7 +23,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "usage: scalebench COMMAND [ARGS] (try `scalebench help`)\n");
 		return EXIT_USAGE;
 	}
 	const char *c = argv[1];

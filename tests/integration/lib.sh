@@ -13,7 +13,8 @@ check() { # check "description" command...
 }
 skip() { echo "skip - $1"; }
 is_root() { [ "$(id -u)" = 0 ]; }
-# jq-free JSON queries through python3 (in Debian's base images) or jansson-based helper
-jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
+# jq-free JSON queries through python3 (in Debian's base images): a script
+# on PATH, not a function, so that `sh -c '... jget ...'` sees it too
+PATH="$(cd "$(dirname "$0")" && pwd)/bin:$PATH"; export PATH
 # processes whose command line is this binary (left-overs)
 stray_procs() { pgrep -f -- "$SB" | grep -v "^$$\$" | wc -l; }

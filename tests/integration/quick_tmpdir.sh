@@ -13,4 +13,4 @@ check "points carry p99, CI, rusage and histogram" sh -c 'jget "$1" "all(p[\"sta
 check "snapshot has kernel, cpu, memory, filesystem, limits" sh -c 'jget "$1" "all(k in d[\"snapshot\"] for k in (\"kernel\",\"cpu\",\"memory\",\"filesystem\",\"limits\"))" | grep -q True' _ "$T/r.json"
 check "clock read cost recorded" sh -c 'jget "$1" "d[\"clock\"][\"read_cost_ns\"] > 0" | grep -q True' _ "$T/r.json"
 check "target directory left empty" sh -c '[ -z "$(ls -A "$1")" ]' _ "$T/target"
-check "no process left" sh -c '[ "$(pgrep -f -- "$1" | wc -l)" = 0 ]' _ "$SB run"
+check "no process left" sh -c '[ "$(pgrep -f -x -- "$1.*" | wc -l)" = 0 ]' _ "$SB run"

@@ -15,4 +15,4 @@ check "stderr says interrupted" grep -q "interrupted by signal 2" "$T/err"
 check "no temporary result file left" sh -c '! ls "$1"/r.json.tmp.* 2>/dev/null' _ "$T"
 check "scratch directory removed" sh -c '[ -z "$(ls -A "$1")" ]' _ "$T/target"
 sleep 0.2
-check "no child process left" sh -c '[ "$(pgrep -f -- "$1" | wc -l)" = 0 ]' _ "$SB run proc.fork"
+check "no child process left" sh -c '[ "$(pgrep -f -x -- "$1.*" | wc -l)" = 0 ]' _ "$SB run proc.fork"

@@ -12,6 +12,7 @@ static void usage(FILE *f)
 		"usage: scalebench COMMAND [ARGS]\n\n"
 		"commands:\n"
 		"  run [BENCH|FAMILY ...]   sweep benches and say how their cost grows\n"
+		"  matrix [BENCH|FAMILY ...] the same benches on several file systems (root)\n"
 		"  list                     the benches, with their axis\n"
 		"  help                     this text; `scalebench COMMAND --help` for one command\n"
 		"  version                  the version (also --version)\n\n"
@@ -29,6 +30,8 @@ int main(int argc, char **argv)
 	const char *c = argv[1];
 	if (!strcmp(c, "run"))
 		return cmd_run(argc - 2, argv + 2, argc, argv);
+	if (!strcmp(c, "matrix"))
+		return cmd_matrix(argc - 2, argv + 2, argc, argv);
 	if (!strcmp(c, "list"))
 		return cmd_list(argc - 2, argv + 2);
 	if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {

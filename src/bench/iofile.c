@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sys.h"
@@ -549,6 +550,47 @@ static int parse_engine(struct bench_env *env, struct iofile *f)
 	return 0;
 }
 
+/* param file=PATH: read an existing file instead of making one (the
+ * cross-check against fio reads the very same file); read benches only. */
+static int use_given(struct bench_env *env, struct iofile *f, const char *path)
+{
+	if (f->write) {
+		snprintf(env->skip, sizeof(env->skip), "file= is for read benches only (it is never written)");
+		return BENCH_SKIP;
+	}
+	int rc = 0;
+	if (f->direct) {
+		int dfd = open(path, O_RDONLY);
+		if (dfd >= 0) {
+			posix_fadvise(dfd, 0, 0, POSIX_FADV_DONTNEED);
+			close(dfd);
+		}
+		rc = iofile_open_direct(env, path, O_RDONLY, &f->fd); /* absolute: dirfd ignored */
+		if (rc)
+			return rc;
+	} else if ((f->fd = open(path, O_RDONLY)) < 0) {
+		return bench_fail(env, "open file=");
+	}
+	struct stat st;
+	if (fstat(f->fd, &st))
+		return bench_fail(env, "fstat file=");
+	f->size = (uint64_t)st.st_size / ALIGN * ALIGN;
+	if (f->size < ALIGN) {
+		errno = EINVAL;
+		return bench_fail(env, "file= is smaller than 4 KiB");
+	}
+	if (f->eng == ENG_MMAP) {
+		f->map = mmap(NULL, (size_t)f->size, PROT_READ, MAP_SHARED, f->fd, 0);
+		if (f->map == MAP_FAILED) {
+			f->map = NULL;
+			return bench_fail(env, "mmap file=");
+		}
+	}
+	snprintf(env->note, sizeof(env->note), "page cache: %s; existing file %.120s, %llu MiB",
+		 iofile_cache_desc(f->cache, f->direct), path, (unsigned long long)(f->size >> 20));
+	return 0;
+}
+
 int iofile_setup(struct bench_env *env, struct iofile *f, int write, int random)
 {
 	memset(f, 0, sizeof(*f));
@@ -563,6 +605,9 @@ int iofile_setup(struct bench_env *env, struct iofile *f, int write, int random)
 	f->size = bench_param_u64(env, "size_mib", 64) << 20;
 	if (f->size < ALIGN)
 		f->size = ALIGN;
+	const char *given = bench_param(env, "file", NULL);
+	if (given)
+		return use_given(env, f, given);
 	int wfd = openat(env->dirfd, "data", O_CREAT | O_EXCL | O_RDWR, 0600);
 	if (wfd < 0)
 		return bench_fail(env, "openat(O_CREAT) data file");

@@ -384,8 +384,18 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 	char *fam[] = {"fs", "io"};
 	uint64_t size = image_size ? parse_size(image_size) : 0;
 	if (parse_fs(fs_list, fs, &nfs, err, sizeof(err)) ||
-	    runner_prepare(&rn, npos ? pos : fam, npos ? npos : 2, err, sizeof(err)) ||
-	    runner_check_dir(rn.a.dir, err, sizeof(err))) {
+	    runner_prepare(&rn, npos ? pos : fam, npos ? npos : 2, err, sizeof(err))) {
+		fprintf(stderr, "scalebench matrix: %s\n", err);
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "scalebench matrix: needs root (it formats and loop-mounts image files it makes); "
+				"without root use `scalebench run --dir` on a mounted file system\n");
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (runner_check_dir(rn.a.dir, err, sizeof(err))) {
 		fprintf(stderr, "scalebench matrix: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;
@@ -393,12 +403,6 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 	if (image_size && size < 16 * MIB) {
 		fprintf(stderr, "scalebench matrix: --image-size: '%s' is not a size of at least 16M\n",
 			image_size);
-		json_decref(rn.over);
-		return EXIT_USAGE;
-	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "scalebench matrix: needs root (it formats and loop-mounts image files it makes); "
-				"without root use `scalebench run --dir` on a mounted file system\n");
 		json_decref(rn.over);
 		return EXIT_USAGE;
 	}

@@ -9,7 +9,7 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Isrc -Isrc/core -Isrc/bench -Isrc/sys -Isrc/out -DSB_VERSION=\"$(VERSION)\"
-LDLIBS := -ljansson -lm
+LDLIBS := -ljansson -lm -lpthread
 
 # POSIX_ONLY=1: POSIX interfaces alone (the stand-in for the systems this
 # machine cannot run); otherwise the native implementation of src/sys/.
@@ -18,10 +18,13 @@ ifeq ($(POSIX_ONLY),1)
   SYS_SRC := src/sys/sys_posix.c src/sys/sys_common.c src/sys/sched_posix.c src/sys/ev_common.c src/sys/net_posix.c
   BUILD := build/posix
 else
-  CPPFLAGS += -D_GNU_SOURCE
-  SYS_SRC := src/sys/sys_linux.c src/sys/sys_common.c src/sys/sched_linux.c src/sys/ev_common.c src/sys/ev_linux.c \
-	src/sys/net_linux.c
-  LDLIBS += -luring
+  # optional I/O engines, probed (tools/probe.sh): HAVE_LIBURING, HAVE_LIBAIO
+  PROBE_CPPFLAGS := $(shell sh tools/probe.sh "$(CC)" cppflags)
+  PROBE_LIBS := $(shell sh tools/probe.sh "$(CC)" libs)
+  CPPFLAGS += -D_GNU_SOURCE $(PROBE_CPPFLAGS)
+  LDLIBS += $(PROBE_LIBS)
+  SYS_SRC := src/sys/sys_linux.c src/sys/sys_loop_linux.c src/sys/sys_common.c src/sys/sched_linux.c \
+	src/sys/ev_common.c src/sys/ev_linux.c src/sys/net_linux.c
   BUILD := build/native
 endif
 ifneq ($(SANITIZE),)

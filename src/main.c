@@ -12,6 +12,7 @@ static void usage(FILE *f)
 		"usage: scalebench COMMAND [ARGS]\n\n"
 		"commands:\n"
 		"  run [BENCH|FAMILY ...]   sweep benches and say how their cost grows\n"
+		"  matrix [BENCH|FAMILY ...] the same benches on several file systems (root)\n"
 		"  list                     the benches, with their axis\n"
 		"  serve                    the server side of net.* for `run --peer` on another host\n"
 		"  help                     this text; `scalebench COMMAND --help` for one command\n"
@@ -24,12 +25,14 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		fprintf(stderr, "usage: scalebench COMMAND [ARGS] (try `scalebench help`)\n");
 		return EXIT_USAGE;
 	}
 	const char *c = argv[1];
 	if (!strcmp(c, "run"))
 		return cmd_run(argc - 2, argv + 2, argc, argv);
+	if (!strcmp(c, "matrix"))
+		return cmd_matrix(argc - 2, argv + 2, argc, argv);
 	if (!strcmp(c, "list"))
 		return cmd_list(argc - 2, argv + 2);
 	if (!strcmp(c, "serve"))

@@ -67,6 +67,8 @@ struct bench_env {
 	char skip[256];          /* with BENCH_SKIP: why */
 	uint64_t bytes_per_op;   /* op-mode benches that move data: bytes per op */
 	double interval_s;       /* run(): throughput-over-time interval (0: budget/100) */
+	uint64_t per_op_units;   /* op mode: one op covers this many units (entries of a
+				  * listing); samples are recorded per unit. 0 = 1 */
 };
 
 struct meter;
@@ -104,6 +106,7 @@ struct bench {
 	unsigned flags;       /* enum bench_flag */
 	const char *const *variants; /* NULL, or NULL-terminated "k=v,k=v" sets */
 	const char *unit;     /* what one op is, for throughput: "request", "packet"; default "op" */
+	uint64_t space_mib;   /* scratch space a default sweep needs (MiB), to size matrix images */
 	int (*setup)(struct bench_env *env, void **state);
 	int (*grow)(void *state, uint64_t i);
 	int (*set_n)(void *state, uint64_t n);

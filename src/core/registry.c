@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sys.h"
+
 volatile sig_atomic_t reg_interrupted;
 
 struct map { void *addr; size_t len; };
@@ -27,6 +29,9 @@ static int nroots;
 static pid_t *pids; static size_t npids, cappids;
 static int *fds; static size_t nfds, capfds;
 static struct map *maps; static size_t nmaps, capmaps;
+/* matrix resources: paths, newest last */
+struct plist { char **v; size_t n, cap; };
+static struct plist mounts, loops, files;
 
 static void on_signal(int sig) { reg_interrupted = sig; }
 
@@ -236,7 +241,77 @@ int reg_unmap(void *addr, size_t len)
 	return munmap(addr, len) ? -errno : 0;
 }
 
-size_t reg_count(void) { return (size_t)nroots + npids + nfds + nmaps; }
+static int plist_add(struct plist *l, const char *path)
+{
+	int rc = grow_array((void **)&l->v, &l->cap, l->n, sizeof(*l->v));
+	if (rc)
+		return rc;
+	if (!(l->v[l->n] = strdup(path)))
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static void plist_del(struct plist *l, const char *path)
+{
+	for (size_t i = l->n; i-- > 0;)
+		if (!strcmp(l->v[i], path)) {
+			free(l->v[i]);
+			memmove(l->v + i, l->v + i + 1, (l->n - i - 1) * sizeof(*l->v));
+			l->n--;
+			return;
+		}
+}
+
+/* Release every entry, newest first, with rel; complain about failures. */
+static void plist_release(struct plist *l, int (*rel)(const char *), const char *what)
+{
+	while (l->n > 0) {
+		char *p = l->v[--l->n];
+		int rc = rel(p);
+		if (rc)
+			fprintf(stderr, "scalebench: could not %s %s: %s\n", what, p, strerror(-rc));
+		free(p);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->cap = 0;
+}
+
+static int unlink_path(const char *p) { return unlink(p) && errno != ENOENT ? -errno : 0; }
+
+int reg_add_mount(const char *dir) { return plist_add(&mounts, dir); }
+int reg_add_loop(const char *dev) { return plist_add(&loops, dev); }
+int reg_add_file(const char *path) { return plist_add(&files, path); }
+
+int reg_umount(const char *dir)
+{
+	int rc = sys_umount(dir);
+	if (rc == 0)
+		plist_del(&mounts, dir);
+	return rc;
+}
+
+int reg_detach_loop(const char *dev)
+{
+	int rc = sys_loop_detach(dev);
+	if (rc == 0)
+		plist_del(&loops, dev);
+	return rc;
+}
+
+int reg_remove_file(const char *path)
+{
+	int rc = unlink_path(path);
+	if (rc == 0)
+		plist_del(&files, path);
+	return rc;
+}
+
+size_t reg_count(void)
+{
+	return (size_t)nroots + npids + nfds + nmaps + mounts.n + loops.n + files.n;
+}
 
 void reg_cleanup(void)
 {
@@ -254,6 +329,9 @@ void reg_cleanup(void)
 	for (size_t i = 0; i < nmaps; i++)
 		munmap(maps[i].addr, maps[i].len);
 	nmaps = 0;
+	plist_release(&mounts, sys_umount, "unmount");
+	plist_release(&loops, sys_loop_detach, "detach");
+	plist_release(&files, unlink_path, "remove");
 	while (nroots > 0) {
 		char *r = roots[--nroots];
 		int rc = remove_tree_now(r);

@@ -30,6 +30,16 @@ int reg_close_fd(int fd);      /* close + unregister */
 int reg_add_map(void *addr, size_t len);
 int reg_unmap(void *addr, size_t len);
 
+/* The matrix: a mount point, a loop device and an image file that this
+ * process created (never anything else). Cleanup unmounts first, then
+ * detaches, then deletes, then removes the scratch roots. */
+int reg_add_mount(const char *dir);
+int reg_umount(const char *dir);       /* sys_umount + unregister */
+int reg_add_loop(const char *dev);
+int reg_detach_loop(const char *dev);  /* sys_loop_detach + unregister */
+int reg_add_file(const char *path);
+int reg_remove_file(const char *path); /* unlink + unregister */
+
 size_t reg_count(void);  /* resources currently held (for tests/debug) */
 void reg_cleanup(void);  /* release everything; idempotent */
 

@@ -460,7 +460,8 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 			c->env.failed_call = c->b->op_desc;
 			goto failed;
 		}
-		hist_add(c->h, (double)el / k);
+		hist_add(c->h, (double)el / k /
+				       (double)(c->env.per_op_units ? c->env.per_op_units : 1));
 		if (reg_stop_requested()) {
 			p->stop = STOP_INTERRUPT;
 			break;

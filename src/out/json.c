@@ -138,16 +138,19 @@ json_t *result_to_json(const struct run_result *r)
 	json_t *benches = json_array();
 	for (int i = 0; i < r->nbenches; i++)
 		json_array_append_new(benches, bench_json(&r->benches[i]));
+	/* owned references, so that an absent member leaks no empty object */
+	json_t *opts = r->options ? json_incref(r->options) : json_object();
+	json_t *snap = r->snapshot ? json_incref(r->snapshot) : json_object();
 	json_t *o = json_pack(
 		"{s:i,s:{s:s,s:s},s:s,s:s,s:o,s:s,s:o,s:o,s:b,s:{s:s,s:s,s:o,s:o},s:o,s:o}",
 		"schema_version", r->schema_version, "tool", "name", "scalebench", "version",
 		r->tool_version ? r->tool_version : "", "started", r->started ? r->started : "",
 		"finished", r->finished ? r->finished : "", "duration_s", num(r->duration_s), "host",
 		r->host ? r->host : "", "command_line", strs_json(r->argv, r->argc), "options",
-		r->options ? json_incref(r->options) : json_object(), "interrupted", r->interrupted, "clock",
+		opts, "interrupted", r->interrupted, "clock",
 		"id", r->clock.id, "source", r->clock.source, "resolution_ns",
 		num(r->clock.resolution_ns), "read_cost_ns", num(r->clock.read_cost_ns), "snapshot",
-		r->snapshot ? json_incref(r->snapshot) : json_object(), "benches", benches);
+		snap, "benches", benches);
 	if (o && r->targets)
 		json_object_set(o, "targets", r->targets);
 	return o;

@@ -41,18 +41,126 @@ static void print_verdict(FILE *f, const struct verdict *v)
 		fprintf(f, " n^%.2f [%.2f,%.2f] x%.2f", v->exponent, v->exp_lo, v->exp_hi, v->ratio);
 }
 
+/* "name" or "name[variant]" */
+static const char *label(const struct bench_result *br, char *buf, size_t len)
+{
+	if (br->variant && *br->variant)
+		snprintf(buf, len, "%s[%s]", br->name, br->variant);
+	else
+		snprintf(buf, len, "%s", br->name);
+	return buf;
+}
+
+/* ---- results with targets (matrix): one row per bench, one column per
+ * target, each cell the cost at the largest N and the verdict ---- */
+
+static int target_index(const char **t, int *nt, int cap, const char *name)
+{
+	for (int i = 0; i < *nt; i++)
+		if (!strcmp(t[i], name))
+			return i;
+	if (*nt >= cap)
+		return -1;
+	t[*nt] = name;
+	return (*nt)++;
+}
+
+static void matrix_cell(const struct bench_result *br, char *buf, size_t len)
+{
+	char a[32];
+	const struct point *hi = first_point(br, 1);
+	if (br->status == BS_SKIPPED)
+		snprintf(buf, len, "skipped");
+	else if (!hi)
+		snprintf(buf, len, "%s", bench_status_name(br->status));
+	else
+		snprintf(buf, len, "%s %s%s", fmt_ns(hi->st.p50, a, sizeof(a)), growth_name(br->v.cls),
+			 br->status == BS_OK ? "" : "!");
+}
+
+#define MAX_TARGETS 16
+
+static void print_matrix(const struct run_result *r, FILE *f)
+{
+	const char *t[MAX_TARGETS];
+	int nt = 0, w = 12;
+	char lb[160], cell[64];
+	const char *key;
+	json_t *tv;
+	json_object_foreach(r->targets, key, tv)
+		target_index(t, &nt, MAX_TARGETS, key);
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *br = &r->benches[i];
+		if (br->target)
+			target_index(t, &nt, MAX_TARGETS, br->target);
+		int l = (int)strlen(label(br, lb, sizeof(lb)));
+		w = l > w ? l : w;
+	}
+	fprintf(f, "file systems side by side: median cost at the largest N, verdict (! = not ok)\n");
+	for (int k = 0; k < nt; k++) {
+		json_t *o = r->targets ? json_object_get(r->targets, t[k]) : NULL;
+		json_t *sk = json_object_get(o, "skipped"), *wall = json_object_get(o, "wall_s");
+		json_t *dev = json_object_get(o, "device");
+		if (json_is_string(sk))
+			fprintf(f, "  %-16s skipped: %s\n", t[k], json_string_value(sk));
+		else
+			fprintf(f, "  %-16s %s%s wall %.1f s\n", t[k],
+				json_is_string(dev) ? json_string_value(dev) : "",
+				json_is_string(dev) ? "," : "", json_number_value(wall));
+	}
+	fprintf(f, "%-*s", w, "bench");
+	for (int k = 0; k < nt; k++)
+		fprintf(f, "  %-18.18s", t[k]);
+	fputc('\n', f);
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *br = &r->benches[i];
+		label(br, lb, sizeof(lb));
+		int seen = 0; /* a row per bench and variant, at its first occurrence */
+		for (int j = 0; j < i && !seen; j++) {
+			char l2[160];
+			seen = !strcmp(label(&r->benches[j], l2, sizeof(l2)), lb);
+		}
+		if (seen)
+			continue;
+		fprintf(f, "%-*s", w, lb);
+		for (int k = 0; k < nt; k++) {
+			snprintf(cell, sizeof(cell), "-");
+			for (int j = i; j < r->nbenches; j++) {
+				char l2[160];
+				const struct bench_result *bj = &r->benches[j];
+				if (bj->target && !strcmp(bj->target, t[k]) &&
+				    !strcmp(label(bj, l2, sizeof(l2)), lb)) {
+					matrix_cell(bj, cell, sizeof(cell));
+					break;
+				}
+			}
+			fprintf(f, "  %-18s", cell);
+		}
+		fputc('\n', f);
+	}
+}
+
 void result_print_text(const struct run_result *r, FILE *f)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], lb[160];
+	int w = 12;
 	fprintf(f, "scalebench %s  %s  clock %s (%s, read %.1f ns)\n",
 		r->tool_version ? r->tool_version : "?", r->started ? r->started : "", r->clock.id,
 		r->clock.source, r->clock.read_cost_ns);
-	fprintf(f, "%-12s %-11s %-17s %10s %10s %10s  %s\n", "bench", "status", "N", "cost@min",
-		"cost@max", "p99@max", "verdict  exponent [95% CI]  max/min");
 	for (int i = 0; i < r->nbenches; i++) {
+		int l = (int)strlen(label(&r->benches[i], lb, sizeof(lb)));
+		w = l > w ? l : w;
+	}
+	if (r->targets)
+		print_matrix(r, f);
+	else
+		fprintf(f, "%-*s %-11s %-17s %10s %10s %10s  %s\n", w, "bench", "status", "N",
+			"cost@min", "cost@max", "p99@max", "verdict  exponent [95% CI]  max/min");
+	for (int i = 0; i < r->nbenches && !r->targets; i++) {
 		const struct bench_result *br = &r->benches[i];
+		label(br, lb, sizeof(lb));
 		if (br->status == BS_SKIPPED) {
-			fprintf(f, "%-12s %-11s %s\n", br->name, "skipped",
+			fprintf(f, "%-*s %-11s %s\n", w, lb, "skipped",
 				br->skip_reason ? br->skip_reason : "");
 			continue;
 		}
@@ -63,7 +171,7 @@ void result_print_text(const struct run_result *r, FILE *f)
 				 (unsigned long long)hi->n);
 		else
 			snprintf(range, sizeof(range), "-");
-		fprintf(f, "%-12s %-11s %-17s %10s %10s %10s  ", br->name,
+		fprintf(f, "%-*s %-11s %-17s %10s %10s %10s  ", w, lb,
 			bench_status_name(br->status), range, fmt_ns(lo ? lo->st.p50 : NAN, a, sizeof(a)),
 			fmt_ns(hi ? hi->st.p50 : NAN, b, sizeof(b)),
 			fmt_ns(hi ? hi->st.p99 : NAN, c, sizeof(c)));
@@ -73,16 +181,24 @@ void result_print_text(const struct run_result *r, FILE *f)
 	int any = 0;
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
+		char nm[200];
+		snprintf(nm, sizeof(nm), "%s%s%s", br->target ? br->target : "", br->target ? ": " : "",
+			 label(br, lb, sizeof(lb)));
+		if (r->targets && br->status == BS_SKIPPED) {
+			if (!any++)
+				fprintf(f, "\n");
+			fprintf(f, "skip %s: %s\n", nm, br->skip_reason ? br->skip_reason : "");
+		}
 		for (int k = 0; k < br->nnotes; k++) {
 			if (!any++)
 				fprintf(f, "\n");
-			fprintf(f, "note %s: %s\n", br->name, br->notes[k]);
+			fprintf(f, "note %s: %s\n", nm, br->notes[k]);
 		}
 		if (br->nreps > 1)
 			for (int k = 0; k < br->nreps; k++) {
 				if (!any++)
 					fprintf(f, "\n");
-				fprintf(f, "rep  %s #%d: ", br->name, k + 1);
+				fprintf(f, "rep  %s #%d: ", nm, k + 1);
 				print_verdict(f, &br->reps[k].v);
 				fputc('\n', f);
 			}
@@ -92,13 +208,13 @@ void result_print_text(const struct run_result *r, FILE *f)
 				continue;
 			if (!any++)
 				fprintf(f, "\n");
-			fprintf(f, "stop %s: %s at N=%llu during %s (%s): %s\n", br->name, fl->kind,
+			fprintf(f, "stop %s: %s at N=%llu during %s (%s): %s\n", nm, fl->kind,
 				(unsigned long long)fl->n, fl->phase, fl->call, fl->msg);
 		}
 		if (br->v.cls == GROWTH_UNCLEAR) {
 			if (!any++)
 				fprintf(f, "\n");
-			fprintf(f, "why  %s: %s\n", br->name, br->v.reason);
+			fprintf(f, "why  %s: %s\n", nm, br->v.reason);
 		}
 	}
 	if (r->interrupted)

@@ -45,6 +45,30 @@ int sys_child_dies_with_parent(void);
 int sys_set_cpus(const char *list, char *err, size_t errlen);
 int sys_current_cpu(void);
 
+/* ---- page cache, loop devices and mounts (the file-system matrix);
+ * Linux: src/sys/sys_loop_linux.c; the POSIX build returns -ENOSYS. ---- */
+
+/* sync, then drop the clean page cache (/proc/sys/vm/drop_caches; root).
+ * 0 or -errno. */
+int sys_drop_caches(void);
+
+/* Attach image to a free loop device, with direct I/O to the backing file
+ * when *direct_io (if the kernel refuses, it is retried buffered and
+ * *direct_io becomes 0). The device autoclears: it detaches itself when
+ * the last user goes, so *fd (open on it) must stay open until it is
+ * mounted. dev gets "/dev/loopN". 0, or -errno with the step in err. */
+int sys_loop_attach(const char *image, int *direct_io, char *dev, size_t devlen, int *fd,
+		    char *err, size_t errlen);
+/* Detach (LOOP_CLR_FD); a device already gone is not an error. */
+int sys_loop_detach(const char *dev);
+/* mount(2): generic options of opts (ro, noatime, nodiratime, relatime,
+ * strictatime, lazytime, sync, dirsync, nosuid, nodev, noexec) become
+ * flags, the rest goes to the file system as data. 0 or -errno. */
+int sys_mount(const char *src, const char *dir, const char *type, const char *opts, char *err,
+	      size_t errlen);
+/* umount(2), retrying a busy mount briefly, then detaching it lazily. */
+int sys_umount(const char *dir);
+
 /* Short name of the implementation: "linux" or "posix". */
 const char *sys_impl(void);
 

@@ -198,3 +198,27 @@ const char *sys_impl(void)
 {
 	return "posix";
 }
+
+/* No page-cache control, loop devices or mount(2) in POSIX. */
+int sys_drop_caches(void) { return -ENOSYS; }
+
+int sys_loop_attach(const char *image, int *direct_io, char *dev, size_t devlen, int *fd,
+		    char *err, size_t errlen)
+{
+	(void)image; (void)direct_io; (void)dev; (void)devlen;
+	*fd = -1;
+	snprintf(err, errlen, "loop devices: %s", SB_NOT_POSIX);
+	return -ENOSYS;
+}
+
+int sys_loop_detach(const char *dev) { (void)dev; return -ENOSYS; }
+
+int sys_mount(const char *src, const char *dir, const char *type, const char *opts, char *err,
+	      size_t errlen)
+{
+	(void)src; (void)dir; (void)type; (void)opts;
+	snprintf(err, errlen, "mount: %s", SB_NOT_POSIX);
+	return -ENOSYS;
+}
+
+int sys_umount(const char *dir) { (void)dir; return -ENOSYS; }

@@ -31,3 +31,5 @@ no_procs() { [ "$(pgrep -f -- "$1" | wc -l)" = 0 ]; }
 empty_dir() { [ -z "$(ls -A "$1" | grep -v '^lost+found$')" ]; }
 # out_has FILE REGEX
 out_has() { grep -q -- "$2" "$1"; }
+# scripts beside the tests (jget) for `sh -c` checks, which cannot see functions
+PATH="$(cd "$(dirname "$0")" && pwd)/bin:$PATH"; export PATH

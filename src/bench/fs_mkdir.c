@@ -1,0 +1,30 @@
+/* fs.mkdir: make a new directory in a directory of N entries. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fsdir.h"
+
+static int op(void *state, unsigned slot)
+{
+	struct fsdir *d = state;
+	if (mkdirat(d->env->dirfd, d->name[slot], 0700))
+		return bench_fail(d->env, "mkdirat");
+	return 0;
+}
+
+static int undo(void *state, unsigned slot)
+{
+	struct fsdir *d = state;
+	if (unlinkat(d->env->dirfd, d->name[slot], AT_REMOVEDIR))
+		return bench_fail(d->env, "unlinkat(AT_REMOVEDIR)");
+	return 0;
+}
+
+const struct bench bench_fs_mkdir = {
+	.name = "fs.mkdir", .version = 1, .axis = "entries in the directory",
+	.summary = "make a new directory in a directory already holding N entries",
+	.op_desc = "mkdirat of a fresh name; the directory is removed untimed",
+	.needs = NEED_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,
+	.max_batch = FSDIR_SLOTS, .space_mib = 64, .setup = fsdir_setup, .grow = fsdir_grow,
+	.prep = fsdir_pick_probe, .op = op, .undo = undo, .teardown = fsdir_teardown,
+};

@@ -1,0 +1,15 @@
+/* io.seqwrite: sequential overwrites of a 64 MiB file (size_mib), bandwidth and per-request
+ * latency by request size. Buffered writes stop at the page cache (no fsync). */
+#include "iofile.h"
+
+static int setup(struct bench_env *env, void **state) { return iofile_cb_setup(env, state, 1, 0); }
+
+const struct bench bench_io_seqwrite = {
+	.name = "io.seqwrite", .version = 1, .axis = "request size (KiB)",
+	.summary = "sequential overwrites of one file by request size, through psync, libaio or io_uring",
+	.op_desc = "one write request of N KiB (rounded to 4 KiB) at the next offset, wrapping at the end of the file; no fsync",
+	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET, .min_n = 4,
+	.quick_max_n = 1024, .default_max_n = 4096, .full_max_n = 16384, .space_mib = 64,
+	.variants = iofile_variants_rw,
+	.setup = setup, .set_n = iofile_cb_set_size, .run = iofile_cb_run, .teardown = iofile_cb_teardown,
+};

@@ -1,0 +1,458 @@
+/* scalebench matrix: the same benches on several file systems, side by
+ * side. For each file system of --fs: an image file made in --dir (tmpfs:
+ * none), formatted with the standard mkfs, attached to a loop device with
+ * direct I/O to its backing file (so that the page cache is not doubled),
+ * mounted, swept (runner_sweep, with the file system's label as target),
+ * then unmounted, detached and deleted. Every one of those steps registers
+ * what it made (registry.h), so that an error or Ctrl-C at any step
+ * removes what the matrix created and nothing else. A file system whose
+ * tools or kernel support is missing is recorded as skipped, with the
+ * reason. Root only. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "cmd.h"
+#include "registry.h"
+#include "runner.h"
+#include "sys.h"
+
+#define MAX_FS 16
+#define MIB (1ull << 20)
+
+static const char *const known_fs[] = {"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", NULL};
+
+struct fs_spec {
+	char label[160];  /* as given: "ext4:-O ^dir_index@noatime" */
+	char type[16];    /* "ext4" */
+	char mkfs_opts[128], mount_opts[128];
+};
+
+static int known(const char *s, size_t len)
+{
+	for (int i = 0; known_fs[i]; i++)
+		if (strlen(known_fs[i]) == len && !strncmp(known_fs[i], s, len))
+			return 1;
+	return 0;
+}
+
+static size_t type_len(const char *s) { return strcspn(s, ":@,"); }
+
+/* "ext4:-O ^dir_index@noatime,nodiratime,xfs": split on commas, except
+ * that a piece not starting with a file-system name continues the
+ * previous one (mount options hold commas). */
+static int parse_fs(const char *list, struct fs_spec *fs, int *nfs, char *err, size_t errlen)
+{
+	*nfs = 0;
+	const char *p = list;
+	while (*p) {
+		size_t tl = type_len(p);
+		if (!known(p, tl)) {
+			snprintf(err, errlen, "--fs: unknown file system '%.*s' (ext2, ext3, ext4, xfs, btrfs, tmpfs)",
+				 (int)tl, p);
+			return -1;
+		}
+		const char *end = p + tl;
+		for (;;) { /* to the next comma that starts a known file system */
+			const char *c = strchr(end, ',');
+			if (!c) {
+				end += strlen(end);
+				break;
+			}
+			if (known(c + 1, type_len(c + 1))) {
+				end = c;
+				break;
+			}
+			end = c + 1;
+		}
+		if (*nfs >= MAX_FS) {
+			snprintf(err, errlen, "--fs: at most %d file systems", MAX_FS);
+			return -1;
+		}
+		struct fs_spec *f = &fs[(*nfs)++];
+		memset(f, 0, sizeof(*f));
+		snprintf(f->label, sizeof(f->label), "%.*s", (int)(end - p), p);
+		snprintf(f->type, sizeof(f->type), "%.*s", (int)tl, p);
+		char *at = strchr(f->label, '@'), *colon = strchr(f->label, ':');
+		if (at)
+			snprintf(f->mount_opts, sizeof(f->mount_opts), "%s", at + 1);
+		if (colon && (!at || colon < at))
+			snprintf(f->mkfs_opts, sizeof(f->mkfs_opts), "%.*s",
+				 (int)((at ? at : colon + strlen(colon)) - colon - 1), colon + 1);
+		for (int k = 0; k < *nfs - 1; k++)
+			if (!strcmp(fs[k].label, f->label)) {
+				snprintf(err, errlen, "--fs: '%.100s' given twice", f->label);
+				return -1;
+			}
+		p = *end ? end + 1 : end;
+	}
+	if (*nfs == 0) {
+		snprintf(err, errlen, "--fs: no file system given");
+		return -1;
+	}
+	return 0;
+}
+
+/* "512M", "2G", "1073741824": bytes, or 0 if malformed. */
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	uint64_t mul = 1;
+	switch (*end) {
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	case 't': case 'T': mul = 1ull << 40; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && end[1] == 'B')
+		end += 2;
+	else if (*end == 'B')
+		end++;
+	if (end == s || *end || v == 0 || v > UINT64_MAX / mul)
+		return 0;
+	return v * mul;
+}
+
+/* Default image size: twice what the most demanding selected bench needs,
+ * plus room for the file system's own metadata; at least 512 MiB (xfs
+ * needs 300). */
+static uint64_t default_image_size(const struct runner *rn)
+{
+	uint64_t need = 0;
+	for (int i = 0; i < rn->nsel; i++) {
+		uint64_t m = rn->sel[i]->space_mib ? rn->sel[i]->space_mib : 64;
+		need = m > need ? m : need;
+	}
+	uint64_t mib = need * 2 + 256;
+	if (mib < 512)
+		mib = 512;
+	return (mib + 63) / 64 * 64 * MIB;
+}
+
+/* Full path of a mkfs tool, searched in PATH then /usr/sbin and /sbin. */
+static int find_tool(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s:/usr/sbin:/sbin", path ? path : "");
+	char *save = NULL;
+	for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", d, name);
+		if (access(out, X_OK) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* Run mkfs on the image; 0, or -1 with the reason (its last output line). */
+static int run_mkfs(const struct fs_spec *f, const char *image, const char *scratch, json_t *info,
+		    char *why, size_t whylen)
+{
+	char tool[64], exe[4096], log[4096], cmd[1024];
+	snprintf(tool, sizeof(tool), "mkfs.%s", f->type);
+	if (find_tool(tool, exe, sizeof(exe))) {
+		snprintf(why, whylen, "%s not found (Debian: %s)", tool,
+			 !strcmp(f->type, "xfs") ? "xfsprogs" : !strcmp(f->type, "btrfs") ? "btrfs-progs" : "e2fsprogs");
+		return -1;
+	}
+	char opts[128];
+	char *argv[40];
+	int argc = 0;
+	argv[argc++] = tool;
+	argv[argc++] = !strncmp(f->type, "ext", 3) ? "-F" : "-f";
+	argv[argc++] = "-q";
+	snprintf(opts, sizeof(opts), "%s", f->mkfs_opts);
+	char *save = NULL;
+	for (char *w = strtok_r(opts, " ", &save); w && argc < 36; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc++] = (char *)image;
+	argv[argc] = NULL;
+	size_t cl = 0;
+	cmd[0] = 0;
+	for (int i = 0; i < argc; i++)
+		cl += (size_t)snprintf(cmd + cl, cl < sizeof(cmd) ? sizeof(cmd) - cl : 0, "%s%s",
+				       i ? " " : "", argv[i]);
+	json_object_set_new(info, "mkfs", json_string(cmd));
+	snprintf(log, sizeof(log), "%.3900s/mkfs.log", scratch);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(exe, argv);
+		_exit(127);
+	}
+	reg_add_pid(pid);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR || reg_stop_requested()) {
+			reg_kill_pid(pid);
+			snprintf(why, whylen, "%s interrupted", tool);
+			return -1;
+		}
+	}
+	reg_forget_pid(pid);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		unlink(log);
+		return 0;
+	}
+	char out[2048] = "";
+	FILE *lf = fopen(log, "r");
+	if (lf) {
+		char line[512];
+		while (fgets(line, sizeof(line), lf))
+			if (line[0] != '\n')
+				snprintf(out, sizeof(out), "%s", line);
+		fclose(lf);
+	}
+	out[strcspn(out, "\n")] = 0;
+	unlink(log);
+	snprintf(why, whylen, "%s failed (%s %d)%s%s", tool, WIFEXITED(st) ? "exit" : "signal",
+		 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), out[0] ? ": " : "", out);
+	return -1;
+}
+
+struct made { char image[4096], mnt[4096], dev[64]; };
+
+/* Mount f (image, loop device, mount point) below scratch; 0, or -1 with
+ * why (the file system is then skipped). What was made is in m. */
+static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint64_t size,
+		    int loop_dio, json_t *info, struct made *m, char *why, size_t whylen)
+{
+	char err[512], opts[256];
+	snprintf(m->mnt, sizeof(m->mnt), "%.3900s/mnt%d-%s", scratch, idx, f->type);
+	if (mkdir(m->mnt, 0700)) {
+		snprintf(why, whylen, "mkdir %.900s: %s", m->mnt, strerror(errno));
+		m->mnt[0] = 0;
+		return -1;
+	}
+	if (!strcmp(f->type, "tmpfs")) {
+		if (strstr(f->mount_opts, "size="))
+			snprintf(opts, sizeof(opts), "%s", f->mount_opts);
+		else
+			snprintf(opts, sizeof(opts), "size=%llu%s%s", (unsigned long long)size,
+				 f->mount_opts[0] ? "," : "", f->mount_opts);
+		json_object_set_new(info, "backing", json_string("memory (tmpfs, no image)"));
+		json_object_set_new(info, "mount_options", json_string(opts));
+		if (sys_mount("scalebench-tmpfs", m->mnt, "tmpfs", opts, err, sizeof(err))) {
+			snprintf(why, whylen, "%s", err);
+			return -1;
+		}
+		reg_add_mount(m->mnt);
+		return 0;
+	}
+	snprintf(m->image, sizeof(m->image), "%.3900s/%s-%d.img", scratch, f->type, idx);
+	int fd = open(m->image, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		snprintf(why, whylen, "create %.900s: %s", m->image, strerror(errno));
+		m->image[0] = 0;
+		return -1;
+	}
+	reg_add_file(m->image);
+	int rc = ftruncate(fd, (off_t)size);
+	int e = errno;
+	close(fd);
+	if (rc) {
+		snprintf(why, whylen, "ftruncate %.900s: %s", m->image, strerror(e));
+		return -1;
+	}
+	char bfs[32];
+	if (sys_fs_type(scratch, bfs, sizeof(bfs)))
+		snprintf(bfs, sizeof(bfs), "unknown");
+	json_object_set_new(info, "image", json_pack("{s:s,s:I,s:s}", "path", m->image, "size_bytes",
+						       (json_int_t)size, "backing_fs", bfs));
+	if (run_mkfs(f, m->image, scratch, info, why, whylen))
+		return -1;
+	if (reg_stop_requested()) {
+		snprintf(why, whylen, "interrupted");
+		return -1;
+	}
+	int dio = loop_dio, lfd = -1;
+	if (sys_loop_attach(m->image, &dio, m->dev, sizeof(m->dev), &lfd, err, sizeof(err))) {
+		snprintf(why, whylen, "loop device: %s", err);
+		m->dev[0] = 0;
+		return -1;
+	}
+	reg_add_loop(m->dev);
+	json_object_set_new(info, "loop", json_pack("{s:s,s:b,s:s}", "device", m->dev, "direct_io",
+						      dio, "what",
+						      dio ? "direct I/O to the image: no second page cache"
+							  : "buffered: the image is cached by the backing file system too"));
+	char dev[128];
+	snprintf(dev, sizeof(dev), "%s%s", m->dev, dio ? " (direct I/O)" : " (buffered)");
+	json_object_set_new(info, "device", json_string(dev));
+	json_object_set_new(info, "mount_options", json_string(f->mount_opts));
+	rc = sys_mount(m->dev, m->mnt, f->type, f->mount_opts, err, sizeof(err));
+	close(lfd); /* after the mount, the loop device autoclears on unmount */
+	if (rc) {
+		snprintf(why, whylen, "%s", err);
+		return -1;
+	}
+	reg_add_mount(m->mnt);
+	return 0;
+}
+
+/* Undo bring_up, newest first; 0 or the first -errno. */
+static int tear_down(struct made *m)
+{
+	int rc = 0, r;
+	if (m->mnt[0]) {
+		if ((r = reg_umount(m->mnt)) && !rc)
+			rc = r;
+		if (!r && rmdir(m->mnt) && errno != ENOENT && !rc)
+			rc = -errno;
+	}
+	if (m->dev[0] && (r = reg_detach_loop(m->dev)) && !rc)
+		rc = r;
+	if (m->image[0] && (r = reg_remove_file(m->image)) && !rc)
+		rc = r;
+	memset(m, 0, sizeof(*m));
+	return rc;
+}
+
+static void set_target(struct runner *rn, const char *label, json_t *info)
+{
+	if (!rn->r.targets)
+		rn->r.targets = json_object();
+	json_t *t = json_object_get(rn->r.targets, label);
+	if (t)
+		json_object_update(t, info);
+	else
+		json_object_set(rn->r.targets, label, info);
+}
+
+static void usage(FILE *f, const struct opt *opts)
+{
+	fprintf(f,
+		"usage: scalebench matrix [BENCH|FAMILY ...] [options]   (root only)\n\n"
+		"Run the same benches (default: the fs and io families) on several file\n"
+		"systems and print them side by side. For each file system an image file\n"
+		"is made in --dir, formatted with mkfs.TYPE, attached to a loop device with\n"
+		"direct I/O, mounted, swept, then unmounted, detached and deleted (tmpfs:\n"
+		"mounted with size=--image-size, no image). Only what the matrix made is\n"
+		"ever formatted, mounted or removed; Ctrl-C removes it all.\n\n"
+		"FS list: TYPE[:MKFS OPTIONS][@MOUNT OPTIONS],... with TYPE one of ext2,\n"
+		"ext3, ext4, xfs, btrfs, tmpfs, e.g. --fs 'ext4,ext4:-O ^dir_index,ext4@noatime,xfs'.\n\n");
+	opt_help(f, opts);
+	fprintf(f, "\nexit: 0 done (failures and skipped file systems are recorded in the\n"
+		   "result), 1 the harness failed, 2 bad arguments, not root, or not enough\n"
+		   "space for an image, 128+signal interrupted (partial result written).\n");
+}
+
+int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
+{
+	struct runner rn;
+	runner_defaults(&rn, "matrix");
+	const char *fs_list = "ext2,ext3,ext4,xfs,btrfs,tmpfs", *image_size = NULL;
+	int buffered = 0;
+	const struct opt opts[] = {
+		{"fs", 0, OPT_STR, "LIST", "file systems, comma-separated (default ext2,ext3,ext4,xfs,btrfs,tmpfs)", 0, 0, NULL, &fs_list, NULL},
+		{"image-size", 0, OPT_STR, "SIZE", "size of each image (and tmpfs), e.g. 2G (default: sized to the benches)", 0, 0, NULL, &image_size, NULL},
+		{"dir", 'd', OPT_STR, "PATH", "where the images and mount points are made (default $TMPDIR or /tmp)", 0, 0, NULL, &rn.a.dir, NULL},
+		{"loop-buffered", 0, OPT_FLAG, NULL, "loop devices without direct I/O (the image is then cached twice)", 0, 0, NULL, &buffered, NULL},
+		RUNNER_OPTS(rn.a),
+		{0},
+	};
+	char err[512], *pos[MAX_SELECT];
+	int npos;
+	if (opt_parse(opts, argc, argv, pos, MAX_SELECT, &npos, err, sizeof(err))) {
+		fprintf(stderr, "scalebench matrix: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (rn.a.help) {
+		usage(stdout, opts);
+		return EXIT_OK;
+	}
+	struct fs_spec fs[MAX_FS];
+	int nfs;
+	char *fam[] = {"fs", "io"};
+	uint64_t size = image_size ? parse_size(image_size) : 0;
+	if (parse_fs(fs_list, fs, &nfs, err, sizeof(err)) ||
+	    runner_prepare(&rn, npos ? pos : fam, npos ? npos : 2, err, sizeof(err))) {
+		fprintf(stderr, "scalebench matrix: %s\n", err);
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "scalebench matrix: needs root (it formats and loop-mounts image files it makes); "
+				"without root use `scalebench run --dir` on a mounted file system\n");
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (runner_check_dir(rn.a.dir, err, sizeof(err))) {
+		fprintf(stderr, "scalebench matrix: %s\n", err);
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (image_size && size < 16 * MIB) {
+		fprintf(stderr, "scalebench matrix: --image-size: '%s' is not a size of at least 16M\n",
+			image_size);
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (!size)
+		size = default_image_size(&rn);
+	struct statvfs sv;
+	if (statvfs(rn.a.dir, &sv) == 0 && (uint64_t)sv.f_bavail * sv.f_frsize < size + 64 * MIB) {
+		fprintf(stderr, "scalebench matrix: --dir %s has %llu MiB free; an image needs %llu MiB "
+				"(set --image-size or --dir)\n", rn.a.dir,
+			(unsigned long long)((uint64_t)sv.f_bavail * sv.f_frsize / MIB),
+			(unsigned long long)(size / MIB));
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (runner_start(&rn, full_argc, full_argv)) {
+		fprintf(stderr, "scalebench matrix: cannot start: out of memory or signals\n");
+		return runner_finish(&rn, EXIT_RUNTIME);
+	}
+	char scratch[4096];
+	int rc = reg_mkscratch(rn.a.dir, "scalebench-matrix", scratch, sizeof(scratch));
+	if (rc) {
+		fprintf(stderr, "scalebench matrix: %s: cannot make a scratch directory: %s\n", rn.a.dir,
+			strerror(-rc));
+		return runner_finish(&rn, EXIT_RUNTIME);
+	}
+	int exit_code = EXIT_OK;
+	for (int i = 0; i < nfs && !reg_stop_requested(); i++) {
+		struct made m;
+		memset(&m, 0, sizeof(m));
+		char why[1024] = "";
+		json_t *info = json_pack("{s:s,s:s,s:s}", "type", fs[i].type, "mkfs_options",
+					 fs[i].mkfs_opts, "mount_options", fs[i].mount_opts);
+		uint64_t t0 = clock_ns();
+		if (bring_up(&fs[i], i, scratch, size, !buffered, info, &m, why, sizeof(why))) {
+			json_object_set_new(info, "skipped", json_string(why));
+			if (!rn.a.quiet)
+				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);
+		} else {
+			int ec = runner_sweep(&rn, m.mnt, fs[i].label);
+			if (ec > exit_code)
+				exit_code = ec;
+		}
+		int td = tear_down(&m);
+		if (td) {
+			fprintf(stderr, "scalebench matrix: %s: cleanup: %s\n", fs[i].label, strerror(-td));
+			exit_code = EXIT_RUNTIME;
+		}
+		json_object_set_new(info, "wall_s", json_real((double)(clock_ns() - t0) / 1e9));
+		set_target(&rn, fs[i].label, info);
+		json_decref(info);
+	}
+	return runner_finish(&rn, exit_code);
+}

@@ -1,0 +1,156 @@
+/* Linux: page-cache dropping, loop devices (LOOP_CONFIGURE with direct
+ * I/O and autoclear) and mount(2) with an option string. See sys.h. Only
+ * the matrix and the io.* benches call these, on things scalebench made. */
+#include "sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <time.h>
+#include <unistd.h>
+
+int sys_drop_caches(void)
+{
+	sync();
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int rc = write(fd, "1\n", 2) == 2 ? 0 : -errno; /* 1: the page cache only */
+	close(fd);
+	return rc;
+}
+
+static int configure(int lfd, int bfd, const char *image, int direct)
+{
+	struct loop_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = (unsigned)bfd;
+	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (direct ? LO_FLAGS_DIRECT_IO : 0);
+	snprintf((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), "%s", image);
+	return ioctl(lfd, LOOP_CONFIGURE, &cfg) ? -errno : 0;
+}
+
+int sys_loop_attach(const char *image, int *direct_io, char *dev, size_t devlen, int *fd,
+		    char *err, size_t errlen)
+{
+	*fd = -1;
+	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		int e = errno;
+		snprintf(err, errlen, "open /dev/loop-control: %s", strerror(e));
+		return -e;
+	}
+	int bfd = open(image, O_RDWR | O_CLOEXEC);
+	if (bfd < 0) {
+		int e = errno;
+		close(ctl);
+		snprintf(err, errlen, "open %s: %s", image, strerror(e));
+		return -e;
+	}
+	int rc = -EBUSY;
+	for (int tries = 0; tries < 16 && rc == -EBUSY; tries++) {
+		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (n < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "LOOP_CTL_GET_FREE: %s", strerror(-rc));
+			break;
+		}
+		snprintf(dev, devlen, "/dev/loop%d", n);
+		int lfd = open(dev, O_RDWR | O_CLOEXEC);
+		if (lfd < 0) {
+			rc = -errno;
+			snprintf(err, errlen, "open %s: %s", dev, strerror(-rc));
+			break;
+		}
+		rc = configure(lfd, bfd, image, *direct_io);
+		if (rc == -EINVAL && *direct_io) { /* backing file system without O_DIRECT */
+			*direct_io = 0;
+			rc = configure(lfd, bfd, image, 0);
+		}
+		if (rc == 0) {
+			*fd = lfd;
+			break;
+		}
+		close(lfd); /* EBUSY: another process took it first; try the next */
+		snprintf(err, errlen, "LOOP_CONFIGURE %s: %s", dev, strerror(-rc));
+	}
+	close(bfd);
+	close(ctl);
+	return rc;
+}
+
+int sys_loop_detach(const char *dev)
+{
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENXIO ? 0 : -errno;
+	int rc = 0;
+	for (int i = 0; i < 50; i++) {
+		if (ioctl(fd, LOOP_CLR_FD) == 0 || errno == ENXIO) {
+			rc = 0;
+			break;
+		}
+		rc = -errno;
+		if (errno != EBUSY)
+			break;
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	}
+	close(fd);
+	return rc;
+}
+
+static const struct { const char *name; unsigned long flag; } mount_flags[] = {
+	{"ro", MS_RDONLY},          {"rw", 0},
+	{"noatime", MS_NOATIME},    {"nodiratime", MS_NODIRATIME},
+	{"relatime", MS_RELATIME},  {"strictatime", MS_STRICTATIME},
+	{"lazytime", MS_LAZYTIME},  {"sync", MS_SYNCHRONOUS},
+	{"dirsync", MS_DIRSYNC},    {"nosuid", MS_NOSUID},
+	{"nodev", MS_NODEV},        {"noexec", MS_NOEXEC},
+};
+
+int sys_mount(const char *src, const char *dir, const char *type, const char *opts, char *err,
+	      size_t errlen)
+{
+	char buf[1024], data[1024] = "";
+	unsigned long flags = 0;
+	snprintf(buf, sizeof(buf), "%s", opts ? opts : "");
+	char *save = NULL;
+	for (char *o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		int generic = 0;
+		for (size_t i = 0; i < sizeof(mount_flags) / sizeof(mount_flags[0]); i++)
+			if (!strcmp(o, mount_flags[i].name)) {
+				flags |= mount_flags[i].flag;
+				generic = 1;
+			}
+		if (!generic) {
+			size_t l = strlen(data);
+			snprintf(data + l, sizeof(data) - l, "%s%s", l ? "," : "", o);
+		}
+	}
+	if (mount(src, dir, type, flags, data[0] ? data : NULL)) {
+		int e = errno;
+		snprintf(err, errlen, "mount -t %s %s%s%s: %s%s", type, opts && *opts ? "-o " : "",
+			 opts && *opts ? opts : "", opts && *opts ? "" : "", strerror(e),
+			 e == ENODEV ? " (the kernel does not support this file system)" : "");
+		return -e;
+	}
+	return 0;
+}
+
+int sys_umount(const char *dir)
+{
+	for (int i = 0; i < 50; i++) {
+		if (umount2(dir, 0) == 0)
+			return 0;
+		if (errno == EINVAL || errno == ENOENT)
+			return 0; /* not mounted (any more) */
+		if (errno != EBUSY)
+			return -errno;
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	}
+	return umount2(dir, MNT_DETACH) ? -errno : 0;
+}

@@ -9,7 +9,11 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Isrc -Isrc/core -Isrc/bench -Isrc/sys -Isrc/out -DSB_VERSION=\"$(VERSION)\"
-LDLIBS := -ljansson -lm
+# History backends: SQLite (embedded) and PostgreSQL (libpq, headers under
+# /usr/include/postgresql on Debian).
+PG_CPPFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+CPPFLAGS += $(PG_CPPFLAGS)
+LDLIBS := -ljansson -lsqlite3 -lpq -lm
 
 # POSIX_ONLY=1: POSIX interfaces alone (the stand-in for the systems this
 # machine cannot run); otherwise the native implementation of src/sys/.

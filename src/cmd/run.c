@@ -25,6 +25,8 @@
 
 struct run_args {
 	const char *dir, *output, *format;
+	const char *db, *report; /* history database, HTML report (issue 5) */
+	int no_db;
 	uint64_t max_n, repeat;
 	double budget, ci_pct;
 	int quick, full, quiet, help;
@@ -194,6 +196,9 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &a.ci_pct, NULL},
 		{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &a.output, NULL},
 		{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default) or json", 0, 0, "text|json", &a.format, NULL},
+		{"db", 0, OPT_STR, "PATH|URL", "store the result in this history database: a SQLite file or postgresql://... (default $XDG_DATA_HOME/scalebench/results.db)", 0, 0, NULL, &a.db, NULL},
+		{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &a.no_db, NULL},
+		{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &a.report, NULL},
 		{"quiet", 'q', OPT_FLAG, NULL, "no progress on stderr", 0, 0, NULL, &a.quiet, NULL},
 		{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &a.help, NULL},
 		{0},
@@ -216,7 +221,8 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	int nsel;
 	if (select_benches(pos, npos, sel, &nsel, err, sizeof(err)) ||
 	    check_dir(a.dir, err, sizeof(err)) ||
-	    (a.output && check_output(a.output, err, sizeof(err)))) {
+	    (a.output && check_output(a.output, err, sizeof(err))) ||
+	    (a.report && check_output(a.report, err, sizeof(err)))) {
 		fprintf(stderr, "scalebench run: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -307,6 +313,10 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		fprintf(stderr, "scalebench run: cannot write the result: %s\n", err);
 		exit_code = EXIT_RUNTIME;
 	}
+	if (run_store_history(&r, a.db, a.no_db, a.quiet))
+		exit_code = EXIT_RUNTIME;
+	if (a.report && run_write_report(&r, a.report))
+		exit_code = EXIT_RUNTIME;
 	if (!strcmp(a.format, "json")) {
 		json_t *j = result_to_json(&r);
 		if (!j || json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))

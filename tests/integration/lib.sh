@@ -17,3 +17,6 @@ is_root() { [ "$(id -u)" = 0 ]; }
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$@"; }
 # processes whose command line is this binary (left-overs)
 stray_procs() { pgrep -f -- "$SB" | grep -v "^$$\$" | wc -l; }
+# Runs store their result in the history database by default: keep each
+# test's database in its scratch area, never in the user's home.
+export XDG_DATA_HOME="$T/xdg"

@@ -9,10 +9,13 @@ int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* Hooks of `run` (history.c, report.c): each prints its own message on
- * stderr and returns EXIT_OK or EXIT_RUNTIME. */
+/* Hooks of the sweeping commands (run; matrix), called once the result
+ * is complete (history.c, report.c). cmd names the command in messages
+ * ("run"); each prints its own message on stderr and returns EXIT_OK or
+ * EXIT_RUNTIME. */
 struct run_result;
-int run_store_history(const struct run_result *r, const char *dbspec, int no_db, int quiet);
-int run_write_report(const struct run_result *r, const char *path);
+int run_store_history(const struct run_result *r, const char *cmd, const char *dbspec, int no_db,
+		      int quiet);
+int run_write_report(const struct run_result *r, const char *cmd, const char *path);
 
 #endif

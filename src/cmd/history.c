@@ -7,7 +7,8 @@
 #include "db.h"
 #include "opt.h"
 
-int run_store_history(const struct run_result *r, const char *dbspec, int no_db, int quiet)
+int run_store_history(const struct run_result *r, const char *cmd, const char *dbspec, int no_db,
+		      int quiet)
 {
 	if (no_db)
 		return EXIT_OK;
@@ -15,14 +16,14 @@ int run_store_history(const struct run_result *r, const char *dbspec, int no_db,
 	struct db *d;
 	int64_t id = 0;
 	if (db_open(dbspec, &d, err, sizeof(err))) {
-		fprintf(stderr, "scalebench run: not stored in the history: %s\n", err);
+		fprintf(stderr, "scalebench %s: not stored in the history: %s\n", cmd, err);
 		return EXIT_RUNTIME;
 	}
 	int rc = db_store(d, r, &id, err, sizeof(err));
 	if (rc)
-		fprintf(stderr, "scalebench run: not stored in the history: %s\n", err);
+		fprintf(stderr, "scalebench %s: not stored in the history: %s\n", cmd, err);
 	else if (!quiet)
-		fprintf(stderr, "scalebench run: stored as run %lld in %s\n", (long long)id,
+		fprintf(stderr, "scalebench %s: stored as run %lld in %s\n", cmd, (long long)id,
 			d->label);
 	db_close(d);
 	return rc ? EXIT_RUNTIME : EXIT_OK;

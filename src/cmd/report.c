@@ -12,7 +12,7 @@
 
 #define MAX_INPUTS 16
 
-int run_write_report(const struct run_result *r, const char *path)
+int run_write_report(const struct run_result *r, const char *cmd, const char *path)
 {
 	char err[1024], label[300];
 	snprintf(label, sizeof(label), "%s %s", r->host ? r->host : "this run",
@@ -20,7 +20,7 @@ int run_write_report(const struct run_result *r, const char *path)
 	const struct run_result *rs[] = {r};
 	const char *labels[] = {label};
 	if (report_write(rs, labels, 1, "html", path, err, sizeof(err))) {
-		fprintf(stderr, "scalebench run: cannot write the report: %s\n", err);
+		fprintf(stderr, "scalebench %s: cannot write the report: %s\n", cmd, err);
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;

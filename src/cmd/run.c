@@ -313,9 +313,9 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		fprintf(stderr, "scalebench run: cannot write the result: %s\n", err);
 		exit_code = EXIT_RUNTIME;
 	}
-	if (run_store_history(&r, a.db, a.no_db, a.quiet))
+	if (run_store_history(&r, "run", a.db, a.no_db, a.quiet))
 		exit_code = EXIT_RUNTIME;
-	if (a.report && run_write_report(&r, a.report))
+	if (a.report && run_write_report(&r, "run", a.report))
 		exit_code = EXIT_RUNTIME;
 	if (!strcmp(a.format, "json")) {
 		json_t *j = result_to_json(&r);

@@ -17,7 +17,8 @@ double hcounts_quantile(const uint64_t *c, int nb, uint64_t total, double q)
 	if (!total)
 		return NAN;
 	double r = ceil(q * (double)total);
-	uint64_t rank = r < 1 ? 1 : (uint64_t)r, seen = 0;
+	/* (double)total may round up to 2^64, which does not convert back */
+	uint64_t rank = r < 1 ? 1 : r >= 18446744073709551615.0 ? total : (uint64_t)r, seen = 0;
 	for (int i = 0; i < nb; i++) {
 		seen += c[i];
 		if (seen >= rank)

@@ -6,10 +6,24 @@
 #include <math.h>
 #include <string.h>
 
+/* s, safe for a terminal: control characters (an escape sequence in a
+ * hostile bench name) become '?'. Eight rotating buffers, so that one
+ * printf can take several. */
+static const char *clean(const char *s)
+{
+	static char buf[8][256];
+	static int next;
+	char *b = buf[next++ & 7];
+	size_t i = 0;
+	for (; s && s[i] && i + 1 < sizeof(buf[0]); i++)
+		b[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	b[i] = 0;
+	return b;
+}
+
 static const char *js(const json_t *o, const char *k)
 {
-	const char *s = json_string_value(json_object_get(o, k));
-	return s ? s : "";
+	return clean(json_string_value(json_object_get(o, k)));
 }
 
 static double jnum(const json_t *o, const char *k)
@@ -114,9 +128,9 @@ void compare_print_text(const json_t *c, FILE *f)
 				(long long)json_integer_value(json_object_get(v, "version_a")),
 				(long long)json_integer_value(json_object_get(v, "version_b")));
 		json_array_foreach(oa, i, v)
-			fprintf(f, "  %s: only in A\n", json_string_value(v));
+			fprintf(f, "  %s: only in A\n", clean(json_string_value(v)));
 		json_array_foreach(ob, i, v)
-			fprintf(f, "  %s: only in B\n", json_string_value(v));
+			fprintf(f, "  %s: only in B\n", clean(json_string_value(v)));
 		json_array_foreach(benches, i, v) {
 			print_ns_list(f, js(v, "name"), json_object_get(v, "n_only_in_a"), "A");
 			print_ns_list(f, js(v, "name"), json_object_get(v, "n_only_in_b"), "B");

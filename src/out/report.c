@@ -104,7 +104,7 @@ static void verdict_cell(FILE *f, const struct bench_result *b, int diff)
 static const struct bench_result *find_bench(const struct run_result *r, const char *name)
 {
 	for (int i = 0; i < r->nbenches; i++)
-		if (!strcmp(r->benches[i].name, name))
+		if (r->benches[i].name && !strcmp(r->benches[i].name, name))
 			return &r->benches[i];
 	return NULL;
 }
@@ -116,7 +116,7 @@ static int bench_names(const struct run_result *const *rs, int n, const char **o
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < rs[i]->nbenches; j++) {
 			const char *nm = rs[i]->benches[j].name;
-			int seen = 0;
+			int seen = !nm;
 			for (int q = 0; q < k && !seen; q++)
 				seen = !strcmp(out[q], nm);
 			if (!seen && k < max)

@@ -40,8 +40,12 @@ static void flatten(json_t *rows, const json_t *v, char *path, size_t len, int d
 				      : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 	if (!txt)
 		return;
-	if (strlen(txt) > MAX_VALUE)
-		strcpy(txt + MAX_VALUE - 3, "...");
+	if (strlen(txt) > MAX_VALUE) {
+		size_t cut = MAX_VALUE - 3;
+		while (cut > 0 && ((unsigned char)txt[cut] & 0xc0) == 0x80)
+			cut--; /* not inside a UTF-8 sequence */
+		strcpy(txt + cut, "...");
+	}
 	json_t *row = json_object_get(rows, path);
 	if (!row) {
 		row = json_array();

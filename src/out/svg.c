@@ -44,6 +44,8 @@ static int log_range(struct axis *a, double mn, double mx, double pad)
 		return 0;
 	a->lo = log10(mn / pad);
 	a->hi = log10(mx * pad);
+	if (!isfinite(a->lo) || !isfinite(a->hi)) /* 1e308 * pad: no axis */
+		return 0;
 	if (a->hi - a->lo < 0.3) { /* at least a factor of 2 */
 		double mid = (a->hi + a->lo) / 2;
 		a->lo = mid - 0.15;

@@ -15,7 +15,7 @@ int run_store_history(const struct run_result *r, const char *cmd, const char *d
 	char err[1024];
 	struct db *d;
 	int64_t id = 0;
-	if (db_open(dbspec, &d, err, sizeof(err))) {
+	if (db_open(dbspec, DB_WRITE, &d, err, sizeof(err))) {
 		fprintf(stderr, "scalebench %s: not stored in the history: %s\n", cmd, err);
 		return EXIT_RUNTIME;
 	}
@@ -101,7 +101,7 @@ int cmd_history(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct db *d;
-	if (db_open(dbspec, &d, err, sizeof(err))) {
+	if (db_open(dbspec, DB_READ, &d, err, sizeof(err))) {
 		fprintf(stderr, "scalebench history: %s\n", err);
 		return EXIT_RUNTIME;
 	}

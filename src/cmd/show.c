@@ -44,7 +44,7 @@ int cmd_show(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	struct db *d;
-	if (db_open(dbspec, &d, err, sizeof(err))) {
+	if (db_open(dbspec, DB_READ, &d, err, sizeof(err))) {
 		fprintf(stderr, "scalebench show: %s\n", err);
 		return EXIT_RUNTIME;
 	}

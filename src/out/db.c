@@ -70,7 +70,7 @@ static void redact(const char *t, char *out, size_t len)
 	out[o] = 0;
 }
 
-int db_open(const char *target, struct db **out, char *err, size_t errlen)
+int db_open(const char *target, enum db_mode mode, struct db **out, char *err, size_t errlen)
 {
 	char path[4096];
 	*out = NULL;
@@ -80,7 +80,7 @@ int db_open(const char *target, struct db **out, char *err, size_t errlen)
 					      "(use --db PATH or --no-db)");
 			return -1;
 		}
-		if (make_parent(path, err, errlen))
+		if (mode == DB_WRITE && make_parent(path, err, errlen))
 			return -1;
 		target = path;
 	}
@@ -92,7 +92,7 @@ int db_open(const char *target, struct db **out, char *err, size_t errlen)
 	d->ops = is_pg(target) ? &db_pg_ops : &db_sqlite_ops;
 	redact(target, d->label, sizeof(d->label));
 	char inner[512];
-	if (d->ops->open(d, target, inner, sizeof(inner))) {
+	if (d->ops->open(d, target, mode == DB_WRITE, inner, sizeof(inner))) {
 		snprintf(err, errlen, "%s: %s", d->label, inner);
 		free(d);
 		return -1;
@@ -243,7 +243,7 @@ int result_load_spec(const char *spec, const char *dbspec, struct run_result *r,
 		return result_read_file(spec, r, err, errlen);
 	}
 	struct db *d;
-	if (db_open(dbspec, &d, err, errlen))
+	if (db_open(dbspec, DB_READ, &d, err, errlen))
 		return -1;
 	int rc = db_get_result(d, id, r, NULL, err, errlen);
 	db_close(d);

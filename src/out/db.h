@@ -37,7 +37,8 @@ struct db_filter {
 /* Per-backend operations; err names the database and what failed. */
 struct db_ops {
 	const char *name;
-	int (*open)(struct db *d, const char *target, char *err, size_t errlen);
+	/* create: make the database if it does not exist (writers only) */
+	int (*open)(struct db *d, const char *target, int create, char *err, size_t errlen);
 	void (*close)(struct db *d);
 	/* Stores r (and doc, its JSON text) in one transaction; *id = new run id. */
 	int (*store)(struct db *d, const struct run_result *r, const char *doc, int64_t *id,
@@ -61,8 +62,11 @@ extern const struct db_ops db_sqlite_ops, db_pg_ops;
 /* $XDG_DATA_HOME/scalebench/results.db, else ~/.local/share/scalebench/results.db.
  * Returns -1 when neither variable is set. */
 int db_default_path(char *buf, size_t len);
-/* Opens target (NULL: the default path, whose directory is created). */
-int db_open(const char *target, struct db **out, char *err, size_t errlen);
+/* Opens target (NULL: the default path). DB_WRITE creates the database
+ * (and the default path's directory) when missing; DB_READ refuses a
+ * database that does not exist, saying so. */
+enum db_mode { DB_READ = 0, DB_WRITE = 1 };
+int db_open(const char *target, enum db_mode mode, struct db **out, char *err, size_t errlen);
 void db_close(struct db *d);
 int db_store(struct db *d, const struct run_result *r, int64_t *id, char *err, size_t errlen);
 int db_list(struct db *d, const struct db_filter *f,

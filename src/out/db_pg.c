@@ -108,8 +108,9 @@ rollback:
 	return -1;
 }
 
-static int pg_open(struct db *d, const char *target, char *err, size_t errlen)
+static int pg_open(struct db *d, const char *target, int create, char *err, size_t errlen)
 {
+	(void)create; /* the server's database exists; its tables are made on first use */
 	PGconn *c = PQconnectdb(target);
 	if (!c || PQstatus(c) != CONNECTION_OK) {
 		fail(c, "connect", err, errlen);

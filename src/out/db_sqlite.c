@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define BUSY_TIMEOUT_MS 30000
 
@@ -85,11 +86,15 @@ rollback:
 	return -1;
 }
 
-static int sq_open(struct db *d, const char *target, char *err, size_t errlen)
+static int sq_open(struct db *d, const char *target, int create, char *err, size_t errlen)
 {
 	sqlite3 *h = NULL;
-	if (sqlite3_open_v2(target, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
+	if (!create && access(target, F_OK)) {
+		snprintf(err, errlen, "no history database here (nothing stored yet? see --db)");
+		return -1;
+	}
+	if (sqlite3_open_v2(target, &h, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+			    NULL) != SQLITE_OK) {
 		fail(h, "open", err, errlen);
 		sqlite3_close(h);
 		return -1;

@@ -89,3 +89,5 @@ check "wrong version row: names the version" grep -q "schema_version 99" "$T/e2"
 check "hostile row: names the field" grep -q "points\[0\].n" "$T/e3"
 "$SB" compare 1 4 --db "$DB" >/dev/null 2>"$T/e5"; rc=$?
 check "compare of a damaged row: exit 2, names it" sh -c '[ $1 = 2 ] && grep -q "run 1" "$2"' _ $rc "$T/e5"
+"$SB" history --db "$T/missing.db" >/dev/null 2>"$T/e6"; rc=$?
+check "history of a database that does not exist: exit 1, says so, creates nothing" sh -c '[ $1 = 1 ] && grep -q "missing.db: no history database here" "$2" && [ ! -e "$3" ]' _ $rc "$T/e6" "$T/missing.db"

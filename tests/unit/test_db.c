@@ -79,7 +79,8 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/h.db", dir);
 
 	struct db *d;
-	CHECK(db_open(path, &d, err, sizeof(err)) == 0, "open: %s", err);
+	CHECK(db_open(path, DB_READ, &d, err, sizeof(err)) < 0 && strstr(err, "no history database"), "read of a missing db: %s", err);
+	CHECK(db_open(path, DB_WRITE, &d, err, sizeof(err)) == 0, "open: %s", err);
 	struct run_result r1, r2;
 	make_result(&r1, "alpha", "2026-12-01T10:00:00Z", "fs.create");
 	make_result(&r2, "beta", "2026-12-03T10:00:00Z", "fs.stat");
@@ -128,7 +129,7 @@ int main(void)
 	CHECK(raw_exec(path, sql) == 0, "corrupt row 1");
 	snprintf(sql, sizeof(sql), "UPDATE runs SET document = '{\"schema_version\": 7}' WHERE id = %lld", (long long)id2);
 	CHECK(raw_exec(path, sql) == 0, "corrupt row 2");
-	CHECK(db_open(path, &d, err, sizeof(err)) == 0, "reopen: %s", err);
+	CHECK(db_open(path, DB_READ, &d, err, sizeof(err)) == 0, "reopen: %s", err);
 	CHECK(db_get_result(d, id1, &back, NULL, err, sizeof(err)) < 0 &&
 	      strstr(err, "not valid JSON") && strstr(err, "h.db") && strstr(err, "run 1"),
 	      "truncated document: %s", err);
@@ -138,7 +139,7 @@ int main(void)
 
 	/* a schema newer than this build */
 	CHECK(raw_exec(path, "INSERT INTO schema_migrations VALUES (99, 'future')") == 0, "future");
-	CHECK(db_open(path, &d, err, sizeof(err)) < 0 && strstr(err, "newer"), "future: %s", err);
+	CHECK(db_open(path, DB_READ, &d, err, sizeof(err)) < 0 && strstr(err, "newer"), "future: %s", err);
 
 	/* a file that is not a database */
 	char junk[256];
@@ -146,10 +147,10 @@ int main(void)
 	FILE *f = fopen(junk, "w");
 	fputs("this is not a sqlite database, just some text that is long enough......\n", f);
 	fclose(f);
-	CHECK(db_open(junk, &d, err, sizeof(err)) < 0 && strstr(err, "junk.db") &&
+	CHECK(db_open(junk, DB_READ, &d, err, sizeof(err)) < 0 && strstr(err, "junk.db") &&
 	      strstr(err, "not a database"), "junk: %s", err);
 	/* a directory that does not exist */
-	CHECK(db_open("/nonexistent/dir/h.db", &d, err, sizeof(err)) < 0 &&
+	CHECK(db_open("/nonexistent/dir/h.db", DB_WRITE, &d, err, sizeof(err)) < 0 &&
 	      strstr(err, "/nonexistent/dir/h.db"), "missing dir: %s", err);
 
 	CHECK(db_parse_id("12") == 12 && db_parse_id("#7") == 7 && db_parse_id("x") < 0 &&

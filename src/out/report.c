@@ -60,7 +60,7 @@ static const char css[] =
 	"h1{font-size:22px}h2{font-size:18px;margin-top:36px;border-bottom:1px solid #ccc}"
 	"table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;"
 	"text-align:left;vertical-align:top}th{background:#f3f3f3}"
-	"tr.diff td{background:#fff3c4}td.diff{background:#fff3c4;font-weight:600}"
+	"tr.diff td{background:#fff3c4}td.diff{background:#ffe08a;font-weight:600}"
 	".mono{font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}"
 	".plots{display:grid;grid-template-columns:1fr 1fr;gap:12px}"
 	"svg.plot{width:100%;height:auto;font:15px sans-serif}svg .bg{fill:#fcfcfc;stroke:#999}"

@@ -85,9 +85,11 @@ static void table(FILE *f, const json_t *rows, const char *const *labels, int n,
 		fputs(d ? "<tr class=\"diff\"><td class=\"mono\">" : "<tr><td class=\"mono\">", f);
 		html_escape(f, k);
 		fputs("</td>", f);
+		const json_t *v0 = json_array_get(row, 0);
 		for (int i = 0; i < n; i++) {
 			const json_t *v = json_array_get(row, (size_t)i);
-			fputs("<td class=\"mono\">", f);
+			/* the cells that differ from the first input's: bold */
+			fputs(i && d && !json_equal(v, v0) ? "<td class=\"mono diff\">" : "<td class=\"mono\">", f);
 			html_escape(f, json_is_string(v) ? json_string_value(v) : "-");
 			fputs("</td>", f);
 		}

@@ -65,48 +65,58 @@ static void fmt_count(double v, char *buf, size_t len)
 		snprintf(buf, len, "%g", v);
 }
 
-/* Ticks at m * 10^k: m in {1,2,5}; or 1..9, or 1.0..9.8 by 0.2, when the
- * coarser set gives fewer than 3 (resp. 2) ticks in the range. */
+static int count_ticks(const struct axis *a, const double *m, int nm)
+{
+	int count = 0;
+	for (int k = (int)floor(a->lo) - 1; k <= (int)ceil(a->hi); k++)
+		for (int i = 0; i < nm; i++) {
+			double t = log10(m[i] * pow(10, k));
+			count += t >= a->lo && t <= a->hi;
+		}
+	return count;
+}
+
+/* Ticks at m * 10^k: m in {1,2,5}; only powers of ten when that gives more
+ * than 8 ticks; 1..9, or 1.0..9.8 by 0.2, when it gives fewer than 3. */
 static void log_ticks(FILE *f, const struct axis *a, int vertical, int ns_units)
 {
-	static const double coarse[] = {1, 2, 5}, mid[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+	static const double decade[] = {1}, coarse[] = {1, 2, 5}, mid[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
 	double fine[45];
 	for (int i = 0; i < 45; i++)
 		fine[i] = 1 + 0.2 * i;
-	const double *sets[] = {coarse, mid, fine};
-	const int sizes[] = {3, 9, 45}, need[] = {3, 2, 0};
-	for (int pass = 0; pass < 3; pass++) {
-		const double *m = sets[pass];
-		int nm = sizes[pass], count = 0;
-		for (int k = (int)floor(a->lo) - 1; k <= (int)ceil(a->hi); k++)
-			for (int i = 0; i < nm; i++) {
-				double t = log10(m[i] * pow(10, k));
-				count += t >= a->lo && t <= a->hi;
-			}
-		if (count < need[pass])
-			continue;
-		for (int k = (int)floor(a->lo) - 1; k <= (int)ceil(a->hi); k++)
-			for (int i = 0; i < nm; i++) {
-				double v = m[i] * pow(10, k), t = log10(v);
-				if (t < a->lo || t > a->hi)
-					continue;
-				char lab[32];
-				if (ns_units)
-					fmt_ns(v, lab, sizeof(lab));
-				else
-					fmt_count(v, lab, sizeof(lab));
-				double p = to_px(a, v);
-				if (vertical)
-					fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-						   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-						PL, p, PR, p, PL - 6, p + 5, lab);
-				else
-					fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-						   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-						p, PT, p, PB, p, PB + 19, lab);
-			}
-		return;
+	const double *m = coarse;
+	int nm = 3, c = count_ticks(a, coarse, 3);
+	if (c > 8) {
+		m = decade;
+		nm = 1;
+	} else if (c < 3) {
+		m = mid;
+		nm = 9;
+		if (count_ticks(a, mid, 9) < 2) {
+			m = fine;
+			nm = 45;
+		}
 	}
+	for (int k = (int)floor(a->lo) - 1; k <= (int)ceil(a->hi); k++)
+		for (int i = 0; i < nm; i++) {
+			double v = m[i] * pow(10, k), t = log10(v);
+			if (t < a->lo || t > a->hi)
+				continue;
+			char lab[32];
+			if (ns_units)
+				fmt_ns(v, lab, sizeof(lab));
+			else
+				fmt_count(v, lab, sizeof(lab));
+			double p = to_px(a, v);
+			if (vertical)
+				fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+					   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+					PL, p, PR, p, PL - 6, p + 5, lab);
+			else
+				fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+					   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+					p, PT, p, PB, p, PB + 19, lab);
+		}
 }
 
 static void frame(FILE *f, int nlegend, const char *xlabel, const char *ylabel)

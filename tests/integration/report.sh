@@ -30,7 +30,7 @@ for bad in ("<script", "<link", "<img", "<iframe", "src=", "@import", "url("):
 assert set(re.findall(r"https?://[^\x22 ]*", h)) <= {"http://www.w3.org/2000/svg"}
 ' "$T/r.html"
 check "hostile bench name escaped" grep -q "fs.&lt;script&gt;alert(1)&lt;/script&gt;" "$T/r.html"
-check "snapshots side by side with differences highlighted" grep -q '<tr class="diff"><td class="mono">filesystem.type</td><td class="mono">[^<]*</td><td class="mono">xfs</td>' "$T/r.html"
+check "snapshots side by side with differences highlighted" grep -q '<tr class="diff"><td class="mono">filesystem.type</td><td class="mono">[^<]*</td><td class="mono diff">xfs</td>' "$T/r.html"
 npts=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(len(r["points"]) for b in d["benches"] for r in b["repetitions"]))' "$T/a.json")
 "$SB" report "$T/a.json" "$T/b.json" --format csv >"$T/r.csv"
 check "report --format csv: one row per input, bench and point" python3 -c '

@@ -9,7 +9,11 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Isrc -Isrc/core -Isrc/bench -Isrc/sys -Isrc/out -DSB_VERSION=\"$(VERSION)\"
-LDLIBS := -ljansson -lm -lpthread
+# History backends: SQLite (embedded) and PostgreSQL (libpq, headers under
+# /usr/include/postgresql on Debian).
+PG_CPPFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+CPPFLAGS += $(PG_CPPFLAGS)
+LDLIBS := -ljansson -lsqlite3 -lpq -lm -lpthread
 
 # POSIX_ONLY=1: POSIX interfaces alone (the stand-in for the systems this
 # machine cannot run); otherwise the native implementation of src/sys/.
@@ -38,7 +42,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all setup run check test unit install uninstall clean
+.PHONY: all setup run check test unit fuzz install uninstall clean
 all: scalebench
 
 ifeq ($(BUILD),build/native)
@@ -79,6 +83,24 @@ check: setup
 	sh tests/run.sh
 
 test: check
+
+# libFuzzer target for the result reader and the writers it feeds (clang):
+# `make fuzz` runs it for FUZZ_SECONDS on fuzz/corpus (kept in the repo; new
+# inputs go to build/fuzz/corpus, crashes to build/fuzz/crashes/).
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := fuzz/fuzz_result.c src/out/json.c src/core/result.c src/core/fit.c \
+	src/core/hist.c src/core/hcmp.c src/core/compare.c src/out/compare_text.c \
+	src/out/report.c src/out/report_snap.c src/out/svg.c src/out/csv.c src/out/text.c
+build/fuzz/fuzz_result: $(FUZZ_SRC) $(wildcard src/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $(FUZZ_SRC) -ljansson -lm
+
+fuzz: setup build/fuzz/fuzz_result
+	@mkdir -p build/fuzz/corpus build/fuzz/crashes
+	build/fuzz/fuzz_result -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+		-rss_limit_mb=2048 -dict=fuzz/result.dict -artifact_prefix=build/fuzz/crashes/ \
+		-print_final_stats=1 build/fuzz/corpus fuzz/corpus
 
 install: scalebench
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -15,10 +15,15 @@ static void usage(FILE *f)
 		"  matrix [BENCH|FAMILY ...] the same benches on several file systems (root)\n"
 		"  list                     the benches, with their axis\n"
 		"  serve                    the server side of net.* for `run --peer` on another host\n"
+		"  history                  the runs stored in the history database\n"
+		"  show ID                  one stored run (text, json or csv)\n"
+		"  compare A B [C ...]      what changed between results, with a statistical test\n"
+		"  report RESULT ...        a self-contained HTML report (or csv)\n"
 		"  help                     this text; `scalebench COMMAND --help` for one command\n"
 		"  version                  the version (also --version)\n\n"
 		"quick start: scalebench run --quick -o result.json\n"
 		"exit codes: 0 done, 1 harness failure, 2 bad arguments or target,\n"
+		"            3 compare found a significant regression,\n"
 		"            128+signal interrupted (partial result written)\n");
 }
 
@@ -37,6 +42,14 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 2, argv + 2);
 	if (!strcmp(c, "serve"))
 		return cmd_serve(argc - 2, argv + 2);
+	if (!strcmp(c, "history"))
+		return cmd_history(argc - 2, argv + 2);
+	if (!strcmp(c, "show"))
+		return cmd_show(argc - 2, argv + 2);
+	if (!strcmp(c, "compare"))
+		return cmd_compare(argc - 2, argv + 2);
+	if (!strcmp(c, "report"))
+		return cmd_report(argc - 2, argv + 2);
 	if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
 		usage(stdout);
 		return EXIT_OK;

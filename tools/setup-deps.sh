@@ -3,8 +3,13 @@
 # they are missing. As root it runs apt-get; otherwise it names what is
 # missing and fails. One list, used by `make run`, `make check` and CI.
 set -eu
+# liburing-dev, libaio-dev: io engines; xfsprogs, btrfs-progs: the matrix;
+# fio, iperf3: cross-checks; iproute2: --netns; libsqlite3-dev, libpq-dev:
+# history backends; postgresql: its test server; chromium: the report test;
+# clang + libclang-rt-14-dev: the libFuzzer target.
 PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3
-      liburing-dev libaio-dev xfsprogs btrfs-progs fio mount"
+      liburing-dev libaio-dev xfsprogs btrfs-progs fio mount iperf3 iproute2
+      pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cmd.h"
 #include "registry.h"
 #include "sys.h"
 
@@ -153,7 +154,8 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		return -1;
 	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
 	    params_json(&a->params, &rn->over, err, errlen) ||
-	    (a->output && check_output(a->output, err, errlen)))
+	    (a->output && check_output(a->output, err, errlen)) ||
+	    (a->report && check_output(a->report, err, errlen)))
 		return -1;
 	const char *vars[64];
 	for (int i = 0; i < rn->nsel; i++) {
@@ -327,6 +329,10 @@ int runner_finish(struct runner *rn, int exit_code)
 		fprintf(stderr, "scalebench %s: cannot write the result: %s\n", rn->cmd, err);
 		exit_code = EXIT_RUNTIME;
 	}
+	if (run_store_history(r, rn->cmd, rn->a.db, rn->a.no_db, rn->a.quiet))
+		exit_code = EXIT_RUNTIME;
+	if (rn->a.report && run_write_report(r, rn->cmd, rn->a.report))
+		exit_code = EXIT_RUNTIME;
 	if (!strcmp(rn->a.format, "json")) {
 		json_t *j = result_to_json(r);
 		if (!j || json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))

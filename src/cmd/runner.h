@@ -14,6 +14,8 @@
 
 struct run_args {
 	const char *dir, *output, *format, *cpus;
+	const char *db, *report; /* history database, HTML report */
+	int no_db;
 	uint64_t max_n, repeat;
 	double budget, ci_pct;
 	int quick, full, quiet, help;
@@ -32,6 +34,9 @@ struct run_args {
 	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a bench parameter; keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
 	{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &(a).output, NULL}, \
 	{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default) or json", 0, 0, "text|json", &(a).format, NULL}, \
+	{"db", 0, OPT_STR, "PATH|URL", "store the result in this history database: a SQLite file or postgresql://... (default $XDG_DATA_HOME/scalebench/results.db)", 0, 0, NULL, &(a).db, NULL}, \
+	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
+	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
 	{"quiet", 'q', OPT_FLAG, NULL, "no progress on stderr", 0, 0, NULL, &(a).quiet, NULL}, \
 	{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &(a).help, NULL}

@@ -33,3 +33,6 @@ empty_dir() { [ -z "$(ls -A "$1" | grep -v '^lost+found$')" ]; }
 out_has() { grep -q -- "$2" "$1"; }
 # scripts beside the tests (jget) for `sh -c` checks, which cannot see functions
 PATH="$(cd "$(dirname "$0")" && pwd)/bin:$PATH"; export PATH
+# Runs store their result in the history database by default: keep each
+# test's database in its scratch area, never in the user's home.
+export XDG_DATA_HOME="$T/xdg"

@@ -1,0 +1,95 @@
+/* scalebench report RESULT ...: one self-contained HTML file (or CSV) over
+ * result files and history ids; and the hook by which `run --report FILE`
+ * writes one for the run it just made. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "db.h"
+#include "opt.h"
+#include "report.h"
+
+#define MAX_INPUTS 16
+
+int run_write_report(const struct run_result *r, const char *cmd, const char *path)
+{
+	char err[1024], label[300];
+	snprintf(label, sizeof(label), "%s %s", r->host ? r->host : "this run",
+		 r->started ? r->started : "");
+	const struct run_result *rs[] = {r};
+	const char *labels[] = {label};
+	if (report_write(rs, labels, 1, "html", path, err, sizeof(err))) {
+		fprintf(stderr, "scalebench %s: cannot write the report: %s\n", cmd, err);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static void usage(FILE *f, const struct opt *opts)
+{
+	fprintf(f,
+		"usage: scalebench report RESULT ... [-o FILE] [options]\n\n"
+		"Write one self-contained HTML file (inline CSS and SVG; it needs no network)\n"
+		"over the results: per bench a log-log scaling curve with one line per result\n"
+		"and repetition and the p99 band, the latency distribution at the largest N,\n"
+		"failures, the verdicts, and the snapshots side by side with the differences\n"
+		"highlighted. --format csv writes one row per bench and point instead.\n"
+		"RESULT is a result file or a history id (12 or #12).\n\n");
+	opt_help(f, opts);
+	fprintf(f, "\nexit: 0 written, 2 bad arguments or an unreadable input, 1 the output\n"
+		   "could not be written.\n");
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *dbspec = NULL, *format = "html", *output = NULL;
+	int help = 0;
+	const struct opt opts[] = {
+		{"output", 'o', OPT_STR, "FILE", "write to FILE (atomically; default stdout)", 0, 0, NULL, &output, NULL},
+		{"format", 'f', OPT_CHOICE, "FMT", "html (default) or csv", 0, 0, "html|csv", &format, NULL},
+		{"db", 0, OPT_STR, "PATH|URL", "history database for ids (default as for history)", 0, 0, NULL, &dbspec, NULL},
+		{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &help, NULL},
+		{0},
+	};
+	char err[1024], *pos[MAX_INPUTS];
+	int npos;
+	if (opt_parse(opts, argc, argv, pos, MAX_INPUTS, &npos, err, sizeof(err))) {
+		fprintf(stderr, "scalebench report: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (help) {
+		usage(stdout, opts);
+		return EXIT_OK;
+	}
+	if (npos < 1) {
+		fprintf(stderr, "scalebench report: which results? (RESULT ...)\n");
+		return EXIT_USAGE;
+	}
+	struct run_result rs[MAX_INPUTS];
+	const struct run_result *rp[MAX_INPUTS];
+	char labels[MAX_INPUTS][64];
+	const char *lp[MAX_INPUTS];
+	int nread = 0, rc = EXIT_OK;
+	for (; nread < npos; nread++) {
+		if (result_load_spec(pos[nread], dbspec, &rs[nread], labels[nread],
+				     sizeof(labels[0]), err, sizeof(err))) {
+			fprintf(stderr, "scalebench report: %s\n", err);
+			rc = EXIT_USAGE;
+			break;
+		}
+		rp[nread] = &rs[nread];
+		lp[nread] = labels[nread];
+		for (int k = 0; k < nread; k++) /* the same name twice: number them */
+			if (!strcmp(labels[k], labels[nread]))
+				snprintf(labels[nread], sizeof(labels[0]), "%.50s (%d)", pos[nread],
+					 nread + 1);
+	}
+	if (rc == EXIT_OK && report_write(rp, lp, npos, format, output, err, sizeof(err))) {
+		fprintf(stderr, "scalebench report: %s\n", err);
+		rc = EXIT_RUNTIME;
+	}
+	for (int i = 0; i < nread; i++)
+		result_free(&rs[i]);
+	return rc;
+}

@@ -1,0 +1,231 @@
+/* Comparing two results (baseline A, candidate B) bench by bench and
+ * point by point; the outcome is a JSON tree (docs/compare.md) that the
+ * command prints as a table or as JSON, so both say the same thing.
+ *
+ * Matching: benches by name; a bench whose version differs is refused
+ * (what it measures changed) and listed as such. Points by N; the
+ * repetitions of a bench are pooled by adding their histograms, which is
+ * exact. What only one side has is named, never silently dropped. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static const struct bench_result *find_bench(const struct run_result *r, const char *name)
+{
+	for (int i = 0; i < r->nbenches; i++)
+		if (r->benches[i].name && !strcmp(r->benches[i].name, name))
+			return &r->benches[i];
+	return NULL;
+}
+
+/* Pools the bins of every point at n into c (zeroed here); returns the
+ * number of points found and, in st, the stats of the first one. */
+static int pool(const struct bench_result *b, uint64_t n, uint64_t *c, const struct stats **st)
+{
+	int found = 0;
+	memset(c, 0, HIST_NBUCKETS * sizeof(*c));
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->n != n)
+				continue;
+			if (!found++)
+				*st = &p->st;
+			for (int k = 0; k < p->nbins; k++)
+				if (p->bins[k].idx >= 0 && p->bins[k].idx < HIST_NBUCKETS)
+					c[p->bins[k].idx] += p->bins[k].count;
+		}
+	return found;
+}
+
+static int has_n(const struct bench_result *b, uint64_t n)
+{
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++)
+			if (b->reps[r].pts[i].n == n)
+				return 1;
+	return 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The distinct n of a bench, sorted (malloc'd; *count set). */
+static uint64_t *distinct_n(const struct bench_result *b, int *count)
+{
+	int total = 0;
+	for (int r = 0; r < b->nreps; r++)
+		total += b->reps[r].npts;
+	uint64_t *v = malloc(((size_t)total + 1) * sizeof(*v));
+	*count = 0;
+	if (!v)
+		return NULL;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++)
+			v[(*count)++] = b->reps[r].pts[i].n;
+	qsort(v, (size_t)*count, sizeof(*v), cmp_u64);
+	int k = 0;
+	for (int i = 0; i < *count; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*count = k;
+	return v;
+}
+
+static double change(double a, double b)
+{
+	return a > 0 && isfinite(a) && isfinite(b) ? b / a - 1 : NAN;
+}
+
+struct tally {
+	int words[4];
+	int regression;
+};
+
+static json_t *compare_point(const struct bench_result *ba, const struct bench_result *bb,
+			     uint64_t n, uint64_t *ca, uint64_t *cb, const struct cmp_opts *o,
+			     struct tally *t)
+{
+	const struct stats *sa = NULL, *sb = NULL;
+	pool(ba, n, ca, &sa);
+	pool(bb, n, cb, &sb);
+	struct hcmp h;
+	int ok = hcmp_counts(ca, cb, HIST_NBUCKETS, &h) == 0;
+	if (!ok) { /* no bins on a side: the recorded statistics, without a test */
+		h.med_a = sa->p50;
+		h.med_b = sb->p50;
+		h.p99_a = sa->p99;
+		h.p99_b = sb->p99;
+	}
+	double dm = change(h.med_a, h.med_b), d99 = change(h.p99_a, h.p99_b);
+	enum cmp_word w = hcmp_word(dm, h.p, h.delta, o->threshold, o->alpha);
+	t->words[w]++;
+	if (w == CMP_SLOWER)
+		t->regression = 1;
+	return json_pack("{s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "n",
+			 (json_int_t)n, "samples_a", (json_int_t)h.na, "samples_b",
+			 (json_int_t)h.nb, "median_a_ns", num(h.med_a), "median_b_ns",
+			 num(h.med_b), "median_change_pct", num(dm * 100), "p99_a_ns",
+			 num(h.p99_a), "p99_b_ns", num(h.p99_b), "p99_change_pct", num(d99 * 100),
+			 "z", num(h.z), "p", num(h.p), "delta", num(h.delta), "word",
+			 cmp_word_name(w));
+}
+
+static int growth_rank(enum growth g)
+{
+	switch (g) {
+	case GROWTH_O1: return 1;
+	case GROWTH_LOGN: return 2;
+	case GROWTH_N: return 3;
+	case GROWTH_NLOGN: return 4;
+	case GROWTH_WORSE: return 5;
+	default: return 0; /* unclear, none: not ordered */
+	}
+}
+
+/* A verdict change counts as real when both verdicts are definite and the
+ * exponents' confidence intervals do not overlap. */
+static json_t *verdict_change(const char *name, const struct verdict *a,
+			      const struct verdict *b, struct tally *t)
+{
+	int ra = growth_rank(a->cls), rb = growth_rank(b->cls);
+	int sig = ra && rb && isfinite(a->exp_lo) && isfinite(b->exp_lo) &&
+		  (a->exp_hi < b->exp_lo || b->exp_hi < a->exp_lo);
+	int worse = ra && rb && rb > ra;
+	if (sig && worse)
+		t->regression = 1;
+	return json_pack("{s:s,s:s,s:s,s:o,s:o,s:b,s:b}", "bench", name, "from",
+			 growth_name(a->cls), "to", growth_name(b->cls), "exponent_from",
+			 num(a->exponent), "exponent_to", num(b->exponent), "significant", sig,
+			 "worse", worse);
+}
+
+static json_t *side(const struct run_result *r, const char *label)
+{
+	const json_t *k = json_object_get(r->snapshot, "kernel");
+	const json_t *fs = json_object_get(r->snapshot, "filesystem");
+	const char *rel = json_string_value(json_object_get(k, "release"));
+	const char *fst = json_string_value(json_object_get(fs, "type"));
+	return json_pack("{s:s,s:s,s:s,s:s,s:s}", "label", label, "host", r->host ? r->host : "",
+			 "started", r->started ? r->started : "", "kernel", rel ? rel : "",
+			 "fs_type", fst ? fst : "");
+}
+
+static json_t *compare_bench(const struct bench_result *ba, const struct bench_result *bb,
+			     const struct cmp_opts *o, struct tally *t, uint64_t *ca, uint64_t *cb)
+{
+	int na, nb;
+	uint64_t *va = distinct_n(ba, &na), *vb = distinct_n(bb, &nb);
+	json_t *pts = json_array(), *only_a = json_array(), *only_b = json_array();
+	for (int i = 0; va && i < na; i++) {
+		if (has_n(bb, va[i]))
+			json_array_append_new(pts, compare_point(ba, bb, va[i], ca, cb, o, t));
+		else
+			json_array_append_new(only_a, json_integer((json_int_t)va[i]));
+	}
+	for (int i = 0; vb && i < nb; i++)
+		if (!has_n(ba, vb[i]))
+			json_array_append_new(only_b, json_integer((json_int_t)vb[i]));
+	free(va);
+	free(vb);
+	json_t *o2 = json_pack("{s:s,s:i,s:s,s:s,s:o,s:o,s:o}", "name", ba->name, "version",
+			       ba->version, "status_a", bench_status_name(ba->status), "status_b",
+			       bench_status_name(bb->status), "points", pts, "n_only_in_a", only_a,
+			       "n_only_in_b", only_b);
+	return o2;
+}
+
+json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
+			const char *lb, const struct cmp_opts *o, int *regression)
+{
+	struct tally t = {{0}, 0};
+	uint64_t *ca = malloc(HIST_NBUCKETS * sizeof(*ca)), *cb = malloc(HIST_NBUCKETS * sizeof(*cb));
+	if (!ca || !cb) {
+		free(ca);
+		free(cb);
+		return NULL;
+	}
+	json_t *vchg = json_array(), *benches = json_array(), *refused = json_array();
+	json_t *only_a = json_array(), *only_b = json_array();
+	for (int i = 0; i < a->nbenches; i++) {
+		const struct bench_result *ba = &a->benches[i];
+		if (find_bench(a, ba->name) != ba)
+			continue; /* a repeated name: the first one counts */
+		const struct bench_result *bb = find_bench(b, ba->name);
+		if (!bb) {
+			json_array_append_new(only_a, json_string(ba->name));
+			continue;
+		}
+		if (ba->version != bb->version) {
+			json_array_append_new(refused,
+					      json_pack("{s:s,s:i,s:i}", "bench", ba->name,
+							"version_a", ba->version, "version_b",
+							bb->version));
+			continue;
+		}
+		if (ba->v.cls != bb->v.cls)
+			json_array_append_new(vchg, verdict_change(ba->name, &ba->v, &bb->v, &t));
+		json_array_append_new(benches, compare_bench(ba, bb, o, &t, ca, cb));
+	}
+	for (int i = 0; i < b->nbenches; i++)
+		if (b->benches[i].name && !find_bench(a, b->benches[i].name) &&
+		    find_bench(b, b->benches[i].name) == &b->benches[i])
+			json_array_append_new(only_b, json_string(b->benches[i].name));
+	free(ca);
+	free(cb);
+	*regression = t.regression;
+	return json_pack("{s:o,s:o,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:i,s:b}}", "a",
+			 side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,
+			 "alpha", o->alpha, "verdict_changes", vchg, "refused", refused,
+			 "benches_only_in_a", only_a, "benches_only_in_b", only_b, "benches",
+			 benches, "summary", "same", t.words[CMP_SAME], "faster",
+			 t.words[CMP_FASTER], "slower", t.words[CMP_SLOWER], "noisy",
+			 t.words[CMP_NOISY], "regression", t.regression);
+}

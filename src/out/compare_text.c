@@ -1,0 +1,146 @@
+/* The comparison tree (compare.c) as a table: verdict changes first, then
+ * one line per bench and point, then what could not be compared, then the
+ * tally. */
+#include "compare.h"
+
+#include <math.h>
+#include <string.h>
+
+/* s, safe for a terminal: control characters (an escape sequence in a
+ * hostile bench name) become '?'. Eight rotating buffers, so that one
+ * printf can take several. */
+static const char *clean(const char *s)
+{
+	static char buf[8][256];
+	static int next;
+	char *b = buf[next++ & 7];
+	size_t i = 0;
+	for (; s && s[i] && i + 1 < sizeof(buf[0]); i++)
+		b[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	b[i] = 0;
+	return b;
+}
+
+static const char *js(const json_t *o, const char *k)
+{
+	return clean(json_string_value(json_object_get(o, k)));
+}
+
+static double jnum(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *pct(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.1f%%", v);
+	return buf;
+}
+
+static void print_side(FILE *f, const char *tag, const json_t *s)
+{
+	fprintf(f, "%s: %s  host %s  started %s  kernel %s  fs %s\n", tag, js(s, "label"),
+		js(s, "host"), js(s, "started"), *js(s, "kernel") ? js(s, "kernel") : "-",
+		*js(s, "fs_type") ? js(s, "fs_type") : "-");
+}
+
+static void print_ns_list(FILE *f, const char *bench, const json_t *arr, const char *where)
+{
+	if (!json_array_size(arr))
+		return;
+	fprintf(f, "  %s: N =", bench);
+	size_t i;
+	json_t *v;
+	json_array_foreach(arr, i, v)
+		fprintf(f, "%s%lld", i ? "," : " ", (long long)json_integer_value(v));
+	fprintf(f, " only in %s\n", where);
+}
+
+void compare_print_text(const json_t *c, FILE *f)
+{
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+	print_side(f, "A", json_object_get(c, "a"));
+	print_side(f, "B", json_object_get(c, "b"));
+	fprintf(f, "threshold %.3g%%, alpha %.3g per point (Mann-Whitney U on the histograms; "
+		   "delta = Cliff's delta, > 0: B slower)\n",
+		jnum(c, "threshold_pct"), jnum(c, "alpha"));
+	const json_t *vc = json_object_get(c, "verdict_changes");
+	size_t i;
+	json_t *v;
+	if (json_array_size(vc)) {
+		fprintf(f, "\nverdict changes:\n");
+		json_array_foreach(vc, i, v)
+			fprintf(f, "  %-12s %s -> %s  (exponent %.2f -> %.2f)%s\n", js(v, "bench"),
+				js(v, "from"), js(v, "to"), jnum(v, "exponent_from"),
+				jnum(v, "exponent_to"),
+				json_is_true(json_object_get(v, "significant"))
+					? (json_is_true(json_object_get(v, "worse")) ? "  WORSE"
+										     : "  better")
+					: "  (not significant: exponent intervals overlap)");
+	}
+	fprintf(f, "\n%-12s %8s %10s %10s %8s %10s %10s %8s %8s %6s  %s\n", "bench", "N",
+		"median A", "median B", "change", "p99 A", "p99 B", "change", "p", "delta", "word");
+	const json_t *benches = json_object_get(c, "benches");
+	json_array_foreach(benches, i, v) {
+		size_t k;
+		json_t *p;
+		const json_t *pts = json_object_get(v, "points");
+		if (!json_array_size(pts))
+			fprintf(f, "%-12s %8s  (no point in common: %s in A, %s in B)\n",
+				js(v, "name"), "-", js(v, "status_a"), js(v, "status_b"));
+		json_array_foreach(pts, k, p) {
+			double pv = jnum(p, "p");
+			char pb[16];
+			if (!isfinite(pv))
+				snprintf(pb, sizeof(pb), "-");
+			else if (pv < 1e-4)
+				snprintf(pb, sizeof(pb), "<1e-4");
+			else
+				snprintf(pb, sizeof(pb), "%.4f", pv);
+			const char *w = js(p, "word");
+			fprintf(f, "%-12s %8lld %10s %10s %8s %10s %10s %8s %8s %+6.2f  %s\n",
+				js(v, "name"), (long long)json_integer_value(json_object_get(p, "n")),
+				fmt_ns(jnum(p, "median_a_ns"), b1, sizeof(b1)),
+				fmt_ns(jnum(p, "median_b_ns"), b2, sizeof(b2)),
+				pct(jnum(p, "median_change_pct"), b3, sizeof(b3)),
+				fmt_ns(jnum(p, "p99_a_ns"), b4, sizeof(b4)),
+				fmt_ns(jnum(p, "p99_b_ns"), b5, sizeof(b5)),
+				pct(jnum(p, "p99_change_pct"), b6, sizeof(b6)), pb, jnum(p, "delta"),
+				!strcmp(w, "slower") ? "SLOWER" : w);
+		}
+	}
+	const json_t *ref = json_object_get(c, "refused"), *oa = json_object_get(c, "benches_only_in_a"),
+		     *ob = json_object_get(c, "benches_only_in_b");
+	int any = json_array_size(ref) || json_array_size(oa) || json_array_size(ob);
+	json_array_foreach(benches, i, v)
+		any |= json_array_size(json_object_get(v, "n_only_in_a")) ||
+		       json_array_size(json_object_get(v, "n_only_in_b"));
+	if (any) {
+		fprintf(f, "\nnot compared:\n");
+		json_array_foreach(ref, i, v)
+			fprintf(f, "  %s: REFUSED, version %lld in A but %lld in B (what it measures "
+				   "changed)\n",
+				js(v, "bench"),
+				(long long)json_integer_value(json_object_get(v, "version_a")),
+				(long long)json_integer_value(json_object_get(v, "version_b")));
+		json_array_foreach(oa, i, v)
+			fprintf(f, "  %s: only in A\n", clean(json_string_value(v)));
+		json_array_foreach(ob, i, v)
+			fprintf(f, "  %s: only in B\n", clean(json_string_value(v)));
+		json_array_foreach(benches, i, v) {
+			print_ns_list(f, js(v, "name"), json_object_get(v, "n_only_in_a"), "A");
+			print_ns_list(f, js(v, "name"), json_object_get(v, "n_only_in_b"), "B");
+		}
+	}
+	const json_t *s = json_object_get(c, "summary");
+	fprintf(f, "\nsummary: %lld same, %lld faster, %lld slower, %lld noisy%s\n",
+		(long long)json_integer_value(json_object_get(s, "same")),
+		(long long)json_integer_value(json_object_get(s, "faster")),
+		(long long)json_integer_value(json_object_get(s, "slower")),
+		(long long)json_integer_value(json_object_get(s, "noisy")),
+		json_is_true(json_object_get(s, "regression")) ? "; REGRESSION" : "");
+}

@@ -1,0 +1,252 @@
+/* The history database's front: backend choice, the default location,
+ * the metadata every backend stores beside the document, and loading a
+ * result named either by a file or by a history id. */
+#include "db.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int db_default_path(char *buf, size_t len)
+{
+	const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int n;
+	if (x && *x == '/')
+		n = snprintf(buf, len, "%s/scalebench/results.db", x);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.local/share/scalebench/results.db", home);
+	else
+		return -1;
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* mkdir -p of the directory holding path. */
+static int make_parent(const char *path, char *err, size_t errlen)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", path);
+	char *slash = strrchr(buf, '/');
+	if (!slash || slash == buf)
+		return 0;
+	*slash = 0;
+	for (char *p = buf + 1;; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST) {
+			snprintf(err, errlen, "cannot create %s: %s", buf, strerror(errno));
+			return -1;
+		}
+		*p = c;
+		if (!c)
+			return 0;
+	}
+}
+
+static int is_pg(const char *t)
+{
+	return !strncmp(t, "postgresql://", 13) || !strncmp(t, "postgres://", 11);
+}
+
+/* The URL without a password ("user:secret@" -> "user@"), for messages. */
+static void redact(const char *t, char *out, size_t len)
+{
+	const char *at = strchr(t, '@'), *scheme = strstr(t, "://");
+	const char *colon = scheme ? strchr(scheme + 3, ':') : NULL;
+	size_t o = 0;
+	for (const char *p = t; *p && o + 1 < len; p++) {
+		if (at && colon && colon < at && p > colon && p < at)
+			continue; /* the password */
+		out[o++] = *p;
+		if (at && colon && colon < at && p == colon)
+			for (const char *m = "***"; *m && o + 1 < len; m++)
+				out[o++] = *m;
+	}
+	out[o] = 0;
+}
+
+int db_open(const char *target, enum db_mode mode, struct db **out, char *err, size_t errlen)
+{
+	char path[4096];
+	*out = NULL;
+	if (!target) {
+		if (db_default_path(path, sizeof(path))) {
+			snprintf(err, errlen, "no database: neither XDG_DATA_HOME nor HOME is set "
+					      "(use --db PATH or --no-db)");
+			return -1;
+		}
+		if (mode == DB_WRITE && make_parent(path, err, errlen))
+			return -1;
+		target = path;
+	}
+	struct db *d = calloc(1, sizeof(*d));
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	d->ops = is_pg(target) ? &db_pg_ops : &db_sqlite_ops;
+	redact(target, d->label, sizeof(d->label));
+	char inner[512];
+	if (d->ops->open(d, target, mode == DB_WRITE, inner, sizeof(inner))) {
+		snprintf(err, errlen, "%s: %s", d->label, inner);
+		free(d);
+		return -1;
+	}
+	*out = d;
+	return 0;
+}
+
+void db_close(struct db *d)
+{
+	if (!d)
+		return;
+	d->ops->close(d);
+	free(d);
+}
+
+int db_store(struct db *d, const struct run_result *r, int64_t *id, char *err, size_t errlen)
+{
+	json_t *j = result_to_json(r);
+	char *doc = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	json_decref(j);
+	if (!doc) {
+		snprintf(err, errlen, "%s: could not build the JSON document", d->label);
+		return -1;
+	}
+	char inner[512];
+	int rc = d->ops->store(d, r, doc, id, inner, sizeof(inner));
+	free(doc);
+	if (rc)
+		snprintf(err, errlen, "%s: %s", d->label, inner);
+	return rc;
+}
+
+int db_list(struct db *d, const struct db_filter *f,
+	    int (*fn)(void *ctx, const struct db_run *row), void *ctx, char *err, size_t errlen)
+{
+	char inner[512];
+	int rc = d->ops->list(d, f, fn, ctx, inner, sizeof(inner));
+	if (rc)
+		snprintf(err, errlen, "%s: %s", d->label, inner);
+	return rc;
+}
+
+int db_get_doc(struct db *d, int64_t id, char **doc, char *err, size_t errlen)
+{
+	char inner[512];
+	int rc = d->ops->get(d, id, doc, inner, sizeof(inner));
+	if (rc)
+		snprintf(err, errlen, "%s: %s", d->label, inner);
+	return rc;
+}
+
+int db_get_result(struct db *d, int64_t id, struct run_result *r, json_t **out, char *err,
+		  size_t errlen)
+{
+	char *doc = NULL;
+	if (out)
+		*out = NULL;
+	memset(r, 0, sizeof(*r));
+	if (db_get_doc(d, id, &doc, err, errlen))
+		return -1;
+	json_error_t je;
+	json_t *j = json_loads(doc, JSON_REJECT_DUPLICATES, &je);
+	free(doc);
+	if (!j) {
+		snprintf(err, errlen, "%s: run %lld: stored document is not valid JSON "
+				      "(line %d column %d: %s)",
+			 d->label, (long long)id, je.line, je.column, je.text);
+		return -1;
+	}
+	char inner[400];
+	int rc = result_from_json(j, r, inner, sizeof(inner));
+	if (rc)
+		snprintf(err, errlen, "%s: run %lld: stored document: %s", d->label, (long long)id,
+			 inner);
+	if (out && !rc)
+		*out = j;
+	else
+		json_decref(j);
+	return rc;
+}
+
+static const char *jstr(const json_t *o, const char *a, const char *b)
+{
+	const json_t *v = json_object_get(json_object_get(o, a), b);
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+void db_run_meta(const struct run_result *r, struct db_run *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->started, sizeof(m->started), "%s", r->started ? r->started : "");
+	snprintf(m->host, sizeof(m->host), "%s", r->host ? r->host : "");
+	snprintf(m->kernel, sizeof(m->kernel), "%s", jstr(r->snapshot, "kernel", "release"));
+	snprintf(m->fs_type, sizeof(m->fs_type), "%s", jstr(r->snapshot, "filesystem", "type"));
+	snprintf(m->tool_version, sizeof(m->tool_version), "%s",
+		 r->tool_version ? r->tool_version : "");
+	m->nbenches = r->nbenches;
+	m->interrupted = r->interrupted;
+}
+
+char *db_join_argv(const struct run_result *r)
+{
+	size_t len = 1;
+	for (int i = 0; i < r->argc; i++)
+		len += strlen(r->argv[i]) + 1;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (int i = 0, off = 0; i < r->argc; i++)
+		off += sprintf(s + off, "%s%s", i ? " " : "", r->argv[i]);
+	return s;
+}
+
+void db_now_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int64_t db_parse_id(const char *s)
+{
+	if (*s == '#')
+		s++;
+	if (!*s || strlen(s) > 15)
+		return -1;
+	int64_t v = 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v > 0 ? v : -1;
+}
+
+int result_load_spec(const char *spec, const char *dbspec, struct run_result *r, char *label,
+		     size_t labellen, char *err, size_t errlen)
+{
+	struct stat st;
+	memset(r, 0, sizeof(*r));
+	int64_t id = db_parse_id(spec);
+	if (stat(spec, &st) == 0 || id < 0) {
+		const char *base = strrchr(spec, '/');
+		snprintf(label, labellen, "%s", base && base[1] ? base + 1 : spec);
+		return result_read_file(spec, r, err, errlen);
+	}
+	struct db *d;
+	if (db_open(dbspec, DB_READ, &d, err, errlen))
+		return -1;
+	int rc = db_get_result(d, id, r, NULL, err, errlen);
+	db_close(d);
+	snprintf(label, labellen, "#%lld", (long long)id);
+	return rc;
+}

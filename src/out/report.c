@@ -1,0 +1,407 @@
+/* The HTML report: one self-contained file (inline CSS and SVG, no script,
+ * no font or image from anywhere) over one or more results. Sections:
+ * the inputs, a verdict table (bench x input, differences marked), per
+ * bench a log-log scaling curve (one line per input and repetition, p99
+ * band, verdicts in the legend), the latency distributions at each
+ * input's largest N and the failures, then the snapshots side by side
+ * with the differing rows highlighted. */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_SERIES 64
+
+/* Length of the UTF-8 sequence at s if valid (1..4), else 0. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+		: (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (n == 2 && s[0] < 0xc2)
+		return 0; /* overlong */
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void html_escape(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	while (*s) {
+		int n = utf8_len(s);
+		if (n > 1) {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+			continue;
+		}
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if (n == 1 && (*s >= 0x20 || *s == '\t' || *s == '\n') && *s != 0x7f)
+				fputc(*s, f);
+			else
+				fputs("\xef\xbf\xbd", f); /* U+FFFD */
+		}
+		s++;
+	}
+}
+
+static const char css[] =
+	"body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}"
+	"h1{font-size:22px}h2{font-size:18px;margin-top:36px;border-bottom:1px solid #ccc}"
+	"table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;"
+	"text-align:left;vertical-align:top}th{background:#f3f3f3}"
+	"tr.diff td{background:#fff3c4}td.diff{background:#ffe08a;font-weight:600}"
+	".mono{font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}"
+	".plots{display:grid;grid-template-columns:1fr 1fr;gap:12px}"
+	"svg.plot{width:100%;height:auto;font:15px sans-serif}svg .bg{fill:#fcfcfc;stroke:#999}"
+	"svg .grid{stroke:#e4e4e4}svg text{fill:#333}"
+	".fail{color:#a00}.skip{color:#777}.sw{display:inline-block;width:12px;height:12px;"
+	"margin-right:6px;vertical-align:-1px}"
+	".g-O1{color:#176b1a}.g-N,.g-NLOGN,.g-WORSE{color:#a00;font-weight:600}.g-LOGN{color:#8a5a00}";
+
+static const char *growth_class(enum growth g)
+{
+	switch (g) {
+	case GROWTH_O1: return "g-O1";
+	case GROWTH_LOGN: return "g-LOGN";
+	case GROWTH_N: return "g-N";
+	case GROWTH_NLOGN: return "g-NLOGN";
+	case GROWTH_WORSE: return "g-WORSE";
+	default: return "g-other";
+	}
+}
+
+static void verdict_cell(FILE *f, const struct bench_result *b, int diff)
+{
+	fprintf(f, "<td class=\"%s%s\">", growth_class(b->v.cls), diff ? " diff" : "");
+	if (b->status == BS_SKIPPED) {
+		fputs("<span class=\"skip\">skipped: ", f);
+		html_escape(f, b->skip_reason);
+		fputs("</span></td>", f);
+		return;
+	}
+	html_escape(f, growth_name(b->v.cls));
+	if (isfinite(b->v.exponent))
+		fprintf(f, " n^%.2f", b->v.exponent);
+	if (b->status != BS_OK) {
+		fputs(" <span class=\"fail\">(", f);
+		html_escape(f, bench_status_name(b->status));
+		fputs(")</span>", f);
+	}
+	fputs("</td>", f);
+}
+
+static const struct bench_result *find_bench(const struct run_result *r, const char *name)
+{
+	for (int i = 0; i < r->nbenches; i++)
+		if (r->benches[i].name && !strcmp(r->benches[i].name, name))
+			return &r->benches[i];
+	return NULL;
+}
+
+/* The distinct bench names over all inputs, in order of first appearance. */
+static int bench_names(const struct run_result *const *rs, int n, const char **out, int max)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < rs[i]->nbenches; j++) {
+			const char *nm = rs[i]->benches[j].name;
+			int seen = !nm;
+			for (int q = 0; q < k && !seen; q++)
+				seen = !strcmp(out[q], nm);
+			if (!seen && k < max)
+				out[k++] = nm;
+		}
+	return k;
+}
+
+static void inputs_table(FILE *f, const struct run_result *const *rs, const char *const *labels,
+			 int n)
+{
+	fputs("<table><tr><th>input</th><th>host</th><th>started</th><th>kernel</th><th>file "
+	      "system</th><th>scalebench</th><th>command line</th></tr>\n", f);
+	for (int i = 0; i < n; i++) {
+		const json_t *snap = rs[i]->snapshot;
+		const char *rel = json_string_value(json_object_get(json_object_get(snap, "kernel"), "release"));
+		const char *fs = json_string_value(json_object_get(json_object_get(snap, "filesystem"), "type"));
+		fprintf(f, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>", svg_color(i));
+		html_escape(f, labels[i]);
+		fputs("</td><td>", f);
+		html_escape(f, rs[i]->host);
+		fputs("</td><td>", f);
+		html_escape(f, rs[i]->started);
+		fputs("</td><td>", f);
+		html_escape(f, rel ? rel : "-");
+		fputs("</td><td>", f);
+		html_escape(f, fs ? fs : "-");
+		fputs("</td><td>", f);
+		html_escape(f, rs[i]->tool_version);
+		fputs("</td><td class=\"mono\">", f);
+		for (int k = 0; k < rs[i]->argc; k++) {
+			html_escape(f, rs[i]->argv[k]);
+			fputc(' ', f);
+		}
+		fprintf(f, "%s</td></tr>\n", rs[i]->interrupted ? " <b class=\"fail\">(interrupted: partial)</b>" : "");
+	}
+	fputs("</table>\n", f);
+}
+
+static void verdict_table(FILE *f, const struct run_result *const *rs, const char *const *labels,
+			  int n, const char **names, int nn)
+{
+	fputs("<table><tr><th>bench</th>", f);
+	for (int i = 0; i < n; i++) {
+		fputs("<th>", f);
+		html_escape(f, labels[i]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (int k = 0; k < nn; k++) {
+		fputs("<tr><td><a href=\"#b", f);
+		fprintf(f, "%d\">", k);
+		html_escape(f, names[k]);
+		fputs("</a></td>", f);
+		const struct bench_result *first = NULL;
+		for (int i = 0; i < n; i++) {
+			const struct bench_result *b = find_bench(rs[i], names[k]);
+			if (!b) {
+				fputs("<td class=\"skip\">not run</td>", f);
+				continue;
+			}
+			int diff = first && (first->v.cls != b->v.cls || first->version != b->version);
+			if (!first)
+				first = b;
+			verdict_cell(f, b, diff);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* Scaling curves: one series per input and repetition. */
+static void bench_curves(FILE *f, const struct run_result *const *rs, const char *const *labels,
+			 int n, const char *name, const char *axis)
+{
+	struct series s[MAX_SERIES];
+	double *buf[MAX_SERIES][3];
+	char lab[MAX_SERIES][200];
+	int ns = 0;
+	for (int i = 0; i < n; i++) {
+		const struct bench_result *b = find_bench(rs[i], name);
+		for (int r = 0; b && r < b->nreps && ns < MAX_SERIES; r++) {
+			const struct repetition *rep = &b->reps[r];
+			int np = rep->npts;
+			for (int q = 0; q < 3; q++)
+				buf[ns][q] = calloc((size_t)np + 1, sizeof(double));
+			if (!buf[ns][0] || !buf[ns][1] || !buf[ns][2]) {
+				for (int q = 0; q < 3; q++)
+					free(buf[ns][q]);
+				continue;
+			}
+			for (int k = 0; k < np; k++) {
+				buf[ns][0][k] = (double)rep->pts[k].n;
+				buf[ns][1][k] = rep->pts[k].st.p50;
+				buf[ns][2][k] = rep->pts[k].st.p99;
+			}
+			const struct verdict *v = b->nreps > 1 ? &rep->v : &b->v;
+			char rp[24] = "";
+			if (b->nreps > 1)
+				snprintf(rp, sizeof(rp), " rep %d", r + 1);
+			if (isfinite(v->exponent))
+				snprintf(lab[ns], sizeof(lab[ns]), "%.120s%s: %s, n^%.2f [%.2f, %.2f], x%.2f",
+					 labels[i], rp, growth_name(v->cls), v->exponent, v->exp_lo,
+					 v->exp_hi, v->ratio);
+			else
+				snprintf(lab[ns], sizeof(lab[ns]), "%.120s%s: %s", labels[i], rp,
+					 growth_name(v->cls));
+			s[ns] = (struct series){.label = lab[ns], .color = i, .dashed = r > 0, .n = np,
+						.x = buf[ns][0], .y = buf[ns][1], .band = buf[ns][2]};
+			ns++;
+		}
+	}
+	char xl[200];
+	snprintf(xl, sizeof(xl), "N = %.180s (log)", axis && *axis ? axis : "load");
+	svg_loglog(f, xl, s, ns);
+	for (int i = 0; i < ns; i++)
+		for (int q = 0; q < 3; q++)
+			free(buf[i][q]);
+}
+
+/* Distributions at each input's largest N, repetitions pooled. */
+static void bench_histograms(FILE *f, const struct run_result *const *rs,
+			     const char *const *labels, int n, const char *name)
+{
+	struct series s[MAX_SERIES];
+	double *bx[MAX_SERIES], *by[MAX_SERIES];
+	char lab[MAX_SERIES][160];
+	int ns = 0;
+	for (int i = 0; i < n && ns < MAX_SERIES; i++) {
+		const struct bench_result *b = find_bench(rs[i], name);
+		uint64_t top = 0;
+		int nb = 0;
+		for (int r = 0; b && r < b->nreps; r++)
+			for (int k = 0; k < b->reps[r].npts; k++)
+				if (b->reps[r].pts[k].n >= top)
+					top = b->reps[r].pts[k].n;
+		for (int r = 0; b && r < b->nreps; r++)
+			for (int k = 0; k < b->reps[r].npts; k++)
+				if (b->reps[r].pts[k].n == top)
+					nb += b->reps[r].pts[k].nbins;
+		if (!nb)
+			continue;
+		bx[ns] = malloc((size_t)nb * sizeof(double));
+		by[ns] = malloc((size_t)nb * sizeof(double));
+		if (!bx[ns] || !by[ns]) {
+			free(bx[ns]);
+			free(by[ns]);
+			continue;
+		}
+		int m = 0;
+		for (int r = 0; r < b->nreps; r++)
+			for (int k = 0; k < b->reps[r].npts; k++) {
+				const struct point *p = &b->reps[r].pts[k];
+				for (int q = 0; p->n == top && q < p->nbins; q++) {
+					bx[ns][m] = hist_bucket_lo(p->bins[q].idx);
+					by[ns][m++] = (double)p->bins[q].count;
+				}
+			}
+		snprintf(lab[ns], sizeof(lab[ns]), "%.120s at N=%llu", labels[i], (unsigned long long)top);
+		s[ns] = (struct series){.label = lab[ns], .color = i, .n = m, .x = bx[ns], .y = by[ns]};
+		ns++;
+	}
+	svg_histogram(f, s, ns);
+	for (int i = 0; i < ns; i++) {
+		free(bx[i]);
+		free(by[i]);
+	}
+}
+
+static void bench_failures(FILE *f, const struct run_result *const *rs,
+			   const char *const *labels, int n, const char *name)
+{
+	int any = 0;
+	for (int i = 0; i < n; i++) {
+		const struct bench_result *b = find_bench(rs[i], name);
+		for (int r = 0; b && r < b->nreps; r++) {
+			const struct failure *fl = b->reps[r].fail;
+			if (!fl)
+				continue;
+			fputs(any++ ? "" : "<ul class=\"fail\">", f);
+			fputs("<li><b>", f);
+			html_escape(f, labels[i]);
+			fprintf(f, "</b> rep %d: ", r + 1);
+			html_escape(f, fl->kind);
+			fprintf(f, " at N=%llu during ", (unsigned long long)fl->n);
+			html_escape(f, fl->phase);
+			fputs(" (", f);
+			html_escape(f, fl->call);
+			fprintf(f, ", errno %d): ", fl->err);
+			html_escape(f, fl->msg);
+			fputs("</li>\n", f);
+		}
+		for (int k = 0; b && k < b->nnotes; k++) {
+			fputs("<p class=\"skip\">note (", f);
+			html_escape(f, labels[i]);
+			fputs("): ", f);
+			html_escape(f, b->notes[k]);
+			fputs("</p>\n", f);
+		}
+	}
+	if (any)
+		fputs("</ul>\n", f);
+}
+
+int report_write_html(const struct run_result *const *rs, const char *const *labels, int n,
+		      FILE *f)
+{
+	const char *names[256];
+	int nn = bench_names(rs, n, names, 256);
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		   "<meta name=\"viewport\" content=\"width=device-width\">\n"
+		   "<title>scalebench report</title>\n<style>%s</style></head><body>\n"
+		   "<h1>scalebench report</h1>\n<p>%d result%s; generated by scalebench %s. "
+		   "Times are per operation; curves show the median with a band up to p99.</p>\n",
+		css, n, n == 1 ? "" : "s", SB_VERSION);
+	inputs_table(f, rs, labels, n);
+	fputs("<h2>Verdicts</h2>\n", f);
+	verdict_table(f, rs, labels, n, names, nn);
+	for (int k = 0; k < nn; k++) {
+		const struct bench_result *b = NULL;
+		for (int i = 0; i < n && !b; i++)
+			b = find_bench(rs[i], names[k]);
+		fprintf(f, "<h2 id=\"b%d\">", k);
+		html_escape(f, names[k]);
+		fprintf(f, " <small>v%d</small></h2>\n<p>", b->version);
+		html_escape(f, b->summary);
+		if (b->op_desc && *b->op_desc) {
+			fputs(" &mdash; timed: <span class=\"mono\">", f);
+			html_escape(f, b->op_desc);
+			fputs("</span>", f);
+		}
+		fputs("</p>\n<div class=\"plots\"><div>", f);
+		bench_curves(f, rs, labels, n, names[k], b->axis);
+		fputs("</div><div>", f);
+		bench_histograms(f, rs, labels, n, names[k]);
+		fputs("</div></div>\n", f);
+		bench_failures(f, rs, labels, n, names[k]);
+	}
+	fputs("<h2>Snapshots</h2>\n", f);
+	report_snapshots(f, rs, labels, n);
+	fputs("</body></html>\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+int report_write(const struct run_result *const *rs, const char *const *labels, int n,
+		 const char *format, const char *path, char *err, size_t errlen)
+{
+	int csv = !strcmp(format, "csv");
+	if (!path || !strcmp(path, "-")) {
+		if (csv)
+			report_write_csv(rs, labels, n, stdout);
+		else
+			report_write_html(rs, labels, n, stdout);
+		if (fflush(stdout) || ferror(stdout)) {
+			snprintf(err, errlen, "stdout: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	char tmp[4096];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -1;
+	}
+	int fd = mkstemp(tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return -1;
+	}
+	if (csv)
+		report_write_csv(rs, labels, n, f);
+	else
+		report_write_html(rs, labels, n, f);
+	int bad = ferror(f) | fflush(f);
+	int e = errno;
+	if (fclose(f) || bad || chmod(tmp, 0644) || rename(tmp, path)) {
+		e = errno ? errno : e;
+		unlink(tmp);
+		snprintf(err, errlen, "%s: %s", path, strerror(e ? e : EIO));
+		return -1;
+	}
+	return 0;
+}

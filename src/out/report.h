@@ -1,0 +1,50 @@
+/* Writers of the report (report.c: HTML with inline CSS and SVG, nothing
+ * fetched from anywhere) and of CSV (csv.c), over one or more results.
+ * Every string from a result is escaped on the way out. */
+#ifndef SB_REPORT_H
+#define SB_REPORT_H
+
+#include <stdio.h>
+#include "result.h"
+
+/* Text for HTML element content and quoted attribute values (also inline
+ * SVG): & < > " ' escaped, control characters other than tab and newline,
+ * and invalid UTF-8, replaced by U+FFFD. */
+void html_escape(FILE *f, const char *s);
+/* One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or
+ * LF; a text starting with = + - @ tab or CR gets a leading ' so that a
+ * spreadsheet does not run it as a formula. */
+void csv_field(FILE *f, const char *s);
+
+/* One row per bench and point (a bench without points gets one row). */
+void report_write_csv(const struct run_result *const *rs, const char *const *labels, int n,
+		      FILE *f);
+/* Returns 0, or -1 if a write failed. */
+int report_write_html(const struct run_result *const *rs, const char *const *labels, int n,
+		      FILE *f);
+/* format "html" or "csv"; path NULL or "-": stdout; otherwise written to a
+ * temporary file in the same directory and renamed. */
+int report_write(const struct run_result *const *rs, const char *const *labels, int n,
+		 const char *format, const char *path, char *err, size_t errlen);
+
+/* src/out/report_snap.c: the snapshots side by side, differences first. */
+void report_snapshots(FILE *f, const struct run_result *const *rs, const char *const *labels,
+		      int n);
+
+/* src/out/svg.c: plots. */
+struct series {
+	const char *label; /* legend text (escaped when written) */
+	int color;         /* palette index */
+	int dashed;
+	int n;
+	const double *x, *y;
+	const double *band; /* optional upper edge of a shaded band (e.g. p99) */
+};
+/* Log-log line plot; x is N, y ns. */
+void svg_loglog(FILE *f, const char *xlabel, const struct series *s, int ns);
+/* Step plot of latency distributions: x ns (log), y share of samples;
+ * each series' x are bucket lower bounds, y counts (normalized here). */
+void svg_histogram(FILE *f, const struct series *s, int ns);
+const char *svg_color(int i);
+
+#endif

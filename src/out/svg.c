@@ -1,0 +1,309 @@
+/* SVG plots for the HTML report: a log-log line plot with an optional
+ * shaded band per series, and latency-distribution step plots. Drawn by
+ * hand (no library, nothing fetched): axes with 1-2-5 ticks, a legend
+ * below the plot, every text escaped. Coordinates in px of a 760x330 view
+ * box that the page scales to its width. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 760.0
+#define PL 78.0  /* plot area: left, right, top, bottom edges */
+#define PR 740.0
+#define PT 16.0
+#define PB 274.0
+#define HEIGHT 346.0
+#define LEGEND_LINE 20.0
+
+static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+				      "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+const char *svg_color(int i)
+{
+	return palette[(unsigned)i % (sizeof(palette) / sizeof(palette[0]))];
+}
+
+struct axis {
+	double lo, hi; /* data range, log10 when log */
+	int log;
+	double p0, p1; /* pixel range */
+};
+
+static double to_px(const struct axis *a, double v)
+{
+	double t = a->log ? log10(v) : v;
+	return a->p0 + (t - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
+}
+
+/* Log range over positive finite values, padded; 0 if there are none. */
+static int log_range(struct axis *a, double mn, double mx, double pad)
+{
+	if (!(mn > 0) || !isfinite(mx) || mx < mn)
+		return 0;
+	a->lo = log10(mn / pad);
+	a->hi = log10(mx * pad);
+	if (!isfinite(a->lo) || !isfinite(a->hi)) /* 1e308 * pad: no axis */
+		return 0;
+	if (a->hi - a->lo < 0.3) { /* at least a factor of 2 */
+		double mid = (a->hi + a->lo) / 2;
+		a->lo = mid - 0.15;
+		a->hi = mid + 0.15;
+	}
+	a->log = 1;
+	return 1;
+}
+
+static void fmt_count(double v, char *buf, size_t len)
+{
+	if (v >= 1e6)
+		snprintf(buf, len, "%gM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%gk", v / 1e3);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+static int count_ticks(const struct axis *a, const double *m, int nm)
+{
+	int count = 0;
+	for (int k = (int)floor(a->lo) - 1; k <= (int)ceil(a->hi); k++)
+		for (int i = 0; i < nm; i++) {
+			double t = log10(m[i] * pow(10, k));
+			count += t >= a->lo && t <= a->hi;
+		}
+	return count;
+}
+
+/* Ticks at m * 10^k: m in {1,2,5}; only powers of ten when that gives more
+ * than 8 ticks; 1..9, or 1.0..9.8 by 0.2, when it gives fewer than 3. */
+static void log_ticks(FILE *f, const struct axis *a, int vertical, int ns_units)
+{
+	static const double decade[] = {1}, coarse[] = {1, 2, 5}, mid[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+	double fine[45];
+	for (int i = 0; i < 45; i++)
+		fine[i] = 1 + 0.2 * i;
+	const double *m = coarse;
+	int nm = 3, c = count_ticks(a, coarse, 3);
+	if (c > 8) {
+		m = decade;
+		nm = 1;
+	} else if (c < 3) {
+		m = mid;
+		nm = 9;
+		if (count_ticks(a, mid, 9) < 2) {
+			m = fine;
+			nm = 45;
+		}
+	}
+	for (int k = (int)floor(a->lo) - 1; k <= (int)ceil(a->hi); k++)
+		for (int i = 0; i < nm; i++) {
+			double v = m[i] * pow(10, k), t = log10(v);
+			if (t < a->lo || t > a->hi)
+				continue;
+			char lab[32];
+			if (ns_units)
+				fmt_ns(v, lab, sizeof(lab));
+			else
+				fmt_count(v, lab, sizeof(lab));
+			double p = to_px(a, v);
+			if (vertical)
+				fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+					   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+					PL, p, PR, p, PL - 6, p + 5, lab);
+			else
+				fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+					   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+					p, PT, p, PB, p, PB + 19, lab);
+		}
+}
+
+static void frame(FILE *f, int nlegend, const char *xlabel, const char *ylabel)
+{
+	double h = HEIGHT + nlegend * LEGEND_LINE;
+	fprintf(f, "<svg class=\"plot\" viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\" "
+		   "role=\"img\">\n<rect class=\"bg\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		   "height=\"%.1f\"/>\n",
+		W, h, PL, PT, PR - PL, PB - PT);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (PL + PR) / 2, PB + 42);
+	html_escape(f, xlabel);
+	fprintf(f, "</text>\n<text x=\"14\" y=\"%.1f\" text-anchor=\"middle\" "
+		   "transform=\"rotate(-90 14 %.1f)\">",
+		(PT + PB) / 2, (PT + PB) / 2);
+	html_escape(f, ylabel);
+	fputs("</text>\n", f);
+}
+
+static void legend(FILE *f, const struct series *s, int ns)
+{
+	for (int i = 0; i < ns; i++) {
+		double y = HEIGHT + i * LEGEND_LINE - 6;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			   "stroke-width=\"3\"%s/><text x=\"%.1f\" y=\"%.1f\">",
+			PL, y, PL + 28, y, svg_color(s[i].color),
+			s[i].dashed ? " stroke-dasharray=\"6 4\"" : "", PL + 36, y + 4);
+		html_escape(f, s[i].label);
+		fprintf(f, "</text>\n");
+	}
+}
+
+void svg_loglog(FILE *f, const char *xlabel, const struct series *s, int ns)
+{
+	double xmn = INFINITY, xmx = -INFINITY, ymn = INFINITY, ymx = -INFINITY;
+	for (int i = 0; i < ns; i++)
+		for (int k = 0; k < s[i].n; k++) {
+			double x = s[i].x[k], y = s[i].y[k], b = s[i].band ? s[i].band[k] : y;
+			if (!(x > 0) || !(y > 0) || !isfinite(x) || !isfinite(y))
+				continue;
+			xmn = fmin(xmn, x);
+			xmx = fmax(xmx, x);
+			ymn = fmin(ymn, y);
+			ymx = fmax(ymx, isfinite(b) && b > y ? b : y);
+		}
+	struct axis ax = {.p0 = PL, .p1 = PR}, ay = {.p0 = PB, .p1 = PT};
+	frame(f, ns, xlabel, "time per operation (median; band up to p99)");
+	if (!log_range(&ax, xmn, xmx, 1.15) || !log_range(&ay, ymn, ymx, 1.25)) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no points to "
+			   "plot</text>\n</svg>\n", (PL + PR) / 2, (PT + PB) / 2);
+		return;
+	}
+	log_ticks(f, &ax, 0, 0);
+	log_ticks(f, &ay, 1, 1);
+	for (int i = 0; i < ns; i++) {
+		const char *c = svg_color(s[i].color);
+		if (s[i].band) { /* p50 forwards, p99 backwards */
+			fprintf(f, "<polygon fill=\"%s\" fill-opacity=\"0.13\" stroke=\"none\" points=\"", c);
+			for (int k = 0; k < s[i].n; k++)
+				if (s[i].x[k] > 0 && s[i].y[k] > 0 && isfinite(s[i].y[k]))
+					fprintf(f, "%.1f,%.1f ", to_px(&ax, s[i].x[k]), to_px(&ay, s[i].y[k]));
+			for (int k = s[i].n - 1; k >= 0; k--)
+				if (s[i].x[k] > 0 && s[i].band[k] > 0 && isfinite(s[i].band[k]))
+					fprintf(f, "%.1f,%.1f ", to_px(&ax, s[i].x[k]), to_px(&ay, s[i].band[k]));
+			fprintf(f, "\"/>\n");
+		}
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.2\"%s points=\"", c,
+			s[i].dashed ? " stroke-dasharray=\"6 4\"" : "");
+		for (int k = 0; k < s[i].n; k++)
+			if (s[i].x[k] > 0 && s[i].y[k] > 0 && isfinite(s[i].y[k]))
+				fprintf(f, "%.1f,%.1f ", to_px(&ax, s[i].x[k]), to_px(&ay, s[i].y[k]));
+		fprintf(f, "\"/>\n");
+		for (int k = 0; k < s[i].n; k++)
+			if (s[i].x[k] > 0 && s[i].y[k] > 0 && isfinite(s[i].y[k]))
+				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>",
+					to_px(&ax, s[i].x[k]), to_px(&ay, s[i].y[k]), c);
+		fprintf(f, "\n");
+	}
+	legend(f, s, ns);
+	fprintf(f, "</svg>\n");
+}
+
+#define HBINS_PER_OCTAVE 12
+#define HMAX 4096
+
+struct xy { double x, y; };
+
+static int cmp_x(const void *a, const void *b)
+{
+	double x = ((const struct xy *)a)->x, y = ((const struct xy *)b)->x;
+	return x < y ? -1 : x > y;
+}
+
+/* The smallest x below which a share q of series s's counts lie. */
+static double series_quantile(const struct series *s, double q)
+{
+	struct xy *v = malloc(((size_t)s->n + 1) * sizeof(*v));
+	double tot = 0, seen = 0, best = NAN;
+	int m = 0;
+	if (!v)
+		return NAN;
+	for (int k = 0; k < s->n; k++)
+		if (s->y[k] > 0 && s->x[k] > 0) {
+			v[m++] = (struct xy){s->x[k], s->y[k]};
+			tot += s->y[k];
+		}
+	qsort(v, (size_t)m, sizeof(*v), cmp_x);
+	for (int k = 0; k < m && isnan(best); k++) {
+		seen += v[k].y;
+		if (seen >= q * tot)
+			best = v[k].x;
+	}
+	free(v);
+	return best;
+}
+
+void svg_histogram(FILE *f, const struct series *s, int ns)
+{
+	/* the range holds 99.8% of every series: one stray sample 1000 times
+	 * the median would otherwise squeeze the distribution into a line */
+	double xmn = INFINITY, xmx = -INFINITY;
+	for (int i = 0; i < ns; i++) {
+		double lo = series_quantile(&s[i], 0.001), hi = series_quantile(&s[i], 0.999);
+		if (lo > 0 && isfinite(hi)) {
+			xmn = fmin(xmn, lo);
+			xmx = fmax(xmx, hi * 1.1);
+		}
+	}
+	struct axis ax = {.p0 = PL, .p1 = PR}, ay = {.lo = 0, .p0 = PB, .p1 = PT};
+	frame(f, ns, "time per operation", "share of samples");
+	if (!log_range(&ax, xmn, xmx, 1.1)) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no samples</text>\n"
+			   "</svg>\n", (PL + PR) / 2, (PT + PB) / 2);
+		return;
+	}
+	/* coarse bins: HBINS_PER_OCTAVE per factor of two from the axis' low end */
+	double b0 = ax.lo * log2(10) * HBINS_PER_OCTAVE;
+	int nb = (int)ceil((ax.hi - ax.lo) * log2(10) * HBINS_PER_OCTAVE) + 1;
+	if (nb > HMAX)
+		nb = HMAX;
+	double *share = calloc((size_t)ns * (size_t)nb, sizeof(double));
+	if (!share) {
+		fprintf(f, "</svg>\n");
+		return;
+	}
+	double top = 0;
+	for (int i = 0; i < ns; i++) {
+		double tot = 0;
+		for (int k = 0; k < s[i].n; k++)
+			tot += s[i].y[k] > 0 ? s[i].y[k] : 0;
+		for (int k = 0; k < s[i].n && tot > 0; k++) {
+			if (!(s[i].x[k] > 0) || !(s[i].y[k] > 0))
+				continue;
+			int b = (int)floor(log2(s[i].x[k]) * HBINS_PER_OCTAVE - b0);
+			b = b < 0 ? 0 : b >= nb ? nb - 1 : b; /* the clipped tails in the end bins */
+			if (b >= 0 && b < nb)
+				share[i * nb + b] += s[i].y[k] / tot;
+		}
+		for (int b = 0; b < nb; b++)
+			top = fmax(top, share[i * nb + b]);
+	}
+	/* y ticks at a 1-2-5 step giving about 4 lines */
+	double step = top > 0 ? pow(10, floor(log10(top / 4))) : 0.25;
+	if (top / step > 20)
+		step *= 5;
+	else if (top / step > 8)
+		step *= 2;
+	ay.hi = top > 0 ? ceil(top * 1.05 / step) * step : 1;
+	for (int t = 0; t * step <= ay.hi + 1e-12; t++) {
+		double v = t * step, p = to_px(&ay, v);
+		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.3g%%</text>\n",
+			PL, p, PR, p, PL - 6, p + 4, v * 100);
+	}
+	log_ticks(f, &ax, 0, 1);
+	for (int i = 0; i < ns; i++) {
+		fprintf(f, "<path fill=\"%s\" fill-opacity=\"0.10\" stroke=\"%s\" stroke-width=\"1.8\"%s d=\"M%.1f,%.1f",
+			svg_color(s[i].color), svg_color(s[i].color),
+			s[i].dashed ? " stroke-dasharray=\"6 4\"" : "", PL, PB);
+		for (int b = 0; b < nb; b++) {
+			double x0 = pow(2, (b + b0) / HBINS_PER_OCTAVE), x1 = pow(2, (b + 1 + b0) / HBINS_PER_OCTAVE);
+			double y = to_px(&ay, share[i * nb + b]);
+			fprintf(f, " L%.1f,%.1f L%.1f,%.1f", fmin(to_px(&ax, x0), PR), y,
+				fmin(to_px(&ax, x1), PR), y);
+		}
+		fprintf(f, " L%.1f,%.1f Z\"/>\n", PR, PB);
+	}
+	free(share);
+	legend(f, s, ns);
+	fprintf(f, "</svg>\n");
+}

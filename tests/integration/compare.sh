@@ -1,0 +1,52 @@
+# compare on real results: a run against itself is "same" (exit 0); a
+# doctored copy 1.5x slower is a regression (exit 3) and the reverse is
+# faster (exit 0); differing bench versions are refused; benches and
+# points that only one side has are named; history ids work as inputs.
+. "$(dirname "$0")/lib.sh"
+H="$(dirname "$0")/helpers"
+mkdir -p "$T/target"
+"$SB" run fs.stat net.bind --dir "$T/target" --max-n 20 --budget 0.01 -q --db "$T/h.db" -o "$T/a.json" >/dev/null 2>&1
+check "baseline run" test -s "$T/a.json"
+python3 "$H/doctor.py" "$T/a.json" "$T/slow.json" --factor 1.5
+python3 "$H/doctor.py" "$T/a.json" "$T/v2.json" --version fs.stat=99 --drop net.bind
+python3 "$H/doctor.py" "$T/a.json" "$T/renamed.json" --set-name net.bind=net.other
+
+"$SB" compare "$T/a.json" "$T/a.json" >"$T/same" 2>&1; rc=$?
+check "compare with itself: exit 0" test $rc -eq 0
+check "compare with itself: every point same" sh -c 'grep -q "summary: [1-9][0-9]* same, 0 faster, 0 slower, 0 noisy$" "$1"' _ "$T/same"
+
+"$SB" compare "$T/a.json" "$T/slow.json" >"$T/slow" 2>&1; rc=$?
+check "1.5x slower copy: exit 3" test $rc -eq 3
+grep -q "0 same, 0 faster, [1-9][0-9]* slower, 0 noisy" "$T/slow" || cat "$T/slow"
+check "1.5x slower copy: every point SLOWER, about +50%" sh -c 'grep -q "0 same, 0 faster, [1-9][0-9]* slower, 0 noisy; REGRESSION" "$1" && grep -q "+50.*SLOWER" "$1"' _ "$T/slow"
+check "1.5x slower: --threshold 60 tolerates it (exit 0)" sh -c '"$1" compare "$2" "$3" --threshold 60 >/dev/null; [ $? = 0 ]' _ "$SB" "$T/a.json" "$T/slow.json"
+"$SB" compare "$T/slow.json" "$T/a.json" >"$T/fast" 2>&1; rc=$?
+check "the reverse is faster: exit 0" sh -c '[ $1 = 0 ] && grep -q "0 same, [1-9][0-9]* faster, 0 slower" "$2"' _ $rc "$T/fast"
+
+"$SB" compare "$T/a.json" "$T/slow.json" --format json >"$T/slow.jsonout"; rc=$?
+check "--format json: regression true, p < 0.01 and delta > 0.5 everywhere" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["comparisons"][0]
+pts = [p for b in c["benches"] for p in b["points"]]
+assert d["regression"] and c["summary"]["regression"] and pts
+assert all(p["word"] == "slower" and p["p"] < 0.01 and p["delta"] > 0.5 and abs(p["median_change_pct"] - 50) < 2 for p in pts)
+' "$T/slow.jsonout"
+
+"$SB" compare "$T/a.json" "$T/v2.json" >"$T/ver" 2>&1; rc=$?
+check "different bench version: refused loudly, exit 0" sh -c '[ $1 = 0 ] && grep -q "fs.stat: REFUSED, version 1 in A but 99 in B" "$2"' _ $rc "$T/ver"
+check "bench only in A named" grep -q "net.bind: only in A" "$T/ver"
+"$SB" compare "$T/a.json" "$T/renamed.json" >"$T/ren" 2>&1
+check "benches only on one side named" sh -c 'grep -q "net.bind: only in A" "$1" && grep -q "net.other: only in B" "$1"' _ "$T/ren"
+
+# a shorter sweep: the extra points of A are named
+"$SB" run fs.stat --dir "$T/target" --max-n 5 --budget 0.01 -q --db "$T/h.db" -o "$T/short.json" >/dev/null 2>&1
+"$SB" compare "$T/a.json" "$T/short.json" >"$T/short" 2>&1
+check "points only in A named" grep -q "fs.stat: N = 10,20 only in A" "$T/short"
+
+# history ids as inputs, and three inputs (B and C against A)
+"$SB" compare 1 "#1" "$T/slow.json" --db "$T/h.db" >"$T/ids" 2>&1; rc=$?
+check "history ids and files mixed, three inputs: exit 3" test $rc -eq 3
+check "three inputs: two comparisons" test "$(grep -c '^summary:' "$T/ids")" -eq 2
+check "one argument: exit 2" sh -c '"$1" compare "$2" 2>/dev/null; [ $? = 2 ]' _ "$SB" "$T/a.json"
+check "--threshold out of range: exit 2" sh -c '"$1" compare "$2" "$2" --threshold -1 2>/dev/null; [ $? = 2 ]' _ "$SB" "$T/a.json"

@@ -1,0 +1,12 @@
+# A short libFuzzer run of the result reader (fuzz/fuzz_result.c) on the
+# corpus kept in fuzz/corpus: `make fuzz` for FUZZ_SECONDS (20 here). Any
+# crash, leak or undefined behaviour fails it; skipped without clang.
+. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." || exit 1
+if ! command -v clang >/dev/null 2>&1; then
+	skip "fuzz: clang not installed"; exit 0
+fi
+make -s fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >"$T/fuzz.log" 2>&1; rc=$?
+check "fuzz: the result reader survives ${FUZZ_SECONDS:-20} s of libFuzzer" test $rc -eq 0
+check "fuzz: it ran (executed units reported)" grep -q "stat::number_of_executed_units: [1-9]" "$T/fuzz.log"
+[ $rc -eq 0 ] || grep -A30 "ERROR\|SUMMARY\|crash-\|leak" "$T/fuzz.log" | head -60

@@ -1,0 +1,93 @@
+# The history database: runs stored by default and with --db, listed and
+# filtered by history, shown back as the same JSON document, concurrent
+# runs both stored, a failing database leaving the run's JSON intact, and
+# damaged rows or files reported, never crashing.
+. "$(dirname "$0")/lib.sh"
+H="$(dirname "$0")/helpers"
+mkdir -p "$T/target"
+quick() { "$SB" run --dir "$T/target" --max-n 10 --budget 0.005 -q "$@"; }
+# same JSON documents (python: key order and float spelling do not matter)
+same_json() { python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' "$1" "$2"; }
+rows() { python3 -c 'import json,sys; print(len(json.load(sys.stdin)))'; }
+
+# default location: $XDG_DATA_HOME/scalebench/results.db
+"$SB" run fs.stat --dir "$T/target" --max-n 10 --budget 0.005 -o "$T/d.json" >/dev/null 2>"$T/err"; rc=$?
+check "run stores into the default database" test $rc -eq 0 -a -f "$XDG_DATA_HOME/scalebench/results.db"
+check "run says where it stored" grep -q "stored as run 1 in $XDG_DATA_HOME/scalebench/results.db" "$T/err"
+check "history lists it from the default database" sh -c '"$1" history | grep -q "^ *1  "' _ "$SB"
+XDG_DATA_HOME="$T/xdg2" quick fs.stat --no-db >/dev/null 2>&1
+check "--no-db stores nothing" test ! -e "$T/xdg2/scalebench/results.db"
+
+# two runs into an explicit database
+DB="$T/h.db"
+quick fs.stat net.bind --db "$DB" -o "$T/r1.json" >/dev/null 2>&1 && quick fs.stat --db "$DB" -o "$T/r2.json" >/dev/null 2>&1
+check "two runs stored" sh -c '[ "$("$1" history --db "$2" --format json | python3 -c "import json,sys; print(len(json.load(sys.stdin)))")" = 2 ]' _ "$SB" "$DB"
+"$SB" history --db "$DB" >"$T/hist" 2>&1
+check "history text: header and two rows" sh -c '[ "$(wc -l <"$1")" = 3 ] && grep -q "fs.stat net.bind" "$1"' _ "$T/hist"
+check "history --bench filters" sh -c '[ "$("$1" history --db "$2" --bench net.bind --format json | python3 -c "import json,sys; print([r[\"id\"] for r in json.load(sys.stdin)])")" = "[1]" ]' _ "$SB" "$DB"
+check "history --host filters" sh -c '"$1" history --db "$2" --host no-such-host 2>&1 | grep -q "no runs match"' _ "$SB" "$DB"
+check "history --since in the future lists nothing" sh -c '[ -z "$("$1" history --db "$2" --since 2999-01-01 2>/dev/null)" ]' _ "$SB" "$DB"
+check "history --since in the past lists both" sh -c '[ "$("$1" history --db "$2" --since 2000-01-01 | wc -l)" = 3 ]' _ "$SB" "$DB"
+check "history --since rejects a non-date (exit 2)" sh -c '"$1" history --db "$2" --since yesterday; [ $? = 2 ]' _ "$SB" "$DB"
+
+# show ID gives the document back
+"$SB" show 1 --db "$DB" --format json >"$T/show1.json"
+check "show --format json equals the run's file" same_json "$T/show1.json" "$T/r1.json"
+"$SB" show 2 --db "$DB" --format json >"$T/show2.json"
+check "show of the second run equals its file" same_json "$T/show2.json" "$T/r2.json"
+check "show text is the summary" sh -c '"$1" show 1 --db "$2" | grep -q "^fs.stat "' _ "$SB" "$DB"
+npts=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(len(r["points"]) for b in d["benches"] for r in b["repetitions"]))' "$T/r1.json")
+check "show --format csv: header + one row per point" sh -c '[ "$("$1" show 1 --db "$2" --format csv | wc -l)" = $(($3 + 1)) ]' _ "$SB" "$DB" "$npts"
+check "show of a missing id: exit 1, says so" sh -c '"$1" show 99 --db "$2" 2>"$3"; [ $? = 1 ] && grep -q "no run 99" "$3"' _ "$SB" "$DB" "$T/e"
+check "show without an id: exit 2" sh -c '"$1" show --db "$2" 2>/dev/null; [ $? = 2 ]' _ "$SB" "$DB"
+
+# two runs at once into one database: both land
+n0=$("$SB" history --db "$DB" --format json | rows)
+quick fs.stat --db "$DB" >/dev/null 2>"$T/c1" & p1=$!
+quick net.bind --db "$DB" >/dev/null 2>"$T/c2" & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+check "concurrent runs both exit 0" test $r1 -eq 0 -a $r2 -eq 0
+check "concurrent runs both stored" test "$("$SB" history --db "$DB" --format json | rows)" -eq $((n0 + 2))
+
+# a writer holding the database: the run waits (busy timeout), then lands
+python3 -c '
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN IMMEDIATE"); open(sys.argv[2], "w").close(); time.sleep(1.5); c.execute("COMMIT")
+' "$DB" "$T/locked" & lp=$!
+while [ ! -e "$T/locked" ]; do sleep 0.05; done
+quick fs.stat --db "$DB" >/dev/null 2>"$T/busy"; rb=$?
+wait $lp
+check "a run waits for a locked database and is stored" test $rb -eq 0 -a "$("$SB" history --db "$DB" --format json | rows)" -eq $((n0 + 3))
+check "the database passes its integrity check" sh -c 'python3 -c "import sqlite3,sys; sys.exit(sqlite3.connect(sys.argv[1]).execute(\"PRAGMA integrity_check\").fetchone()[0] != \"ok\")" "$1"' _ "$DB"
+
+# the database cannot be written: the JSON is still written, exit 1, says why
+quick fs.stat --db "$T/nodir/x.db" -o "$T/r3.json" >/dev/null 2>"$T/e3"; rc=$?
+check "unwritable database: exit 1" test $rc -eq 1
+check "unwritable database: result file still written" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/r3.json"
+check "unwritable database: stderr names it" grep -q "not stored in the history: $T/nodir/x.db" "$T/e3"
+
+# a file that is not a database
+head -c 3000 /dev/urandom >"$T/junk.db"
+"$SB" history --db "$T/junk.db" >/dev/null 2>"$T/e4"; rc=$?
+check "junk database file: exit 1 with its name" sh -c '[ $1 = 1 ] && grep -q "junk.db" "$2"' _ $rc "$T/e4"
+
+# damaged rows: truncated JSON, a wrong schema version, a hostile document
+python3 -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE runs SET document = substr(document, 1, 200) WHERE id = 1")
+c.execute("UPDATE runs SET document = ? WHERE id = 2", ("{\"schema_version\": 99}",))
+c.execute("UPDATE runs SET document = ? WHERE id = 3", ("{\"schema_version\":1,\"tool\":{\"version\":\"x\"},\"benches\":[{\"name\":\"a\",\"version\":1,\"status\":\"ok\",\"verdict\":{\"class\":\"O(1)\",\"reason\":\"\"},\"repetitions\":[{\"verdict\":{\"class\":\"O(1)\",\"reason\":\"\"},\"points\":[{\"n\":-5}]}]}]}",))
+c.commit()' "$DB"
+for id in 1 2 3; do
+	"$SB" show $id --db "$DB" >/dev/null 2>"$T/e$id"; rc=$?
+	check "damaged row $id: exit 1, names the database and run" sh -c '[ $1 = 1 ] && grep -q "h.db: run $2: stored document" "$3"' _ $rc $id "$T/e$id"
+done
+check "truncated row: says it is not valid JSON" grep -q "not valid JSON" "$T/e1"
+check "wrong version row: names the version" grep -q "schema_version 99" "$T/e2"
+check "hostile row: names the field" grep -q "points\[0\].n" "$T/e3"
+"$SB" compare 1 4 --db "$DB" >/dev/null 2>"$T/e5"; rc=$?
+check "compare of a damaged row: exit 2, names it" sh -c '[ $1 = 2 ] && grep -q "run 1" "$2"' _ $rc "$T/e5"
+"$SB" history --db "$T/missing.db" >/dev/null 2>"$T/e6"; rc=$?
+check "history of a database that does not exist: exit 1, says so, creates nothing" sh -c '[ $1 = 1 ] && grep -q "missing.db: no history database here" "$2" && [ ! -e "$3" ]' _ $rc "$T/e6" "$T/missing.db"

@@ -1,0 +1,39 @@
+# The PostgreSQL history backend against a real server that this test
+# starts itself (Debian's postgresql): initdb into the scratch directory as
+# the postgres user, a unix socket there and no TCP, stopped and removed at
+# the end. Two runs stored, listed, shown back equal, compared by id.
+. "$(dirname "$0")/lib.sh"
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+if ! is_root; then
+	skip "postgresql: needs root to run the server as the postgres user"; exit 0
+fi
+if [ -z "$PGBIN" ] || ! id postgres >/dev/null 2>&1; then
+	skip "postgresql: server not installed (Debian package postgresql)"; exit 0
+fi
+chmod 711 "$T" # the postgres user must reach its directory inside
+PGD="$T/pg"
+mkdir -p "$PGD" && chown postgres: "$PGD"
+if ! runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres --no-sync >"$T/initdb.log" 2>&1; then
+	echo "not ok - postgresql: initdb failed"; sed 's/^/    /' "$T/initdb.log"; exit 1
+fi
+at_exit "runuser -u postgres -- '$PGBIN/pg_ctl' -D '$PGD/data' -m immediate stop >/dev/null 2>&1"
+runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -t 30 \
+	-o "-k $PGD -c listen_addresses='' -c fsync=off" start >/dev/null 2>&1
+check "postgresql server started" test -S "$PGD/.s.PGSQL.5432"
+URL="postgresql:///postgres?host=$PGD&user=postgres"
+
+mkdir -p "$T/target"
+quick() { "$SB" run --dir "$T/target" --max-n 10 --budget 0.005 -q --db "$URL" "$@"; }
+quick fs.stat net.bind -o "$T/r1.json" >/dev/null 2>"$T/e1"; r1=$?
+quick fs.stat -o "$T/r2.json" >/dev/null 2>"$T/e2"; r2=$?
+check "two runs stored into postgresql (exit 0)" test $r1 -eq 0 -a $r2 -eq 0
+[ $r1 -eq 0 ] || cat "$T/e1"
+check "history lists both, newest first" sh -c '[ "$("$1" history --db "$2" --format json | python3 -c "import json,sys; print([r[\"id\"] for r in json.load(sys.stdin)])")" = "[2, 1]" ]' _ "$SB" "$URL"
+check "history --bench filters" sh -c '[ "$("$1" history --db "$2" --bench net.bind | wc -l)" = 2 ]' _ "$SB" "$URL"
+"$SB" show 1 --db "$URL" --format json >"$T/s1.json"
+check "show 1 equals the first run's file" python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' "$T/s1.json" "$T/r1.json"
+check "compare by ids from postgresql" sh -c '"$1" compare 1 1 --db "$2" | grep -q "0 slower"' _ "$SB" "$URL"
+check "the schema is versioned" sh -c 'runuser -u postgres -- "$1/psql" -h "$2" -At -c "SELECT max(version) FROM schema_migrations" postgres | grep -qx 1' _ "$PGBIN" "$PGD"
+check "per-point rows stored" sh -c '[ "$(runuser -u postgres -- "$1/psql" -h "$2" -At -c "SELECT count(*) FROM points" postgres)" -gt 5 ]' _ "$PGBIN" "$PGD"
+"$SB" history --db "postgresql://postgres:secret@/nosuchdb?host=$PGD" >/dev/null 2>"$T/e3"; rc=$?
+check "unknown database: exit 1, password not shown" sh -c '[ $1 = 1 ] && grep -q "nosuchdb" "$2" && ! grep -q secret "$2"' _ $rc "$T/e3"

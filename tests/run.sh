@@ -22,8 +22,10 @@ count() { # $1 = file with "ok|not ok|skip" lines or "name: N passed, M failed"
 run() {
 	name=$1; shift
 	out="$log/out"
+	t0=$(date +%s)
 	timeout -k 10 "$STEP_TIMEOUT" "$@" >"$out" 2>&1
 	rc=$?
+	secs=$(( $(date +%s) - t0 ))
 	before=$failed
 	count "$out"
 	if [ $rc -ne 0 ] && [ $failed -eq $before ]; then
@@ -31,9 +33,9 @@ run() {
 		echo "not ok - $name exited $rc"
 	fi
 	if [ $failed -ne $before ]; then
-		echo "--- $name (exit $rc):"; sed 's/^/    /' "$out" | tail -60
+		echo "--- $name (exit $rc, ${secs}s):"; sed 's/^/    /' "$out" | tail -60
 	else
-		echo "$name: $(grep -c '^ok \|passed,' "$out") checks passed, exit $rc"
+		echo "$name: $(grep -c '^ok \|passed,' "$out") checks passed, exit $rc, ${secs}s"
 	fi
 }
 

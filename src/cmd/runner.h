@@ -26,7 +26,7 @@ struct run_args {
 /* The options every sweeping command takes, as opt table entries. */
 #define RUNNER_OPTS(a)                                                                              \
 	{"max-n", 'n', OPT_U64, "N", "largest N of every sweep (default: the bench's, by scale)", 1, 1e9, NULL, &(a).max_n, NULL}, \
-	{"budget", 'b', OPT_DOUBLE, "SECONDS", "sampling time budget per point (quick 0.2, default 0.5, full 1)", 0.001, 3600, NULL, &(a).budget, &(a).budget_seen}, \
+	{"budget", 'b', OPT_DOUBLE, "SECONDS", "sampling time budget per point (quick 0.2, or 0.05 for benches that spend it all; default 0.5; full 1)", 0.001, 3600, NULL, &(a).budget, &(a).budget_seen}, \
 	{"quick", 0, OPT_FLAG, NULL, "small sweeps, the one-minute suite", 0, 0, NULL, &(a).quick, NULL}, \
 	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \
 	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times, keeping every repetition", 1, 1000, NULL, &(a).repeat, NULL}, \

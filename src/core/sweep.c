@@ -354,12 +354,14 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	m.o = o;
 	m.no_ci = (c->b->flags & BENCH_FULL_BUDGET) != 0;
 	m.next_check = o->min_samples;
-	double iv = c->env.interval_s > 0 ? c->env.interval_s : o->budget_s / 100;
+	double budget = (c->b->flags & BENCH_FULL_BUDGET) && o->run_budget_s > 0 ? o->run_budget_s
+										 : o->budget_s;
+	double iv = c->env.interval_s > 0 ? c->env.interval_s : budget / 100;
 	m.interval_ns = iv < 1e-3 ? 1000000u : (uint64_t)(iv * 1e9);
 	struct usage u0, u1;
 	usage_take(&u0);
 	m.start = clock_ns();
-	m.deadline = m.start + (uint64_t)(o->budget_s * 1e9);
+	m.deadline = m.start + (uint64_t)(budget * 1e9);
 	m.stop = STOP_BUDGET;
 	int rc = c->b->run(c->st, &m);
 	uint64_t end = clock_ns();

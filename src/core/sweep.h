@@ -18,6 +18,7 @@ struct sweep_opts {
 	const char *scratch;     /* the run's scratch directory */
 	uint64_t max_n;          /* 0: the bench's default for quick/full */
 	double budget_s;         /* sampling budget per point */
+	double run_budget_s;     /* the same for benches that spend it all (BENCH_FULL_BUDGET); 0: budget_s */
 	int quick, full;
 	int repeat;              /* repetitions of the sweep, >= 1 */
 	double ci_target;        /* relative half-width of the median's CI, 0.02 */

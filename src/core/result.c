@@ -217,3 +217,12 @@ void result_free(struct run_result *r)
 	json_decref(r->targets);
 	memset(r, 0, sizeof(*r));
 }
+
+const char *bench_label(const struct bench_result *b, char *buf, size_t len)
+{
+	if (b->variant && *b->variant)
+		snprintf(buf, len, "%s[%s]", b->name ? b->name : "?", b->variant);
+	else
+		snprintf(buf, len, "%s", b->name ? b->name : "?");
+	return buf;
+}

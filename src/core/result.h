@@ -112,6 +112,9 @@ void point_set_bins(struct point *p, const struct hist *h);
 void bench_fit(struct bench_result *b);
 void rep_fit(struct repetition *rep);
 void result_free(struct run_result *r);
+/* What tells two benches of one result apart: "name" or "name[variant]"
+ * (a matrix result has one of each per target as well). */
+const char *bench_label(const struct bench_result *b, char *buf, size_t len);
 
 /* src/out/json.c */
 json_t *result_to_json(const struct run_result *r);

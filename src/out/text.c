@@ -41,15 +41,6 @@ static void print_verdict(FILE *f, const struct verdict *v)
 		fprintf(f, " n^%.2f [%.2f,%.2f] x%.2f", v->exponent, v->exp_lo, v->exp_hi, v->ratio);
 }
 
-/* "name" or "name[variant]" */
-static const char *label(const struct bench_result *br, char *buf, size_t len)
-{
-	if (br->variant && *br->variant)
-		snprintf(buf, len, "%s[%s]", br->name, br->variant);
-	else
-		snprintf(buf, len, "%s", br->name);
-	return buf;
-}
 
 /* ---- results with targets (matrix): one row per bench, one column per
  * target, each cell the cost at the largest N and the verdict ---- */
@@ -93,7 +84,7 @@ static void print_matrix(const struct run_result *r, FILE *f)
 		const struct bench_result *br = &r->benches[i];
 		if (br->target)
 			target_index(t, &nt, MAX_TARGETS, br->target);
-		int l = (int)strlen(label(br, lb, sizeof(lb)));
+		int l = (int)strlen(bench_label(br, lb, sizeof(lb)));
 		w = l > w ? l : w;
 	}
 	fprintf(f, "file systems side by side: median cost at the largest N, verdict (! = not ok)\n");
@@ -114,11 +105,11 @@ static void print_matrix(const struct run_result *r, FILE *f)
 	fputc('\n', f);
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
-		label(br, lb, sizeof(lb));
+		bench_label(br, lb, sizeof(lb));
 		int seen = 0; /* a row per bench and variant, at its first occurrence */
 		for (int j = 0; j < i && !seen; j++) {
 			char l2[160];
-			seen = !strcmp(label(&r->benches[j], l2, sizeof(l2)), lb);
+			seen = !strcmp(bench_label(&r->benches[j], l2, sizeof(l2)), lb);
 		}
 		if (seen)
 			continue;
@@ -129,7 +120,7 @@ static void print_matrix(const struct run_result *r, FILE *f)
 				char l2[160];
 				const struct bench_result *bj = &r->benches[j];
 				if (bj->target && !strcmp(bj->target, t[k]) &&
-				    !strcmp(label(bj, l2, sizeof(l2)), lb)) {
+				    !strcmp(bench_label(bj, l2, sizeof(l2)), lb)) {
 					matrix_cell(bj, cell, sizeof(cell));
 					break;
 				}
@@ -148,7 +139,7 @@ void result_print_text(const struct run_result *r, FILE *f)
 		r->tool_version ? r->tool_version : "?", r->started ? r->started : "", r->clock.id,
 		r->clock.source, r->clock.read_cost_ns);
 	for (int i = 0; i < r->nbenches; i++) {
-		int l = (int)strlen(label(&r->benches[i], lb, sizeof(lb)));
+		int l = (int)strlen(bench_label(&r->benches[i], lb, sizeof(lb)));
 		w = l > w ? l : w;
 	}
 	if (r->targets)
@@ -158,7 +149,7 @@ void result_print_text(const struct run_result *r, FILE *f)
 			"cost@min", "cost@max", "p99@max", "verdict  exponent [95% CI]  max/min");
 	for (int i = 0; i < r->nbenches && !r->targets; i++) {
 		const struct bench_result *br = &r->benches[i];
-		label(br, lb, sizeof(lb));
+		bench_label(br, lb, sizeof(lb));
 		if (br->status == BS_SKIPPED) {
 			fprintf(f, "%-*s %-11s %s\n", w, lb, "skipped",
 				br->skip_reason ? br->skip_reason : "");
@@ -183,7 +174,7 @@ void result_print_text(const struct run_result *r, FILE *f)
 		const struct bench_result *br = &r->benches[i];
 		char nm[200];
 		snprintf(nm, sizeof(nm), "%s%s%s", br->target ? br->target : "", br->target ? ": " : "",
-			 label(br, lb, sizeof(lb)));
+			 bench_label(br, lb, sizeof(lb)));
 		if (r->targets && br->status == BS_SKIPPED) {
 			if (!any++)
 				fprintf(f, "\n");

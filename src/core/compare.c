@@ -14,10 +14,24 @@
 
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-static const struct bench_result *find_bench(const struct run_result *r, const char *name)
+/* What a bench is matched by: bench_label() (name or name[variant]), and
+ * in a matrix result its file system: "fs.create@ext4". */
+static const char *bench_key(const struct bench_result *b, char *buf, size_t len)
 {
+	char lb[160];
+	bench_label(b, lb, sizeof(lb));
+	if (b->target && *b->target)
+		snprintf(buf, len, "%s@%s", lb, b->target);
+	else
+		snprintf(buf, len, "%s", lb);
+	return buf;
+}
+
+static const struct bench_result *find_bench(const struct run_result *r, const char *key)
+{
+	char k[200];
 	for (int i = 0; i < r->nbenches; i++)
-		if (r->benches[i].name && !strcmp(r->benches[i].name, name))
+		if (r->benches[i].name && !strcmp(bench_key(&r->benches[i], k, sizeof(k)), key))
 			return &r->benches[i];
 	return NULL;
 }
@@ -175,7 +189,8 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 			json_array_append_new(only_b, json_integer((json_int_t)vb[i]));
 	free(va);
 	free(vb);
-	json_t *o2 = json_pack("{s:s,s:i,s:s,s:s,s:o,s:o,s:o}", "name", ba->name, "version",
+	char key[200];
+	json_t *o2 = json_pack("{s:s,s:i,s:s,s:s,s:o,s:o,s:o}", "name", bench_key(ba, key, sizeof(key)), "version",
 			       ba->version, "status_a", bench_status_name(ba->status), "status_b",
 			       bench_status_name(bb->status), "points", pts, "n_only_in_a", only_a,
 			       "n_only_in_b", only_b);
@@ -196,28 +211,31 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	json_t *only_a = json_array(), *only_b = json_array();
 	for (int i = 0; i < a->nbenches; i++) {
 		const struct bench_result *ba = &a->benches[i];
-		if (find_bench(a, ba->name) != ba)
-			continue; /* a repeated name: the first one counts */
-		const struct bench_result *bb = find_bench(b, ba->name);
+		char ka[200];
+		if (!ba->name || find_bench(a, bench_key(ba, ka, sizeof(ka))) != ba)
+			continue; /* a repeated key: the first one counts */
+		const struct bench_result *bb = find_bench(b, ka);
 		if (!bb) {
-			json_array_append_new(only_a, json_string(ba->name));
+			json_array_append_new(only_a, json_string(ka));
 			continue;
 		}
 		if (ba->version != bb->version) {
 			json_array_append_new(refused,
-					      json_pack("{s:s,s:i,s:i}", "bench", ba->name,
+					      json_pack("{s:s,s:i,s:i}", "bench", ka,
 							"version_a", ba->version, "version_b",
 							bb->version));
 			continue;
 		}
 		if (ba->v.cls != bb->v.cls)
-			json_array_append_new(vchg, verdict_change(ba->name, &ba->v, &bb->v, &t));
+			json_array_append_new(vchg, verdict_change(ka, &ba->v, &bb->v, &t));
 		json_array_append_new(benches, compare_bench(ba, bb, o, &t, ca, cb));
 	}
-	for (int i = 0; i < b->nbenches; i++)
-		if (b->benches[i].name && !find_bench(a, b->benches[i].name) &&
-		    find_bench(b, b->benches[i].name) == &b->benches[i])
-			json_array_append_new(only_b, json_string(b->benches[i].name));
+	for (int i = 0; i < b->nbenches; i++) {
+		char kb[200];
+		if (b->benches[i].name && !find_bench(a, bench_key(&b->benches[i], kb, sizeof(kb))) &&
+		    find_bench(b, kb) == &b->benches[i])
+			json_array_append_new(only_b, json_string(kb));
+	}
 	free(ca);
 	free(cb);
 	*regression = t.regression;

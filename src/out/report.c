@@ -101,27 +101,69 @@ static void verdict_cell(FILE *f, const struct bench_result *b, int diff)
 	fputs("</td>", f);
 }
 
-static const struct bench_result *find_bench(const struct run_result *r, const char *name)
+#define LABEL_MAX 160
+#define MAX_VIEWS 64
+
+/* Benches are told apart by bench_label(): name, or name[variant]. */
+static const struct bench_result *find_bench(const struct run_result *r, const char *key)
 {
+	char lb[LABEL_MAX];
 	for (int i = 0; i < r->nbenches; i++)
-		if (r->benches[i].name && !strcmp(r->benches[i].name, name))
+		if (r->benches[i].name && !strcmp(bench_label(&r->benches[i], lb, sizeof(lb)), key))
 			return &r->benches[i];
 	return NULL;
 }
 
-/* The distinct bench names over all inputs, in order of first appearance. */
-static int bench_names(const struct run_result *const *rs, int n, const char **out, int max)
+/* The distinct bench labels over all inputs, in order of first appearance. */
+static int bench_names(const struct run_result *const *rs, int n, char (*out)[LABEL_MAX], int max)
 {
 	int k = 0;
+	char lb[LABEL_MAX];
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < rs[i]->nbenches; j++) {
-			const char *nm = rs[i]->benches[j].name;
-			int seen = !nm;
+			if (!rs[i]->benches[j].name)
+				continue;
+			bench_label(&rs[i]->benches[j], lb, sizeof(lb));
+			int seen = 0;
 			for (int q = 0; q < k && !seen; q++)
-				seen = !strcmp(out[q], nm);
+				seen = !strcmp(out[q], lb);
 			if (!seen && k < max)
-				out[k++] = nm;
+				snprintf(out[k++], LABEL_MAX, "%s", lb);
 		}
+	return k;
+}
+
+/* A matrix result holds one set of benches per file system (target): each
+ * becomes an input of its own, labelled "input target", so that every
+ * plot has one line per file system. The views share the result's memory. */
+static int split_targets(const struct run_result *const *rs, const char *const *labels, int n,
+			 struct run_result *views, char (*vlab)[LABEL_MAX], int max)
+{
+	int k = 0;
+	for (int i = 0; i < n && k < max; i++) {
+		const struct run_result *r = rs[i];
+		int j = 0;
+		if (!r->targets) {
+			views[k] = *r;
+			snprintf(vlab[k++], LABEL_MAX, "%s", labels[i]);
+			continue;
+		}
+		while (j < r->nbenches && k < max) {
+			const char *t = r->benches[j].target;
+			int start = j;
+			while (j < r->nbenches && ((!t && !r->benches[j].target) ||
+						   (t && r->benches[j].target && !strcmp(t, r->benches[j].target))))
+				j++;
+			views[k] = *r;
+			views[k].benches = r->benches + start;
+			views[k].nbenches = j - start;
+			views[k].targets = NULL;
+			json_t *snap = t ? json_object_get(json_object_get(r->targets, t), "snapshot") : NULL;
+			if (snap)
+				views[k].snapshot = snap;
+			snprintf(vlab[k++], LABEL_MAX, "%s %s", labels[i], t ? t : "");
+		}
+	}
 	return k;
 }
 
@@ -157,7 +199,7 @@ static void inputs_table(FILE *f, const struct run_result *const *rs, const char
 }
 
 static void verdict_table(FILE *f, const struct run_result *const *rs, const char *const *labels,
-			  int n, const char **names, int nn)
+			  int n, char (*names)[LABEL_MAX], int nn)
 {
 	fputs("<table><tr><th>bench</th>", f);
 	for (int i = 0; i < n; i++) {
@@ -241,7 +283,7 @@ static void bench_curves(FILE *f, const struct run_result *const *rs, const char
 static void bench_histograms(FILE *f, const struct run_result *const *rs,
 			     const char *const *labels, int n, const char *name)
 {
-	struct series s[MAX_SERIES];
+	struct series s[MAX_SERIES] = {{0}};
 	double *bx[MAX_SERIES], *by[MAX_SERIES];
 	char lab[MAX_SERIES][160];
 	int ns = 0;
@@ -321,10 +363,18 @@ static void bench_failures(FILE *f, const struct run_result *const *rs,
 		fputs("</ul>\n", f);
 }
 
-int report_write_html(const struct run_result *const *rs, const char *const *labels, int n,
+int report_write_html(const struct run_result *const *inputs, const char *const *inlabels, int nin,
 		      FILE *f)
 {
-	const char *names[256];
+	static struct run_result views[MAX_VIEWS];
+	static char vlab[MAX_VIEWS][LABEL_MAX], names[256][LABEL_MAX];
+	const struct run_result *rs[MAX_VIEWS];
+	const char *labels[MAX_VIEWS];
+	int n = split_targets(inputs, inlabels, nin, views, vlab, MAX_VIEWS);
+	for (int i = 0; i < n; i++) {
+		rs[i] = &views[i];
+		labels[i] = vlab[i];
+	}
 	int nn = bench_names(rs, n, names, 256);
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		   "<meta name=\"viewport\" content=\"width=device-width\">\n"

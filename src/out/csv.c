@@ -46,6 +46,8 @@ static void row_head(FILE *f, const char *label, const struct run_result *r,
 	text(f, r->host);
 	text(f, r->started);
 	text(f, b->name);
+	text(f, b->variant ? b->variant : "");
+	text(f, b->target ? b->target : "");
 	fprintf(f, ",%d", b->version);
 	text(f, bench_status_name(b->status));
 	text(f, growth_name(b->v.cls));
@@ -55,7 +57,7 @@ static void row_head(FILE *f, const char *label, const struct run_result *r,
 void report_write_csv(const struct run_result *const *rs, const char *const *labels, int n,
 		      FILE *f)
 {
-	fputs("input,host,started,bench,version,status,verdict,exponent,rep,n,batch,samples,stop,"
+	fputs("input,host,started,bench,variant,target,version,status,verdict,exponent,rep,n,batch,samples,stop,"
 	      "min_ns,mean_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,cv,user_s,sys_s\r\n", f);
 	for (int i = 0; i < n; i++) {
 		const struct run_result *r = rs[i];

@@ -92,3 +92,22 @@ check "hostile row: names the field" grep -q "points\[0\].n" "$T/e3"
 check "compare of a damaged row: exit 2, names it" sh -c '[ $1 = 2 ] && grep -q "run 1" "$2"' _ $rc "$T/e5"
 "$SB" history --db "$T/missing.db" >/dev/null 2>"$T/e6"; rc=$?
 check "history of a database that does not exist: exit 1, says so, creates nothing" sh -c '[ $1 = 1 ] && grep -q "missing.db: no history database here" "$2" && [ ! -e "$3" ]' _ $rc "$T/e6" "$T/missing.db"
+
+# killed in the middle of writing its run (strace delivers SIGKILL at the
+# 20th pwrite: past the shared-memory set-up, inside the write-ahead log
+# frames, before the commit): the database keeps the runs it had, passes
+# its integrity check, and takes the next run
+if command -v strace >/dev/null 2>&1; then
+	K="$T/k.db"
+	quick fs.stat --db "$K" >/dev/null 2>&1
+	strace -o "$T/strace.log" -e trace=pwrite64 -e inject=pwrite64:signal=SIGKILL:when=20 \
+		"$SB" run fs.stat net.bind --dir "$T/target" --max-n 5 --budget 0.002 -q --db "$K" -o "$T/k.json" >/dev/null 2>&1
+	check "killed mid-write: the run died during the store" grep -q "killed by SIGKILL" "$T/strace.log"
+	check "killed mid-write: the result file was written before" test -s "$T/k.json"
+	check "killed mid-write: only the earlier run is listed" test "$("$SB" history --db "$K" --format json | rows)" = 1
+	check "killed mid-write: integrity check ok" sh -c 'python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); sys.exit(c.execute(\"PRAGMA integrity_check\").fetchone()[0] != \"ok\" or c.execute(\"SELECT count(*) FROM benches\").fetchone()[0] != 1)" "$1"' _ "$K"
+	quick fs.stat --db "$K" >/dev/null 2>&1
+	check "killed mid-write: the next run is stored" test "$("$SB" history --db "$K" --format json | rows)" = 2
+else
+	skip "killed mid-write (no strace)"
+fi

@@ -20,13 +20,16 @@ static void usage(FILE *f, const struct opt *opts)
 		"the change of the median and of p99, a Mann-Whitney U test on the latency\n"
 		"histograms, Cliff's delta as the effect size, and a word: same (median\n"
 		"change under the threshold), slower or faster (beyond it and significant),\n"
-		"noisy (beyond it but not significant). Verdict changes come first.\n"
+		"noisy (beyond it but not significant). Then a word per bench: slower when\n"
+		"2/3 of its points are slower and their median change is beyond the\n"
+		"threshold, or when the top third of its sweep is slower (a whole run can\n"
+		"shift a little, so single points do not decide). Verdict changes come first.\n"
 		"Benches whose version differs are refused; what only one side has is named.\n"
 		"A and B are result files or history ids (12 or #12, see `scalebench history`).\n\n");
 	opt_help(f, opts);
-	fprintf(f, "\nexit: 0 no regression, 3 a significant regression (a point slower beyond\n"
-		   "the threshold, or a verdict significantly worse), 2 bad arguments or an\n"
-		   "unreadable input, 1 other failure.\n");
+	fprintf(f, "\nexit: 0 no regression, 3 a significant regression (a bench slower, or a\n"
+		   "verdict significantly worse), 2 bad arguments or an unreadable input,\n"
+		   "1 other failure.\n");
 }
 
 int cmd_compare(int argc, char **argv)

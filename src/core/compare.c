@@ -99,7 +99,8 @@ static double change(double a, double b)
 }
 
 struct tally {
-	int words[4];
+	int words[4];       /* points */
+	int bench_words[4]; /* benches */
 	int regression;
 };
 
@@ -121,8 +122,6 @@ static json_t *compare_point(const struct bench_result *ba, const struct bench_r
 	double dm = change(h.med_a, h.med_b), d99 = change(h.p99_a, h.p99_b);
 	enum cmp_word w = hcmp_word(dm, h.p, h.delta, o->threshold, o->alpha);
 	t->words[w]++;
-	if (w == CMP_SLOWER)
-		t->regression = 1;
 	return json_pack("{s:I,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "n",
 			 (json_int_t)n, "samples_a", (json_int_t)h.na, "samples_b",
 			 (json_int_t)h.nb, "median_a_ns", num(h.med_a), "median_b_ns",
@@ -172,6 +171,66 @@ static json_t *side(const struct run_result *r, const char *label)
 			 "fs_type", fst ? fst : "");
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The bench's word from its points (sorted by n). Points of one run are
+ * not independent of each other: a run on a busier moment, another page
+ * cache state or CPU is shifted as a whole, and the per-point test, which
+ * sees only the spread within a run, calls such shifts significant. So a
+ * bench is "slower" only when the change is broad or sits at the top of
+ * the sweep:
+ *  (a) the median over its points of the median's change is beyond the
+ *      threshold and at least 2/3 of the points are "slower", or
+ *  (b) the top third of its points (at least 2) are all "slower" (growth
+ *      that only shows at large N).
+ * "faster" likewise; "same" when the median change is within the
+ * threshold and neither rule holds; "noisy" otherwise. */
+static enum cmp_word bench_word(json_t *pts, const struct cmp_opts *o, double *med_change)
+{
+	size_t k = json_array_size(pts), i;
+	json_t *p;
+	int nw[4] = {0};
+	double *ch = calloc(k + 1, sizeof(double));
+	size_t nch = 0;
+	*med_change = NAN;
+	if (!ch)
+		return CMP_NOISY;
+	json_array_foreach(pts, i, p) {
+		const char *w = json_string_value(json_object_get(p, "word"));
+		for (int q = 0; q < 4 && w; q++)
+			nw[q] += !strcmp(w, cmp_word_name((enum cmp_word)q));
+		json_t *c = json_object_get(p, "median_change_pct");
+		if (json_is_number(c))
+			ch[nch++] = log1p(json_number_value(c) / 100);
+	}
+	if (nch) {
+		qsort(ch, nch, sizeof(double), cmp_double);
+		double m = nch % 2 ? ch[nch / 2] : (ch[nch / 2 - 1] + ch[nch / 2]) / 2;
+		*med_change = expm1(m);
+	}
+	free(ch);
+	if (!k)
+		return CMP_SAME;
+	size_t top = k / 3 < 2 ? 2 : k / 3;
+	int top_all[4] = {1, 1, 1, 1};
+	for (i = k >= top ? k - top : 0; i < k; i++) {
+		const char *w = json_string_value(json_object_get(json_array_get(pts, i), "word"));
+		for (int q = 0; q < 4; q++)
+			top_all[q] &= w && !strcmp(w, cmp_word_name((enum cmp_word)q));
+	}
+	int broad = isfinite(*med_change) && fabs(*med_change) >= o->threshold;
+	for (int q = CMP_FASTER; q <= CMP_SLOWER; q++) {
+		int dir = q == CMP_SLOWER ? *med_change > 0 : *med_change < 0;
+		if ((broad && dir && 3 * (size_t)nw[q] >= 2 * k) || (k >= 2 && top_all[q]))
+			return (enum cmp_word)q;
+	}
+	return broad ? CMP_NOISY : CMP_SAME;
+}
+
 static json_t *compare_bench(const struct bench_result *ba, const struct bench_result *bb,
 			     const struct cmp_opts *o, struct tally *t, uint64_t *ca, uint64_t *cb)
 {
@@ -190,17 +249,31 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 	free(va);
 	free(vb);
 	char key[200];
-	json_t *o2 = json_pack("{s:s,s:i,s:s,s:s,s:o,s:o,s:o}", "name", bench_key(ba, key, sizeof(key)), "version",
-			       ba->version, "status_a", bench_status_name(ba->status), "status_b",
-			       bench_status_name(bb->status), "points", pts, "n_only_in_a", only_a,
-			       "n_only_in_b", only_b);
-	return o2;
+	double mc;
+	enum cmp_word w = bench_word(pts, o, &mc);
+	t->bench_words[w]++;
+	if (w == CMP_SLOWER)
+		t->regression = 1;
+	int nslow = 0, nfast = 0;
+	size_t i;
+	json_t *p;
+	json_array_foreach(pts, i, p) {
+		const char *pw = json_string_value(json_object_get(p, "word"));
+		nslow += pw && !strcmp(pw, "slower");
+		nfast += pw && !strcmp(pw, "faster");
+	}
+	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name", bench_key(ba, key, sizeof(key)),
+			 "version", ba->version, "status_a", bench_status_name(ba->status),
+			 "status_b", bench_status_name(bb->status), "word", cmp_word_name(w),
+			 "median_change_pct", num(mc * 100), "points_compared",
+			 (int)json_array_size(pts), "points_slower", nslow, "points_faster", nfast,
+			 "points", pts, "n_only_in_a", only_a, "n_only_in_b", only_b);
 }
 
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
 			const char *lb, const struct cmp_opts *o, int *regression)
 {
-	struct tally t = {{0}, 0};
+	struct tally t = {{0}, {0}, 0};
 	uint64_t *ca = malloc(HIST_NBUCKETS * sizeof(*ca)), *cb = malloc(HIST_NBUCKETS * sizeof(*cb));
 	if (!ca || !cb) {
 		free(ca);
@@ -239,11 +312,14 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	free(ca);
 	free(cb);
 	*regression = t.regression;
-	return json_pack("{s:o,s:o,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:i,s:b}}", "a",
-			 side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,
+	return json_pack("{s:o,s:o,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i},"
+			 "s:{s:i,s:i,s:i,s:i},s:b}}",
+			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,
 			 "alpha", o->alpha, "verdict_changes", vchg, "refused", refused,
 			 "benches_only_in_a", only_a, "benches_only_in_b", only_b, "benches",
-			 benches, "summary", "same", t.words[CMP_SAME], "faster",
+			 benches, "summary", "benches", "same", t.bench_words[CMP_SAME], "faster",
+			 t.bench_words[CMP_FASTER], "slower", t.bench_words[CMP_SLOWER], "noisy",
+			 t.bench_words[CMP_NOISY], "points", "same", t.words[CMP_SAME], "faster",
 			 t.words[CMP_FASTER], "slower", t.words[CMP_SLOWER], "noisy",
 			 t.words[CMP_NOISY], "regression", t.regression);
 }

@@ -13,8 +13,9 @@ struct cmp_opts {
 };
 
 /* A is the baseline, B the candidate; la and lb name them. *regression is
- * set when a point got slower beyond the threshold with significance, or a
- * verdict got significantly worse. NULL when out of memory. */
+ * set when a bench got slower (broadly, or at the top of its sweep: see
+ * bench_word in compare.c), or a verdict got significantly worse. NULL
+ * when out of memory. */
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
 			const char *lb, const struct cmp_opts *o, int *regression);
 

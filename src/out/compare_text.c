@@ -112,6 +112,16 @@ void compare_print_text(const json_t *c, FILE *f)
 				pct(jnum(p, "p99_change_pct"), b6, sizeof(b6)), pb, jnum(p, "delta"),
 				!strcmp(w, "slower") ? "SLOWER" : w);
 		}
+		if (json_array_size(pts)) {
+			const char *w = js(v, "word");
+			fprintf(f, "%-12s %8s  median change %s; slower at %lld, faster at %lld of %lld "
+				   "points  => %s\n",
+				js(v, "name"), "bench", pct(jnum(v, "median_change_pct"), b1, sizeof(b1)),
+				(long long)json_integer_value(json_object_get(v, "points_slower")),
+				(long long)json_integer_value(json_object_get(v, "points_faster")),
+				(long long)json_integer_value(json_object_get(v, "points_compared")),
+				!strcmp(w, "slower") ? "SLOWER" : w);
+		}
 	}
 	const json_t *ref = json_object_get(c, "refused"), *oa = json_object_get(c, "benches_only_in_a"),
 		     *ob = json_object_get(c, "benches_only_in_b");
@@ -136,11 +146,17 @@ void compare_print_text(const json_t *c, FILE *f)
 			print_ns_list(f, js(v, "name"), json_object_get(v, "n_only_in_b"), "B");
 		}
 	}
-	const json_t *s = json_object_get(c, "summary");
-	fprintf(f, "\nsummary: %lld same, %lld faster, %lld slower, %lld noisy%s\n",
-		(long long)json_integer_value(json_object_get(s, "same")),
-		(long long)json_integer_value(json_object_get(s, "faster")),
-		(long long)json_integer_value(json_object_get(s, "slower")),
-		(long long)json_integer_value(json_object_get(s, "noisy")),
+	const json_t *s = json_object_get(c, "summary"), *sb = json_object_get(s, "benches"),
+		     *sp = json_object_get(s, "points");
+	fprintf(f, "\nsummary: benches %lld same, %lld faster, %lld slower, %lld noisy; "
+		   "points %lld same, %lld faster, %lld slower, %lld noisy%s\n",
+		(long long)json_integer_value(json_object_get(sb, "same")),
+		(long long)json_integer_value(json_object_get(sb, "faster")),
+		(long long)json_integer_value(json_object_get(sb, "slower")),
+		(long long)json_integer_value(json_object_get(sb, "noisy")),
+		(long long)json_integer_value(json_object_get(sp, "same")),
+		(long long)json_integer_value(json_object_get(sp, "faster")),
+		(long long)json_integer_value(json_object_get(sp, "slower")),
+		(long long)json_integer_value(json_object_get(sp, "noisy")),
 		json_is_true(json_object_get(s, "regression")) ? "; REGRESSION" : "");
 }

@@ -13,15 +13,20 @@ python3 "$H/doctor.py" "$T/a.json" "$T/renamed.json" --set-name net.bind=net.oth
 
 "$SB" compare "$T/a.json" "$T/a.json" >"$T/same" 2>&1; rc=$?
 check "compare with itself: exit 0" test $rc -eq 0
-check "compare with itself: every point same" sh -c 'grep -q "summary: [1-9][0-9]* same, 0 faster, 0 slower, 0 noisy$" "$1"' _ "$T/same"
+check "compare with itself: every bench and point same" sh -c 'grep -q "summary: benches 2 same, 0 faster, 0 slower, 0 noisy; points [1-9][0-9]* same, 0 faster, 0 slower, 0 noisy$" "$1"' _ "$T/same"
 
 "$SB" compare "$T/a.json" "$T/slow.json" >"$T/slow" 2>&1; rc=$?
 check "1.5x slower copy: exit 3" test $rc -eq 3
-grep -q "0 same, 0 faster, [1-9][0-9]* slower, 0 noisy" "$T/slow" || cat "$T/slow"
-check "1.5x slower copy: every point SLOWER, about +50%" sh -c 'grep -q "0 same, 0 faster, [1-9][0-9]* slower, 0 noisy; REGRESSION" "$1" && grep -q "+50.*SLOWER" "$1"' _ "$T/slow"
+grep -q "points 0 same, 0 faster, [1-9][0-9]* slower, 0 noisy" "$T/slow" || cat "$T/slow"
+check "1.5x slower copy: every bench and point SLOWER, about +50%" sh -c 'grep -q "summary: benches 0 same, 0 faster, 2 slower, 0 noisy; points 0 same, 0 faster, [1-9][0-9]* slower, 0 noisy; REGRESSION" "$1" && grep -q "+50.*SLOWER" "$1"' _ "$T/slow"
 check "1.5x slower: --threshold 60 tolerates it (exit 0)" sh -c '"$1" compare "$2" "$3" --threshold 60 >/dev/null; [ $? = 0 ]' _ "$SB" "$T/a.json" "$T/slow.json"
 "$SB" compare "$T/slow.json" "$T/a.json" >"$T/fast" 2>&1; rc=$?
-check "the reverse is faster: exit 0" sh -c '[ $1 = 0 ] && grep -q "0 same, [1-9][0-9]* faster, 0 slower" "$2"' _ $rc "$T/fast"
+check "the reverse is faster: exit 0" sh -c '[ $1 = 0 ] && grep -q "benches 0 same, 2 faster, 0 slower, 0 noisy; points 0 same, [1-9][0-9]* faster, 0 slower" "$2"' _ $rc "$T/fast"
+
+# growth that only shows at large N: the top third of each sweep 1.5x slower
+python3 "$H/doctor.py" "$T/a.json" "$T/top.json" --factor-top 1.5
+"$SB" compare "$T/a.json" "$T/top.json" >"$T/top" 2>&1; rc=$?
+check "slower only at the top of the sweep: benches SLOWER, exit 3" sh -c '[ $1 = 3 ] && [ "$(grep -c "bench  median change.*=> SLOWER" "$2")" = 2 ]' _ $rc "$T/top"
 
 "$SB" compare "$T/a.json" "$T/slow.json" --format json >"$T/slow.jsonout"; rc=$?
 check "--format json: regression true, p < 0.01 and delta > 0.5 everywhere" python3 -c '
@@ -30,6 +35,7 @@ d = json.load(open(sys.argv[1]))
 c = d["comparisons"][0]
 pts = [p for b in c["benches"] for p in b["points"]]
 assert d["regression"] and c["summary"]["regression"] and pts
+assert all(b["word"] == "slower" and b["points_slower"] == b["points_compared"] for b in c["benches"])
 assert all(p["word"] == "slower" and p["p"] < 0.01 and p["delta"] > 0.5 and abs(p["median_change_pct"] - 50) < 2 for p in pts)
 ' "$T/slow.jsonout"
 

@@ -17,10 +17,8 @@ vg() { # description expected-exit args...
 vg "run stores into sqlite" 0 run fs.stat --dir "$T/target" --max-n 3 --budget 0.002 -q --db "$T/h.db" --report "$T/r0.html"
 vg "history" 0 history --db "$T/h.db"
 vg "show json" 0 show 1 --db "$T/h.db" --format json
-vg "show csv" 0 show 1 --db "$T/h.db" --format csv
+vg "report csv of a history id" 0 report 1 --db "$T/h.db" --format csv
 vg "compare: regression" 3 compare "$T/a.json" "$T/b.json" 1 --db "$T/h.db"
-vg "compare --format json" 3 compare "$T/a.json" "$T/b.json" --format json
 vg "report html" 0 report "$T/a.json" "$T/b.json" -o "$T/r.html"
-vg "report csv" 0 report "$T/a.json" --format csv
 vg "compare of a truncated file" 2 compare "$T/a.json" "$T/bad.json"
 vg "show of a missing run" 1 show 99 --db "$T/h.db"

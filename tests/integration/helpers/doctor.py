@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Make a doctored copy of a scalebench result for the compare tests.
 
-doctor.py IN OUT [--factor F] [--version BENCH=V] [--drop BENCH] [--set-name OLD=NEW]
+doctor.py IN OUT [--factor F] [--factor-top F] [--version BENCH=V] [--drop BENCH] [--set-name OLD=NEW]
                  [--snapshot PATH=VALUE]
 
---factor F multiplies every latency by F: the *_ns statistics, and each
+--factor F multiplies every latency by F (--factor-top F: only in the top
+third of each sweep, at least 2 points): the *_ns statistics, and each
 histogram bin moves to the bucket holding F times its midpoint (the
 log-linear layout of src/core/hist.h: 2^e split into 128 buckets).
 """
@@ -49,11 +50,15 @@ def main():
     d = json.load(open(src))
     while a:
         opt, val, a = a[0], a[1], a[2:]
-        if opt == "--factor":
+        if opt in ("--factor", "--factor-top"):
+            # --factor-top F: only the points in the top third of each sweep
             for b in d["benches"]:
                 for r in b["repetitions"]:
-                    for p in r["points"]:
-                        scale_point(p, float(val))
+                    pts = r["points"]
+                    top = sorted(p["n"] for p in pts)[len(pts) - max(len(pts) // 3, 2):] if opt == "--factor-top" else None
+                    for p in pts:
+                        if top is None or p["n"] in top:
+                            scale_point(p, float(val))
         elif opt == "--version":
             name, v = val.split("=")
             for b in d["benches"]:

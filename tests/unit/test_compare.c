@@ -1,0 +1,118 @@
+/* Result against result on synthetic sweeps: the bench-level word that
+ * decides the exit code. One point shifted (a noisy run) is not a
+ * regression; every point shifted is; the top third shifted (growth at
+ * large N) is; verdict changes and versions are handled. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+#include "t.h"
+
+/* A sweep of 9 points, n = 1..256; point i's latencies are around base ns
+ * times factor[i] (1 when factor is NULL), 400 samples each. */
+static void make(struct run_result *r, const double *factor, int version)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = SB_SCHEMA_VERSION;
+	r->snapshot = json_object();
+	struct bench_result *b = result_add_bench(r);
+	b->name = strdup("x.op");
+	b->version = version;
+	struct repetition *rep = bench_add_rep(b);
+	struct hist *h = hist_new();
+	for (int i = 0; i < 9; i++) {
+		struct point *p = rep_add_point(rep);
+		hist_reset(h);
+		double f = factor ? factor[i] : 1;
+		for (int k = 0; k < 400; k++) /* a spread of +-10% around 1000 ns */
+			hist_add(h, f * (900 + (k * 37) % 200));
+		p->n = (uint64_t)1 << i;
+		p->batch = 1;
+		p->samples = p->ops = h->count;
+		hist_summary(h, &p->st);
+		point_set_bins(p, h);
+	}
+	hist_free(h);
+	rep_fit(rep);
+	bench_fit(b);
+}
+
+static const char *bench_word_of(const json_t *c)
+{
+	return json_string_value(json_object_get(json_array_get(json_object_get(c, "benches"), 0), "word"));
+}
+
+static void expect(const double *fb, int vb, const char *word, int regression, const char *what)
+{
+	struct run_result a, b;
+	make(&a, NULL, 1);
+	make(&b, fb, vb);
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	int reg = -1;
+	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+	CHECK(c != NULL, "%s: built", what);
+	const char *w = c ? bench_word_of(c) : NULL;
+	if (word)
+		CHECK(w && !strcmp(w, word), "%s: bench word %s, want %s", what, w ? w : "(none)", word);
+	CHECK(reg == regression, "%s: regression %d, want %d", what, reg, regression);
+	json_decref(c);
+	result_free(&a);
+	result_free(&b);
+}
+
+int main(void)
+{
+	double same[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+	double one[9] = {1, 1, 1, 1.4, 1, 1, 1, 1, 1};
+	double all[9] = {1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2};
+	double faster[9] = {0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8};
+	double top[9] = {1, 1, 1, 1, 1, 1, 1.3, 1.3, 1.3};
+	double top2[9] = {1, 1, 1, 1, 1, 1, 1, 1.3, 1.3};
+	double tiny[9] = {1.02, 1.02, 1.02, 1.02, 1.02, 1.02, 1.02, 1.02, 1.02};
+	double half[9] = {1.3, 1, 1.3, 1, 1.3, 1, 1.3, 1, 1.3};
+	expect(same, 1, "same", 0, "identical");
+	expect(one, 1, "same", 0, "one point 40% slower");
+	expect(all, 1, "slower", 1, "every point 20% slower");
+	expect(faster, 1, "faster", 0, "every point 20% faster");
+	expect(top, 1, "slower", 1, "top third 30% slower");
+	expect(top2, 1, NULL, 0, "top two of nine slower: not a third");
+	expect(tiny, 1, "same", 0, "2% slower, under the 5% threshold");
+	expect(half, 1, "noisy", 0, "every other point 30% slower");
+	expect(all, 2, NULL, 0, "another version: refused, not compared");
+
+	/* the refusal is listed, the bench not compared */
+	struct run_result a, b;
+	make(&a, NULL, 1);
+	make(&b, all, 2);
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	int reg;
+	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+	CHECK(json_array_size(json_object_get(c, "refused")) == 1 &&
+	      json_array_size(json_object_get(c, "benches")) == 0, "refused listed");
+	json_decref(c);
+	result_free(&b);
+
+	/* a verdict that got significantly worse is a regression on its own */
+	make(&b, NULL, 1);
+	b.benches[0].v.cls = GROWTH_N;
+	b.benches[0].v.exp_lo = 0.9;
+	b.benches[0].v.exp_hi = 1.1;
+	a.benches[0].v.cls = GROWTH_O1;
+	a.benches[0].v.exp_lo = -0.05;
+	a.benches[0].v.exp_hi = 0.05;
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	const json_t *vc = json_array_get(json_object_get(c, "verdict_changes"), 0);
+	CHECK(vc && json_is_true(json_object_get(vc, "significant")) &&
+	      json_is_true(json_object_get(vc, "worse")) && reg == 1, "O(1) -> O(n) is a regression");
+	json_decref(c);
+	/* overlapping exponent intervals: listed, not significant */
+	b.benches[0].v.exp_lo = 0.0;
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	vc = json_array_get(json_object_get(c, "verdict_changes"), 0);
+	CHECK(vc && json_is_false(json_object_get(vc, "significant")) && reg == 0,
+	      "overlapping intervals: not a regression");
+	json_decref(c);
+	result_free(&a);
+	result_free(&b);
+	return t_done("test_compare");
+}

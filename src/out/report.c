@@ -328,6 +328,90 @@ static void bench_histograms(FILE *f, const struct run_result *const *rs,
 	}
 }
 
+/* Throughput over time at each input's largest N that has it (benches that
+ * report their own completions), with the bench's findings (stalls, dips)
+ * shaded. A finding's at_s counts from the start of its phase; phases
+ * (extra.phases, in order) run one after the other. */
+#define MAX_MARKS 32
+static int bench_timeline(FILE *f, const struct run_result *const *rs, const char *const *labels,
+			  int n, const char *name)
+{
+	struct series s[MAX_SERIES] = {{0}};
+	double *bx[MAX_SERIES], *by[MAX_SERIES];
+	char lab[MAX_SERIES][160], mlab[MAX_MARKS][96];
+	struct mark marks[MAX_MARKS];
+	int ns = 0, nm = 0, bytes = 0;
+	for (int i = 0; i < n; i++) {
+		const struct bench_result *b = find_bench(rs[i], name);
+		const struct point *top = NULL;
+		for (int k = 0; b && b->nreps && k < b->reps[0].npts; k++)
+			if (b->reps[0].pts[k].nseries > 0)
+				top = &b->reps[0].pts[k];
+		if (top && top->bytes)
+			bytes = 1;
+	}
+	for (int i = 0; i < n && ns < MAX_SERIES; i++) {
+		const struct bench_result *b = find_bench(rs[i], name);
+		const struct point *top = NULL;
+		for (int k = 0; b && b->nreps && k < b->reps[0].npts; k++)
+			if (b->reps[0].pts[k].nseries > 0)
+				top = &b->reps[0].pts[k];
+		if (!top || !(top->interval_s > 0))
+			continue;
+		int m = top->nseries;
+		bx[ns] = malloc((size_t)m * sizeof(double));
+		by[ns] = malloc((size_t)m * sizeof(double));
+		if (!bx[ns] || !by[ns]) {
+			free(bx[ns]);
+			free(by[ns]);
+			continue;
+		}
+		for (int k = 0; k < m; k++) {
+			bx[ns][k] = (k + 1) * top->interval_s;
+			by[ns][k] = bytes ? top->series_bytes[k] / top->interval_s / 1048576.0
+					  : top->series_ops[k] / top->interval_s;
+		}
+		snprintf(lab[ns], sizeof(lab[ns]), "%.120s at N=%llu", labels[i], (unsigned long long)top->n);
+		s[ns] = (struct series){.label = lab[ns], .color = i, .n = m, .x = bx[ns], .y = by[ns],
+					.step = top->interval_s};
+		ns++;
+		json_t *phases = json_object_get(top->extra, "phases"), *fs = json_object_get(top->extra, "findings");
+		size_t q;
+		json_t *fd;
+		json_array_foreach(fs, q, fd) {
+			if (nm >= MAX_MARKS)
+				break;
+			json_t *at = json_object_get(fd, "at_s"), *len = json_object_get(fd, "length_s");
+			const char *ph = json_string_value(json_object_get(fd, "phase"));
+			const char *what = json_string_value(json_object_get(fd, "finding"));
+			if (!json_is_number(at) || !json_is_number(len))
+				continue;
+			double off = 0;
+			const char *k;
+			json_t *pv;
+			json_object_foreach(phases, k, pv) {
+				if (ph && !strcmp(k, ph))
+					break;
+				json_t *sec = json_object_get(pv, "seconds");
+				off += json_is_number(sec) ? json_number_value(sec) : 0;
+			}
+			marks[nm].x0 = off + json_number_value(at);
+			marks[nm].x1 = marks[nm].x0 + json_number_value(len);
+			snprintf(mlab[nm], sizeof(mlab[nm]), "%.16s %.3g s%s%.24s%s", what ? what : "finding",
+				 json_number_value(len), ph ? " (" : "", ph ? ph : "", ph ? ")" : "");
+			marks[nm].label = mlab[nm];
+			nm++;
+		}
+	}
+	if (ns)
+		svg_timeline(f, bytes ? "MiB/s per interval" : "operations/s per interval", s, ns, marks, nm);
+	for (int i = 0; i < ns; i++) {
+		free(bx[i]);
+		free(by[i]);
+	}
+	return ns;
+}
+
 static void bench_failures(FILE *f, const struct run_result *const *rs,
 			   const char *const *labels, int n, const char *name)
 {
@@ -403,6 +487,18 @@ int report_write_html(const struct run_result *const *inputs, const char *const 
 		fputs("</div><div>", f);
 		bench_histograms(f, rs, labels, n, names[k]);
 		fputs("</div></div>\n", f);
+		int has_series = 0;
+		for (int i = 0; i < n && !has_series; i++) {
+			const struct bench_result *bi = find_bench(rs[i], names[k]);
+			for (int q = 0; bi && bi->nreps && q < bi->reps[0].npts; q++)
+				has_series |= bi->reps[0].pts[q].nseries > 0;
+		}
+		if (has_series) {
+			fputs("<p>Throughput over time at the largest N; stalls and dips found by the bench "
+			      "are shaded.</p>\n<div class=\"plots\"><div>", f);
+			bench_timeline(f, rs, labels, n, names[k]);
+			fputs("</div></div>\n", f);
+		}
 		bench_failures(f, rs, labels, n, names[k]);
 	}
 	fputs("<h2>Snapshots</h2>\n", f);

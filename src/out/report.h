@@ -39,7 +39,17 @@ struct series {
 	int n;
 	const double *x, *y;
 	const double *band; /* optional upper edge of a shaded band (e.g. p99) */
+	double step;        /* timeline: the width of each interval (x is its end) */
 };
+/* A marked span of a timeline: a stall or a dip. */
+struct mark {
+	double x0, x1;
+	const char *label;
+};
+/* Throughput over time: linear axes, one step line per series, marked
+ * spans shaded and labelled. */
+void svg_timeline(FILE *f, const char *ylabel, const struct series *s, int ns,
+		  const struct mark *marks, int nm);
 /* Log-log line plot; x is N, y ns. */
 void svg_loglog(FILE *f, const char *xlabel, const struct series *s, int ns);
 /* Step plot of latency distributions: x ns (log), y share of samples;

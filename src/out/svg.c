@@ -307,3 +307,72 @@ void svg_histogram(FILE *f, const struct series *s, int ns)
 	legend(f, s, ns);
 	fprintf(f, "</svg>\n");
 }
+
+/* Linear ticks: about 5 at 1, 2 or 5 x 10^k. */
+static void lin_ticks(FILE *f, const struct axis *a, int vertical)
+{
+	double span = a->hi - a->lo, raw = span / 5, mag = pow(10, floor(log10(raw)));
+	double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+	for (double v = ceil(a->lo / step) * step; v <= a->hi + step * 1e-9; v += step) {
+		char lab[32];
+		fmt_count(fabs(v) < step * 1e-9 ? 0 : v, lab, sizeof(lab));
+		double p = to_px(a, v);
+		if (vertical)
+			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+				   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+				PL, p, PR, p, PL - 6, p + 5, lab);
+		else
+			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+				   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+				p, PT, p, PB, p, PB + 19, lab);
+	}
+}
+
+void svg_timeline(FILE *f, const char *ylabel, const struct series *s, int ns,
+		  const struct mark *marks, int nm)
+{
+	double xmx = 0, ymx = 0;
+	for (int i = 0; i < ns; i++)
+		for (int k = 0; k < s[i].n; k++) {
+			if (isfinite(s[i].x[k]) && s[i].x[k] > xmx)
+				xmx = s[i].x[k];
+			if (isfinite(s[i].y[k]) && s[i].y[k] > ymx)
+				ymx = s[i].y[k];
+		}
+	for (int i = 0; i < nm; i++)
+		if (isfinite(marks[i].x1) && marks[i].x1 > xmx)
+			xmx = marks[i].x1;
+	frame(f, ns, "time into the point (s)", ylabel);
+	if (!(xmx > 0) || !(ymx > 0) || !isfinite(ymx)) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">nothing to plot</text>\n"
+			   "</svg>\n", (PL + PR) / 2, (PT + PB) / 2);
+		return;
+	}
+	struct axis ax = {.lo = 0, .hi = xmx * 1.02, .p0 = PL, .p1 = PR};
+	struct axis ay = {.lo = 0, .hi = ymx * 1.1, .p0 = PB, .p1 = PT};
+	for (int i = 0; i < nm; i++) { /* marked spans first, under the lines */
+		double a = to_px(&ax, fmax(0, marks[i].x0)), b = to_px(&ax, fmin(ax.hi, marks[i].x1));
+		if (!(b > a))
+			b = a + 2;
+		fprintf(f, "<rect class=\"stall\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			   "fill=\"#ffb3b3\" fill-opacity=\"0.6\"><title>", a, PT, b - a, PB - PT);
+		html_escape(f, marks[i].label);
+		fprintf(f, "</title></rect>\n<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#b00\">",
+			a + 2, PT + 12 + 12 * (i % 3));
+		html_escape(f, marks[i].label);
+		fputs("</text>\n", f);
+	}
+	lin_ticks(f, &ax, 0);
+	lin_ticks(f, &ay, 1);
+	for (int i = 0; i < ns; i++) {
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s points=\"",
+			svg_color(s[i].color), s[i].dashed ? " stroke-dasharray=\"5 3\"" : "");
+		for (int k = 0; k < s[i].n; k++) /* steps: each interval's value across it */
+			if (isfinite(s[i].y[k]))
+				fprintf(f, "%.1f,%.1f %.1f,%.1f ", to_px(&ax, s[i].x[k] - s[i].step),
+					to_px(&ay, s[i].y[k]), to_px(&ax, s[i].x[k]), to_px(&ay, s[i].y[k]));
+		fputs("\"/>\n", f);
+	}
+	legend(f, s, ns);
+	fputs("</svg>\n", f);
+}

@@ -43,6 +43,21 @@ assert all(float(r["p50_ns"]) > 0 for r in rows)
 check "report of a missing file: exit 2, named" sh -c '"$1" report "$2/nope.json" -o "$2/x.html" 2>"$2/e"; [ $? = 2 ] && grep -q "nope.json" "$2/e" && [ ! -e "$2/x.html" ]' _ "$SB" "$T"
 
 CHROMIUM=$(command -v chromium || command -v chromium-browser)
+# throughput over time, with a stall the bench found shaded: a real
+# fs.fileserver run, plus one finding written into it (a stall is timing
+# luck on a fast disk, the drawing of one is not)
+"$SB" run fs.fileserver -n 2 -b 0.05 -q --no-db --dir "$T" -o "$T/fsv.json" >/dev/null 2>&1
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["benches"][0]["repetitions"][0]["points"][-1]
+p["extra"]["findings"].append({"finding": "stall", "phase": "read", "at_s": 0.001, "length_s": 0.02, "what": "test"})
+json.dump(d, open(sys.argv[1], "w"))
+' "$T/fsv.json"
+"$SB" report "$T/fsv.json" -o "$T/fsv.html" >/dev/null 2>&1
+check "report: throughput over time for a workload bench" grep -q "time into the point" "$T/fsv.html"
+check "report: the stall is shaded and named" grep -q 'class="stall".*stall 0.02 s (read)' "$T/fsv.html"
+
 if [ -z "$CHROMIUM" ]; then
 	skip "report screenshot (no chromium)"
 	exit 0

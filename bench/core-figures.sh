@@ -47,9 +47,9 @@ echo "== 1. harness overhead (same run: 5 rounds, each scalebench then the bare 
 mkdir -p "$TMPFS/bare" && touch "$TMPFS/bare/e0"
 rs=""; rt=""; rf=""
 for round in 1 2 3 4 5; do
-	$SB run fs.stat --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q -o "$W/s.json" >/dev/null || exit 1
+	$SB run fs.stat --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q --no-db -o "$W/s.json" >/dev/null || exit 1
 	a=$(p50 "$W/s.json"); b=$("$W/bare" fstatat "$TMPFS/bare" e0 20000); c=$("$W/bare" stat "$TMPFS/bare/e0" 20000)
-	$SB run proc.fork --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q -o "$W/f.json" >/dev/null || exit 1
+	$SB run proc.fork --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q --no-db -o "$W/f.json" >/dev/null || exit 1
 	f=$(p50 "$W/f.json"); g=$("$W/bare" fork 500)
 	echo "  round $round: fs.stat $a ns, bare fstatat $b ns, bare stat $c ns; proc.fork $f ns, bare fork $g ns"
 	rs="$rs $(python3 -c "print($a/$b)")"; rt="$rt $(python3 -c "print($a/$c)")"; rf="$rf $(python3 -c "print($f/$g)")"
@@ -58,13 +58,16 @@ echo "fs.stat N=1 / bare fstatat (the same call): ratio $(med3 $rs)"
 echo "fs.stat N=1 / bare stat(path): ratio $(med3 $rt)"
 echo "proc.fork N=1 / bare fork+wait: ratio $(med3 $rf)"
 
-echo "== 2. scalebench run --quick in $TMPFS"
-set -- $(measure $SB run --quick --dir "$TMPFS" -q -o "$W/quick.json")
-echo "wall ${1} s, peak RSS $(($2 / 1024)) MiB, exit $3"
+CORE="fs.create fs.open fs.stat fs.unlink proc.fork mem.mmap net.socket net.bind"
+echo "== 2. scalebench run --quick in $TMPFS (peak RSS: the largest of scalebench and the helper processes it reaps)"
+set -- $(measure $SB run --quick --dir "$TMPFS" -q --no-db -o "$W/quick.json")
+echo "every bench: wall ${1} s, peak RSS $(($2 / 1024)) MiB, exit $3"
+set -- $(measure $SB run $CORE --quick --dir "$TMPFS" -q --no-db -o "$W/quick-core.json")
+echo "the core benches ($CORE): wall ${1} s, peak RSS $(($2 / 1024)) MiB, exit $3"
 
 if [ $FULL = 1 ]; then
-	echo "== 3. scalebench run --full in $TMPFS"
-	set -- $(measure $SB run --full --dir "$TMPFS" -q -o "$W/full.json")
+	echo "== 3. scalebench run --full in $TMPFS, the core benches"
+	set -- $(measure $SB run $CORE --full --dir "$TMPFS" -q --no-db -o "$W/full.json")
 	echo "wall ${1} s, peak RSS $(($2 / 1024)) MiB, exit $3"
 	$SB run --full --dir /nonexistent 2>/dev/null # keep the exit of the above in $3
 	python3 -c '
@@ -81,12 +84,15 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for b in d["benches"]:
     v = b["verdict"]
-    print("  %-11s %-10s exponent %5.2f [%5.2f, %5.2f]  cost x%.2f over N=%d..%d" % (b["name"], v["class"], v["exponent"], v["exponent_ci95"][0], v["exponent_ci95"][1], v["ratio"], v["n_min"], v["n_max"]))
+    nm = b["name"] + ("[%s]" % b["variant"] if b.get("variant") else "")
+    if b["status"] == "skipped":
+        print("  %-38s skipped: %s" % (nm, b.get("skip_reason"))); continue
+    print("  %-38s %-10s exponent %5.2f [%5.2f, %5.2f]  cost x%.2f over N=%d..%d" % (nm, v["class"], v["exponent"], v["exponent_ci95"][0], v["exponent_ci95"][1], v["ratio"], v["n_min"], v["n_max"]))
 ' "$1"; }
 echo "== 4. verdicts, --quick"
 echo "tmpfs ($TMPFS):"; verdicts "$W/quick.json"
 if [ "$(id -u)" = 0 ]; then
 	truncate -s 1G "$W/ext4.img" && mkfs.ext4 -q -F "$W/ext4.img" && LOOP=$(losetup -f --show "$W/ext4.img") &&
 		mkdir -p "$W/ext4" && mount "$LOOP" "$W/ext4" &&
-		$SB run --quick --dir "$W/ext4" -q -o "$W/ext4.json" >/dev/null && { echo "ext4 (loop device, buffered):"; verdicts "$W/ext4.json"; }
+		$SB run --quick --dir "$W/ext4" -q --no-db -o "$W/ext4.json" >/dev/null && { echo "ext4 (loop device, buffered):"; verdicts "$W/ext4.json"; }
 fi

@@ -383,6 +383,8 @@ int cmd_serve(int argc, char **argv)
 		if (sv.child > 0 && waitpid(sv.child, NULL, WNOHANG) == sv.child) {
 			reg_forget_pid(sv.child);
 			sv.child = -1;
+			if (sv.cctl >= 0)
+				on_child(&sv); /* relay its last lines (DONE) first */
 			end_session(&sv);
 		}
 	}

@@ -373,6 +373,8 @@ static void srv_udp(struct srv *s)
 	}
 }
 
+static double tvs(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
+
 /* 1: stop */
 static int srv_ctl(struct srv *s)
 {
@@ -385,16 +387,17 @@ static int srv_ctl(struct srv *s)
 			return 1;
 		if (!strcmp(line, "STOP"))
 			return 1;
-		if (!strcmp(line, "COUNT"))
-			line_write(s->ctl, "COUNT packets=%llu bytes=%llu conns=%llu",
+		if (!strcmp(line, "COUNT")) {
+			struct rusage ru;
+			getrusage(RUSAGE_SELF, &ru);
+			line_write(s->ctl, "COUNT packets=%llu bytes=%llu conns=%llu user_s=%.6f sys_s=%.6f",
 				   (unsigned long long)s->packets, (unsigned long long)s->bytes,
-				   (unsigned long long)s->conns);
+				   (unsigned long long)s->conns, tvs(ru.ru_utime), tvs(ru.ru_stime));
+		}
 		else
 			line_write(s->ctl, "ERR unknown command");
 	}
 }
-
-static double tvs(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
 
 void srv_loop(const struct srv_spec *spec, int sock, int ctl)
 {

@@ -3,7 +3,7 @@
 # they are missing. As root it runs apt-get; otherwise it names what is
 # missing and fails. One list, used by `make run`, `make check` and CI.
 set -eu
-PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3"
+PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3 liburing-dev iproute2 iperf3"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

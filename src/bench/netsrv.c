@@ -356,6 +356,8 @@ static void srv_data(struct srv *s, int fd)
 			srv_drop(s, fd); /* bounded: no more from this connection */
 			s->conns--;
 			return;
+		} else if (s->sp->mech != EV_IOURING) {
+			return; /* level-triggered: one read per wake-up, fair to every stream */
 		}
 	}
 }

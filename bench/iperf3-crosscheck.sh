@@ -4,8 +4,9 @@
 #   1. net.stream (sender=send) with 1 and 4 streams on loopback vs
 #      iperf3 -P 1 and -P 4 on 127.0.0.1, same duration:
 #      ratio = scalebench received Gbit/s / iperf3 sum_received Gbit/s;
-#   2. net.request per event mechanism to N=1000 idle connections: the
-#      verdicts, and the cost at N=1 and N=1000;
+#   2. net.request per event mechanism to N=10000 idle connections (select
+#      stops at FD_SETSIZE and says so): the verdicts, the cost at the
+#      smallest and largest N, the server's CPU time per request;
 #   3. net.connect --full: how far it gets (the descriptor limit) and the
 #      wall time;
 #   4. the same three with --netns (iperf3 then runs in two namespaces this
@@ -54,7 +55,7 @@ streams() { # streams LABEL SBOPTS SRVPFX CLIPFX ADDR
 }
 
 request() { # request LABEL SBOPTS
-	$SB run net.request --max-n 1000 --budget 0.5 $2 -q -o "$OUT/request-$1.json" >/dev/null 2>&1
+	$SB run net.request --max-n 10000 --budget 0.5 $2 -q -o "$OUT/request-$1.json" >/dev/null 2>&1
 	py 'import json,sys
 d = json.load(open(sys.argv[1]))
 for b in d["benches"]:
@@ -64,6 +65,9 @@ for b in d["benches"]:
     pts = {p["n"]: p["stats"]["p50_ns"] for r in b["repetitions"] for p in r["points"]}
     v = b["verdict"]
     cpu = {p["n"]: p.get("extra", {}).get("server_cpu_us_per_request", 0) for r in b["repetitions"] for p in r["points"]}
+    f = [r["failure"] for r in b["repetitions"] if r.get("failure")]
+    if f:
+        print("%-8s net.request %-8s stopped at N=%d: %s (kind %s)" % (sys.argv[2], m, f[0]["n"], f[0]["call"], f[0]["kind"]))
     print("%-8s net.request %-8s p50 N=1 %6.1f us, N=%d %6.1f us; verdict %-9s exponent %5.2f; server CPU/request %5.1f -> %5.1f us  %s" % (sys.argv[2], m, pts[min(pts)] / 1e3, max(pts), pts[max(pts)] / 1e3, v["class"], v.get("exponent") or 0, cpu[min(cpu)], cpu[max(cpu)], b["status"]))' "$OUT/request-$1.json" "$1"
 }
 

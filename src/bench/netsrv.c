@@ -53,6 +53,21 @@ static void raise_nofile(void)
 	}
 }
 
+/* In a child: close every descriptor inherited from the parent but keep
+ * (and 0-2), so that the parent's held connections neither count against
+ * the child's limit nor stay open through it. */
+static void close_inherited(int keep)
+{
+	struct rlimit rl;
+	long top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur
+										    : 65536;
+	if (top > (1L << 20))
+		top = 1L << 20;
+	for (long fd = 3; fd < top; fd++)
+		if (fd != keep)
+			close((int)fd);
+}
+
 /* ---- lines ---- */
 
 int line_write(int fd, const char *fmt, ...)
@@ -567,6 +582,7 @@ static void child_main(const struct srv_spec *sp, int ctl)
 		line_write(ctl, "ERR setns: %s", strerror(errno));
 		_exit(1);
 	}
+	close_inherited(ctl);
 	char err[256];
 	int port = 0;
 	int sock = srv_bind(sp->family, sp->mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, srv_host(),
@@ -767,6 +783,7 @@ static void helper_main(const struct netload *l, int fd)
 	raise_nofile();
 	if (l->in_srv_ns && net_cfg.srv_nsfd >= 0 && sys_netns_enter(net_cfg.srv_nsfd))
 		_exit(1);
+	close_inherited(fd);
 	int *held = malloc((size_t)l->per * sizeof(int));
 	uint64_t n = 0;
 	char cmd;

@@ -3,7 +3,8 @@
 # run (absolute figures drift between runs: only same-run ratios count).
 #   1. net.stream (sender=send) with 1 and 4 streams on loopback vs
 #      iperf3 -P 1 and -P 4 on 127.0.0.1, same duration:
-#      ratio = scalebench received Gbit/s / iperf3 sum_received Gbit/s;
+#      ratio = scalebench received Gbit/s / iperf3 sum_received Gbit/s,
+#      two rounds in opposite order;
 #   2. net.request per event mechanism to N=10000 idle connections (select
 #      stops at FD_SETSIZE and says so): the verdicts, the cost at the
 #      smallest and largest N, the server's CPU time per request;
@@ -44,13 +45,23 @@ iperf() {
 	wait $spid 2>/dev/null
 }
 
+# Two rounds in opposite order (scalebench first, then iperf3 first), so
+# that drift during the run does not favour either tool.
 streams() { # streams LABEL SBOPTS SRVPFX CLIPFX ADDR
 	label=$1; opts=$2
-	$SB run net.stream -p sender=send --max-n 4 --budget "$D" $opts -q -o "$OUT/stream-$label.json" >/dev/null 2>&1
+	for round in 1 2; do
+		[ $round = 2 ] && for n in 1 4; do iperf "$3" "$4" "$5" $n "$OUT/iperf3-$label-P$n-r$round.json"; done
+		$SB run net.stream -p sender=send --max-n 4 --budget "$D" $opts -q -o "$OUT/stream-$label-r$round.json" >/dev/null 2>&1
+		[ $round = 1 ] && for n in 1 4; do iperf "$3" "$4" "$5" $n "$OUT/iperf3-$label-P$n-r$round.json"; done
+	done
 	for n in 1 4; do
-		iperf "$3" "$4" "$5" $n "$OUT/iperf3-$label-P$n.json"
-		s=$(sb_stream "$OUT/stream-$label.json" $n); i=$(iperf_gbit "$OUT/iperf3-$label-P$n.json")
-		printf '%-8s streams=%d  scalebench %6s Gbit/s  iperf3 %6s Gbit/s  ratio %s\n' "$label" $n "$s" "$i" "$(ratio "$s" "$i")"
+		line=""; rs=""
+		for round in 1 2; do
+			s=$(sb_stream "$OUT/stream-$label-r$round.json" $n); i=$(iperf_gbit "$OUT/iperf3-$label-P$n-r$round.json")
+			r=$(ratio "$s" "$i"); rs="$rs $r"
+			line="$line  round $round: scalebench $s, iperf3 $i Gbit/s (x$r)"
+		done
+		printf '%-8s streams=%d%s; mean ratio %s\n' "$label" $n "$line" "$(py 'import sys; v=[float(x) for x in sys.argv[1:]]; print("%.2f" % (sum(v)/len(v)))' $rs)"
 	done
 }
 
@@ -83,7 +94,7 @@ stop = ("stopped at N=%d: %s (kind %s)" % (f["n"], f["message"], f["kind"])) if 
 print("%-8s net.connect --full: largest measured point N=%d, %s; wall %.1f s" % (sys.argv[2], top, stop, float(sys.argv[3])))' "$OUT/connect-$1.json" "$1" "$(py "print($t1 - $t0)")"
 }
 
-echo "scalebench $($SB --version | cut -d' ' -f2), iperf3 $(iperf3 --version | head -1 | cut -d' ' -f2), $(uname -r), $(nproc) CPUs, $(date -u +%FT%TZ), $D s per stream point"
+echo "scalebench $($SB --version | cut -d' ' -f2), iperf3 $(iperf3 --version | head -1 | cut -d' ' -f2), $(uname -r), $(nproc) CPUs, $(date -u +%FT%TZ), $D s per stream point, load $(cut -d' ' -f1-3 /proc/loadavg)"
 streams loopback "" "" "" 127.0.0.1
 request loopback ""
 connect loopback ""

@@ -600,11 +600,16 @@ static void child_main(const struct srv_spec *sp, int ctl)
 	_exit(0);
 }
 
-int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
+void netsrv_clear(struct netsrv *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = -1;
 	s->ctl = -1;
+}
+
+int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
+{
+	netsrv_clear(s);
 	s->env = env;
 	struct srv_spec sp = {.mode = mode, .mech = mech, .family = net_cfg.family,
 			      .max_conn = SRV_MAX_CONN, .max_bytes = SRV_MAX_BYTES, .max_s = SRV_MAX_S};

@@ -72,6 +72,8 @@ struct netsrv {
 	char done[256];      /* the DONE line, after netsrv_stop */
 	struct bench_env *env;
 };
+/* A handle that owns nothing (safe to netsrv_stop). */
+void netsrv_clear(struct netsrv *s);
 /* Start a server for this bench (local child or at the peer). 0,
  * BENCH_SKIP with env->skip set (mechanism unavailable), or bench_fail. */
 int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech);

@@ -18,7 +18,7 @@ ifeq ($(POSIX_ONLY),1)
   SYS_SRC := src/sys/sys_posix.c src/sys/sys_common.c src/sys/ev_common.c src/sys/net_posix.c
   BUILD := build/posix
 else
-  CPPFLAGS += -D_GNU_SOURCE
+  CPPFLAGS += -D_GNU_SOURCE -DHAVE_LIBURING=1
   SYS_SRC := src/sys/sys_linux.c src/sys/sys_common.c src/sys/ev_common.c src/sys/ev_linux.c \
 	src/sys/net_linux.c
   LDLIBS += -luring

@@ -23,11 +23,14 @@ struct st {
 	char *buf;
 };
 
-static int setup(struct bench_env *env, void **state)
+static void teardown(void *state);
+
+static int setup_state(struct bench_env *env, void **state)
 {
 	struct st *s = calloc(1, sizeof(*s));
 	if (!s)
 		return bench_fail(env, "calloc");
+	netsrv_clear(&s->srv);
 	s->env = env;
 	s->fd = -1;
 	*state = s;
@@ -109,6 +112,17 @@ static void teardown(void *state)
 	netsrv_stop(&s->srv);
 	free(s->buf);
 	free(s);
+}
+
+/* The core calls teardown only after a successful setup: undo a partial one. */
+static int setup(struct bench_env *env, void **state)
+{
+	int rc = setup_state(env, state);
+	if (rc && *state) {
+		teardown(*state);
+		*state = NULL;
+	}
+	return rc;
 }
 
 const struct bench bench_net_udp = {

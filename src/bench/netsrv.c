@@ -1,5 +1,5 @@
-/* Server, control lines and connection helpers of the net.* benches: see
- * netsrv.h. Everything a child does ends in _exit(), so that no atexit
+/* Server and control lines of the net.* benches (the connection helpers
+ * are in netload.c): see netsrv.h. Everything a child does ends in _exit(), so that no atexit
  * cleanup of the parent's registry runs in it. */
 #include "netsrv.h"
 
@@ -37,20 +37,35 @@ int net_nonblock(int fd, int on)
 	return fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
 }
 
-static uint64_t now_ms(void)
+uint64_t net_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static void raise_nofile(void)
+void net_raise_nofile(void)
 {
 	struct rlimit rl;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+}
+
+/* In a child: close every descriptor inherited from the parent but keep
+ * (and 0-2), so that the parent's held connections neither count against
+ * the child's limit nor stay open through it. */
+void net_close_inherited(int keep)
+{
+	struct rlimit rl;
+	long top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur
+										    : 65536;
+	if (top > (1L << 20))
+		top = 1L << 20;
+	for (long fd = 3; fd < top; fd++)
+		if (fd != keep)
+			close((int)fd);
 }
 
 /* ---- lines ---- */
@@ -84,7 +99,7 @@ int line_write(int fd, const char *fmt, ...)
 
 int line_read(int fd, struct linebuf *lb, char *line, size_t max, int timeout_ms)
 {
-	uint64_t deadline = now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
+	uint64_t deadline = net_now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
 	for (;;) {
 		char *nl = memchr(lb->b, '\n', lb->n);
 		if (nl) {
@@ -101,7 +116,7 @@ int line_read(int fd, struct linebuf *lb, char *line, size_t max, int timeout_ms
 		}
 		if (lb->n >= max || lb->n >= sizeof(lb->b))
 			return -EMSGSIZE;
-		int left = timeout_ms < 0 ? -1 : (int)(deadline > now_ms() ? deadline - now_ms() : 0);
+		int left = timeout_ms < 0 ? -1 : (int)(deadline > net_now_ms() ? deadline - net_now_ms() : 0);
 		struct pollfd p = {fd, POLLIN, 0};
 		int r = poll(&p, 1, left);
 		if (r < 0 && errno == EINTR) {
@@ -356,6 +371,8 @@ static void srv_data(struct srv *s, int fd)
 			srv_drop(s, fd); /* bounded: no more from this connection */
 			s->conns--;
 			return;
+		} else if (s->sp->mech != EV_IOURING) {
+			return; /* level-triggered: one read per wake-up, fair to every stream */
 		}
 	}
 }
@@ -373,6 +390,8 @@ static void srv_udp(struct srv *s)
 	}
 }
 
+static double tvs(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
+
 /* 1: stop */
 static int srv_ctl(struct srv *s)
 {
@@ -385,16 +404,17 @@ static int srv_ctl(struct srv *s)
 			return 1;
 		if (!strcmp(line, "STOP"))
 			return 1;
-		if (!strcmp(line, "COUNT"))
-			line_write(s->ctl, "COUNT packets=%llu bytes=%llu conns=%llu",
+		if (!strcmp(line, "COUNT")) {
+			struct rusage ru;
+			getrusage(RUSAGE_SELF, &ru);
+			line_write(s->ctl, "COUNT packets=%llu bytes=%llu conns=%llu user_s=%.6f sys_s=%.6f",
 				   (unsigned long long)s->packets, (unsigned long long)s->bytes,
-				   (unsigned long long)s->conns);
+				   (unsigned long long)s->conns, tvs(ru.ru_utime), tvs(ru.ru_stime));
+		}
 		else
 			line_write(s->ctl, "ERR unknown command");
 	}
 }
-
-static double tvs(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
 
 void srv_loop(const struct srv_spec *spec, int sock, int ctl)
 {
@@ -420,9 +440,9 @@ void srv_loop(const struct srv_spec *spec, int sock, int ctl)
 		free(s.buf);
 		return;
 	}
-	uint64_t deadline = now_ms() + (uint64_t)(spec->max_s * 1000);
+	uint64_t deadline = net_now_ms() + (uint64_t)(spec->max_s * 1000);
 	int ready[256], stop = 0;
-	while (!stop && now_ms() < deadline) {
+	while (!stop && net_now_ms() < deadline) {
 		int n = ev_wait(s.ev, ready, 256, 500);
 		if (n < 0 && n != -EINTR)
 			break;
@@ -557,11 +577,12 @@ static void child_main(const struct srv_spec *sp, int ctl)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	sys_child_dies_with_parent();
-	raise_nofile();
+	net_raise_nofile();
 	if (net_cfg.srv_nsfd >= 0 && sys_netns_enter(net_cfg.srv_nsfd)) {
 		line_write(ctl, "ERR setns: %s", strerror(errno));
 		_exit(1);
 	}
+	net_close_inherited(ctl);
 	char err[256];
 	int port = 0;
 	int sock = srv_bind(sp->family, sp->mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, srv_host(),
@@ -579,11 +600,16 @@ static void child_main(const struct srv_spec *sp, int ctl)
 	_exit(0);
 }
 
-int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
+void netsrv_clear(struct netsrv *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = -1;
 	s->ctl = -1;
+}
+
+int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
+{
+	netsrv_clear(s);
 	s->env = env;
 	struct srv_spec sp = {.mode = mode, .mech = mech, .family = net_cfg.family,
 			      .max_conn = SRV_MAX_CONN, .max_bytes = SRV_MAX_BYTES, .max_s = SRV_MAX_S};
@@ -689,41 +715,14 @@ void netsrv_stop(struct netsrv *s)
 	}
 	if (s->pid > 0) {
 		int st;
-		uint64_t give_up = now_ms() + 5000;
-		while (waitpid(s->pid, &st, WNOHANG) == 0 && now_ms() < give_up) {
+		uint64_t give_up = net_now_ms() + 5000;
+		while (waitpid(s->pid, &st, WNOHANG) == 0 && net_now_ms() < give_up) {
 			struct timespec ts = {0, 1000000};
 			nanosleep(&ts, NULL);
 		}
 		reg_kill_pid(s->pid); /* already gone: only reaps and unregisters */
 		s->pid = -1;
 	}
-}
-
-static int connect_to(const struct sockaddr_storage *a, socklen_t alen, int want_ack, int *out)
-{
-	int fd = socket(a->ss_family, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -errno;
-	int rc;
-	while ((rc = connect(fd, (const struct sockaddr *)a, alen)) < 0 && errno == EINTR)
-		;
-	if (rc == 0 && want_ack) {
-		struct pollfd p = {fd, POLLIN, 0};
-		char c;
-		int pr = poll(&p, 1, 10000);
-		if (pr == 0)
-			errno = ETIMEDOUT;
-		rc = pr > 0 && recv(fd, &c, 1, 0) == 1 ? 0 : -1;
-		if (pr > 0 && rc)
-			errno = ECONNRESET;
-	}
-	if (rc) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	*out = fd;
-	return 0;
 }
 
 int netsrv_connect(struct netsrv *s, int type, int *fd)
@@ -740,7 +739,7 @@ int netsrv_connect(struct netsrv *s, int type, int *fd)
 		*fd = u;
 		return 0;
 	}
-	int rc = connect_to(&s->addr, s->alen, 1, fd);
+	int rc = net_connect_to(&s->addr, s->alen, 1, fd);
 	if (rc) {
 		int f = netsrv_check(s, 100); /* the server may say why */
 		if (f)
@@ -753,142 +752,3 @@ int netsrv_connect(struct netsrv *s, int type, int *fd)
 	return 0;
 }
 
-/* ---- helpers holding connections ---- */
-
-static void helper_main(const struct netload *l, int fd)
-{
-	signal(SIGINT, SIG_IGN);
-	sys_child_dies_with_parent();
-	raise_nofile();
-	if (l->in_srv_ns && net_cfg.srv_nsfd >= 0 && sys_netns_enter(net_cfg.srv_nsfd))
-		_exit(1);
-	int *held = malloc((size_t)l->per * sizeof(int));
-	uint64_t n = 0;
-	char cmd;
-	while (held && read(fd, &cmd, 1) == 1) {
-		int32_t err = 0;
-		if (cmd == 'o') {
-			int c = -1;
-			err = n < l->per ? -connect_to(l->addr, l->alen, l->want_ack, &c) : EMFILE;
-			if (!err)
-				held[n++] = c;
-		} else if (cmd == 'c' && n > 0) {
-			close(held[--n]);
-		}
-		if (write(fd, &err, sizeof(err)) != sizeof(err))
-			break;
-	}
-	_exit(0);
-}
-
-static int helper_spawn(struct netload *l)
-{
-	if (l->n >= LOAD_MAX_HELPERS) {
-		errno = EMFILE;
-		return bench_fail(l->env, "helper processes (all full)");
-	}
-	if (!l->per) {
-		struct rlimit rl;
-		getrlimit(RLIMIT_NOFILE, &rl);
-		rlim_t lim = rl.rlim_max == RLIM_INFINITY ? 1u << 20 : rl.rlim_max;
-		l->per = lim > 64 ? (uint64_t)lim - 32 : 32;
-	}
-	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return bench_fail(l->env, "socketpair (helper)");
-	pid_t pid = fork();
-	if (pid < 0) {
-		int rc = bench_fail(l->env, "fork (helper)");
-		close(sv[0]);
-		close(sv[1]);
-		return rc;
-	}
-	if (pid == 0) {
-		close(sv[0]);
-		helper_main(l, sv[1]);
-	}
-	close(sv[1]);
-	reg_add_pid(pid);
-	reg_add_fd(sv[0]);
-	l->pid[l->n] = pid;
-	l->fd[l->n] = sv[0];
-	l->cnt[l->n] = 0;
-	l->n++;
-	return 0;
-}
-
-/* One command to helper h; its errno answer (0), or a FAIL of the server. */
-static int helper_cmd(struct netload *l, int h, char cmd, const char *call)
-{
-	if (write(l->fd[h], &cmd, 1) != 1)
-		return bench_fail(l->env, "helper command");
-	uint64_t give_up = now_ms() + 15000;
-	for (;;) {
-		struct pollfd p[2] = {{l->fd[h], POLLIN, 0}, {l->srv ? l->srv->ctl : -1, POLLIN, 0}};
-		int r = poll(p, 2, 500);
-		if (r < 0 && errno == EINTR && !reg_stop_requested())
-			continue;
-		if (r < 0)
-			return bench_fail(l->env, "poll (helper)");
-		if (p[1].revents) {
-			int f = netsrv_check(l->srv, 0);
-			if (f)
-				return f;
-		}
-		if (p[0].revents) {
-			int32_t err;
-			if (read(l->fd[h], &err, sizeof(err)) != sizeof(err)) {
-				errno = EPIPE;
-				return bench_fail(l->env, "helper reply");
-			}
-			if (err) {
-				errno = err;
-				return bench_fail(l->env, call);
-			}
-			return 0;
-		}
-		if (now_ms() > give_up) {
-			errno = ETIMEDOUT;
-			return bench_fail(l->env, call);
-		}
-	}
-}
-
-int netload_add(struct netload *l)
-{
-	if (l->n == 0 || l->cnt[l->n - 1] >= l->per) {
-		int rc = helper_spawn(l);
-		if (rc)
-			return rc;
-	}
-	int h = l->n - 1;
-	int rc = helper_cmd(l, h, 'o', "connect (held connection, in a helper process)");
-	if (rc == 0) {
-		l->cnt[h]++;
-		l->total++;
-	}
-	return rc;
-}
-
-int netload_drop_last(struct netload *l)
-{
-	int h = l->n - 1;
-	if (h < 0 || l->cnt[h] == 0)
-		return 0;
-	int rc = helper_cmd(l, h, 'c', "close (helper)");
-	if (rc == 0) {
-		l->cnt[h]--;
-		l->total--;
-	}
-	return rc;
-}
-
-void netload_free(struct netload *l)
-{
-	for (int i = 0; i < l->n; i++) {
-		reg_close_fd(l->fd[i]); /* the helper reads EOF and exits */
-		reg_kill_pid(l->pid[i]);
-	}
-	l->n = 0;
-	l->total = 0;
-}

@@ -117,6 +117,15 @@ static void drop_client(struct serve *sv, const char *why)
 	if (why) {
 		line_write(sv->client, "ERR %s", why);
 		fprintf(stderr, "scalebench serve: client dropped: %s\n", why);
+		/* lingering close: unread input would make close() send a reset
+		 * that can destroy the ERR line before the client reads it */
+		shutdown(sv->client, SHUT_WR);
+		char junk[4096];
+		for (int i = 0; i < 5; i++) {
+			struct pollfd p = {sv->client, POLLIN, 0};
+			if (poll(&p, 1, 100) <= 0 || recv(sv->client, junk, sizeof(junk), 0) <= 0)
+				break;
+		}
 	}
 	end_session(sv);
 	reg_close_fd(sv->client);
@@ -374,6 +383,8 @@ int cmd_serve(int argc, char **argv)
 		if (sv.child > 0 && waitpid(sv.child, NULL, WNOHANG) == sv.child) {
 			reg_forget_pid(sv.child);
 			sv.child = -1;
+			if (sv.cctl >= 0)
+				on_child(&sv); /* relay its last lines (DONE) first */
 			end_session(&sv);
 		}
 	}

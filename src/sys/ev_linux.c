@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <unistd.h>
+#ifdef HAVE_LIBURING
 #include <liburing.h>
+#endif
 
 /* ---- epoll ---- */
 struct ev_epoll {
@@ -53,7 +55,8 @@ static void ep_close(struct ev *e)
 
 static const struct ev_ops ep_ops = {ep_add, ep_del, ep_wait, ep_close};
 
-/* ---- io_uring ---- */
+/* ---- io_uring (when the build found liburing: HAVE_LIBURING) ---- */
+#ifdef HAVE_LIBURING
 #define URING_ENTRIES 256
 #define TAG_REMOVE (1ull << 62) /* user_data of a poll-remove request */
 
@@ -147,6 +150,7 @@ static void ur_close(struct ev *e)
 }
 
 static const struct ev_ops ur_ops = {ur_add, ur_del, ur_wait, ur_close};
+#endif
 
 int ev_native_open(int mech, struct ev **out, char *why, size_t whylen)
 {
@@ -167,6 +171,10 @@ int ev_native_open(int mech, struct ev **out, char *why, size_t whylen)
 		return 0;
 	}
 	if (mech == EV_IOURING) {
+#ifndef HAVE_LIBURING
+		snprintf(why, whylen, "io_uring: this build has no liburing (Debian: liburing-dev)");
+		return -ENOSYS;
+#else
 		struct ev_uring *u = calloc(1, sizeof(*u));
 		if (!u)
 			return -ENOMEM;
@@ -180,6 +188,7 @@ int ev_native_open(int mech, struct ev **out, char *why, size_t whylen)
 		u->e = (struct ev){&ur_ops, EV_IOURING};
 		*out = &u->e;
 		return 0;
+#endif
 	}
 	snprintf(why, whylen, "%s: not available on Linux (the backend interface is ready for it)",
 		 ev_mech_name(mech));

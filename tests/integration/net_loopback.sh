@@ -1,0 +1,57 @@
+# Every net.* bench at small N over loopback, IPv4 and IPv6: results with
+# points and the bench's own figures; select stops at FD_SETSIZE and says
+# so; a low descriptor limit stops net.connect with a "limit" failure
+# that says how far it got; Ctrl-C leaves no process or socket.
+. "$(dirname "$0")/lib.sh"
+NET="net.socket net.bind net.connect net.accept net.request net.stream net.rr net.udp"
+mkdir -p "$T/target"
+okish="all(b['status'] == 'ok' or (b['status'] == 'skipped' and b['skip_reason']) for b in d['benches'])"
+points="all(len(r['points']) >= 2 for b in d['benches'] if b['status'] == 'ok' for r in b['repetitions'])"
+for fam in 4 6; do
+	"$SB" run $NET -$fam --dir "$T/target" --max-n 20 --budget 0.03 -q -o "$T/r$fam.json" >"$T/out$fam" 2>"$T/err$fam"
+	check "IPv$fam: run exits 0" test $? -eq 0
+	check "IPv$fam: every net bench ok (or skipped with a reason)" jtrue "$T/r$fam.json" "$okish"
+	check "IPv$fam: measured benches have points" jtrue "$T/r$fam.json" "$points"
+	check "IPv$fam: the family is recorded" jtrue "$T/r$fam.json" "d['options']['net']['family'] == 'ipv$fam' and d['options']['net']['path'] == 'loopback'"
+done
+R=$T/r4.json
+check "net.request: one sweep per mechanism" jtrue "$R" "sorted(b['params']['mech'] for b in d['benches'] if b['name'] == 'net.request') == ['epoll', 'io_uring', 'poll', 'select']"
+check "net.stream: one sweep per sender" jtrue "$R" "sorted(b['params']['sender'] for b in d['benches'] if b['name'] == 'net.stream') == ['send', 'sendfile', 'splice', 'zerocopy']"
+check "net.stream: Gbit/s, CPU per GB at both ends, fairness" jtrue "$R" "all(all(k in p['extra']['stream'] for k in ('received_gbit_per_s', 'sender_cpu_s_per_gb', 'receiver_cpu_s_per_gb', 'fairness_jain', 'min_share')) for b in d['benches'] if b['name'] == 'net.stream' and b['status'] == 'ok' for r in b['repetitions'] for p in r['points'])"
+check "net.stream: bytes/s from the core" jtrue "$R" "all(p['throughput']['bytes_per_s'] > 0 for b in d['benches'] if b['name'] == 'net.stream' and b['status'] == 'ok' for r in b['repetitions'] for p in r['points'])"
+check "net.rr: transactions/s" jtrue "$R" "all(p['throughput']['ops_per_s'] > 0 for r in $(B net.rr)['repetitions'] for p in r['points']) and $(B net.rr)['unit'] == 'transaction'"
+check "net.udp: sent and received packets/s" jtrue "$R" "all(p['throughput']['ops_per_s'] > 0 and p['extra']['udp']['received_packets_per_s'] > 0 for r in $(B net.udp)['repetitions'] for p in r['points'])"
+check "net.socket is version 2 (the hole)" jtrue "$R" "$(B net.socket)['version'] == 2"
+check "no process left" no_procs "$T/target"
+
+# select: the server's descriptors pass FD_SETSIZE (1024) before N = 1100
+"$SB" run net.request -p mech=select --dir "$T/target" --max-n 1100 --budget 0.01 -q -o "$T/sel.json" >"$T/sel.out" 2>&1
+check "select: run completes" test $? -eq 0
+check "select: stops with a limit failure naming FD_SETSIZE" jtrue "$T/sel.json" "(lambda f: f['kind'] == 'limit' and 'FD_SETSIZE' in f['call'] and 1000 <= f['n'] < 1024)(d['benches'][0]['repetitions'][0]['failure'])"
+check "select: a note says why" jtrue "$T/sel.json" "any('FD_SETSIZE' in n for n in d['benches'][0]['notes'])"
+check "select: points up to 1000 kept" jtrue "$T/sel.json" "max(p['n'] for p in d['benches'][0]['repetitions'][0]['points']) == 1000"
+
+# a descriptor limit of 300: the server stops accepting near 300
+(ulimit -n 300; exec "$SB" run net.connect --dir "$T/target" --max-n 1000 --budget 0.01 -q -o "$T/lim.json") >"$T/lim.out" 2>&1
+check "limit: run completes" test $? -eq 0
+check "limit: failure of kind limit, EMFILE, with first-failure data" jtrue "$T/lim.json" "(lambda f: f['kind'] == 'limit' and f['errno'] == 24 and f['phase'] == 'grow' and 250 < f['n'] < 300 and 'open_fds' in f['state'])(d['benches'][0]['repetitions'][0]['failure'])"
+check "limit: the summary says how far it got" out_has "$T/lim.out" "stop net.connect: limit at N=2[5-9][0-9] "
+check "limit: points before it are kept" jtrue "$T/lim.json" "max(p['n'] for p in d['benches'][0]['repetitions'][0]['points']) == 200"
+
+# Ctrl-C in the middle of building connections
+"$SB" run net.connect --dir "$T/target" --max-n 5000 --budget 1 -q -o "$T/int.json" >/dev/null 2>&1 &
+pid=$!
+i=0; while [ $i -lt 100 ] && [ "$(pgrep -P $pid | wc -l)" -lt 2 ]; do sleep 0.1; i=$((i+1)); done
+sleep 0.3
+kids=$(pgrep -P $pid | tr '\n' ' ')
+check "Ctrl-C: server and helper processes were running" test -n "$kids"
+kill -INT $pid
+wait $pid
+check "Ctrl-C: exit 130" test $? -eq 130
+sleep 0.3
+gone() { for k in $kids; do kill -0 "$k" 2>/dev/null && return 1; done; return 0; }
+check "Ctrl-C: no server or helper process left" gone
+check "Ctrl-C: no process left" no_procs "$T/target"
+nosock() { [ -z "$(ss -tanpH 2>/dev/null | grep '"scalebench"')" ]; }
+check "Ctrl-C: no socket of scalebench left" nosock
+check "Ctrl-C: partial result marked interrupted" jtrue "$T/int.json" "d['interrupted']"

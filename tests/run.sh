@@ -57,7 +57,9 @@ done
 if command -v valgrind >/dev/null 2>&1; then
 	VG="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 	for t in build/native/tests/test_*; do
-		case $t in *test_fit|*test_hist) continue ;; esac # pure arithmetic, covered by ASan
+		# pure arithmetic, or (test_sweep) verdicts on timed synthetic costs that
+		# valgrind's slowdown makes flaky (1 run in 2 at the base commit): ASan covers them
+		case $t in *test_fit|*test_hist|*test_sweep) continue ;; esac
 		run "valgrind/$(basename "$t")" $VG "$t"
 	done
 	run "valgrind/run" env SB_WRAP="$VG" SB="$PWD/scalebench" sh tests/integration/valgrind_run.sh

@@ -335,6 +335,14 @@ static void set_target(struct runner *rn, const char *label, json_t *info)
 		json_object_update(t, info);
 	else
 		json_object_set(rn->r.targets, label, info);
+	/* the snapshot says too where the file system lives and what backs it */
+	json_t *snap = json_object_get(json_object_get(rn->r.targets, label), "snapshot");
+	if (json_is_object(snap))
+		json_object_set_new(snap, "matrix",
+				    json_pack("{s:O?,s:O?,s:O?,s:O?}", "image", json_object_get(info, "image"),
+					      "loop", json_object_get(info, "loop"), "backing",
+					      json_object_get(info, "backing"), "mkfs",
+					      json_object_get(info, "mkfs")));
 }
 
 static void usage(FILE *f, const struct opt *opts)

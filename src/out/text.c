@@ -176,6 +176,8 @@ void result_print_text(const struct run_result *r, FILE *f)
 			fmt_ns(hi ? hi->st.p50 : NAN, b, sizeof(b)),
 			fmt_ns(hi ? hi->st.p99 : NAN, c, sizeof(c)));
 		print_verdict(f, &br->v);
+		if (hi && hi->bytes_per_s > 0) /* benches that move data: bandwidth too */
+			fprintf(f, "  %.4g MiB/s@max", hi->bytes_per_s / (1 << 20));
 		fputc('\n', f);
 	}
 	int any = 0;

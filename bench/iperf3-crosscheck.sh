@@ -51,7 +51,7 @@ streams() { # streams LABEL SBOPTS SRVPFX CLIPFX ADDR
 	label=$1; opts=$2
 	for round in 1 2; do
 		[ $round = 2 ] && for n in 1 4; do iperf "$3" "$4" "$5" $n "$OUT/iperf3-$label-P$n-r$round.json"; done
-		$SB run net.stream -p sender=send --max-n 4 --budget "$D" $opts -q -o "$OUT/stream-$label-r$round.json" >/dev/null 2>&1
+		$SB run net.stream -p sender=send --max-n 4 --budget "$D" $opts -q --no-db -o "$OUT/stream-$label-r$round.json" >/dev/null 2>&1
 		[ $round = 1 ] && for n in 1 4; do iperf "$3" "$4" "$5" $n "$OUT/iperf3-$label-P$n-r$round.json"; done
 	done
 	for n in 1 4; do
@@ -66,7 +66,7 @@ streams() { # streams LABEL SBOPTS SRVPFX CLIPFX ADDR
 }
 
 request() { # request LABEL SBOPTS
-	$SB run net.request --max-n 10000 --budget 0.5 $2 -q -o "$OUT/request-$1.json" >/dev/null 2>&1
+	$SB run net.request --max-n 10000 --budget 0.5 $2 -q --no-db -o "$OUT/request-$1.json" >/dev/null 2>&1
 	py 'import json,sys
 d = json.load(open(sys.argv[1]))
 for b in d["benches"]:
@@ -84,7 +84,7 @@ for b in d["benches"]:
 
 connect() { # connect LABEL SBOPTS
 	t0=$(date +%s.%N)
-	$SB run net.connect --full --budget 0.3 $2 -q -o "$OUT/connect-$1.json" >"$OUT/connect-$1.txt" 2>&1
+	$SB run net.connect --full --budget 0.3 $2 -q --no-db -o "$OUT/connect-$1.json" >"$OUT/connect-$1.txt" 2>&1
 	t1=$(date +%s.%N)
 	py 'import json,sys
 d = json.load(open(sys.argv[1])); b = d["benches"][0]; r = b["repetitions"][0]

@@ -97,6 +97,8 @@ static int setup(struct bench_env *env, void **state)
 	s->seed = bench_param_u64(env, "seed", 1);
 	if (!s->dirs)
 		s->dirs = 1;
+	if (!s->files)
+		s->files = 1;
 	if (s->min_b < 1)
 		s->min_b = 1;
 	if (s->max_b < s->min_b)

@@ -3,11 +3,11 @@
  * that flush the whole journal or every dirty file on one fsync (ext3
  * data=ordered) show it as a cost that grows with N.
  *
- * The dirty data is written untimed while the sweep grows N. A file system
- * that writes it back during a fsync makes later samples of the point see
- * less of it, and the kernel writes dirty data back on its own after
- * vm.dirty_expire_centisecs (30 s by default): a point's first samples see
- * the whole N. Param: append (bytes per write, default 4096). */
+ * The dirty data is written untimed while the sweep grows N, and written
+ * again (untimed, prep) before every sample, so that each fsync finds N
+ * MiB dirty even where the previous one wrote them back (redirty=1,
+ * default; redirty=0 writes it once, and later samples may find less).
+ * Params: append (bytes per write, default 4096), redirty. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +17,14 @@
 
 #define MIB (1u << 20)
 #define MIB_PER_FILE 64
+#define MAX_DIRTY_FILES 64
 
 struct st {
 	struct bench_env *env;
 	int probe;    /* the appended file */
-	int dirty;    /* the dirty file being filled, or -1 */
+	int dirty[MAX_DIRTY_FILES]; /* the dirty files, -1 when not made */
+	uint64_t mib;                /* MiB written into them (= N) */
+	int redirty;
 	char *buf;    /* 1 MiB pattern */
 	size_t append;
 };
@@ -32,7 +35,9 @@ static int setup(struct bench_env *env, void **state)
 	if (!s)
 		return bench_fail(env, "calloc");
 	s->env = env;
-	s->dirty = -1;
+	for (int i = 0; i < MAX_DIRTY_FILES; i++)
+		s->dirty[i] = -1;
+	s->redirty = bench_param_u64(env, "redirty", 1) != 0;
 	s->append = (size_t)bench_param_u64(env, "append", 4096);
 	if (s->append < 1 || s->append > MIB)
 		s->append = 4096;
@@ -49,31 +54,61 @@ static int setup(struct bench_env *env, void **state)
 	for (size_t i = 0; i < MIB; i++)
 		s->buf[i] = (char)(i * 131 + 7);
 	snprintf(env->note, sizeof(env->note),
-		 "N = MiB written and not synced in other files before the point (see vm.dirty_expire_centisecs)");
+		 "N = MiB written and not synced in other files, %s",
+		 s->redirty ? "written again before every sample (redirty=1)"
+			    : "written once before the point (redirty=0): later samples may find less");
 	*state = s;
+	return 0;
+}
+
+/* Write MiB number k (of file k / 64, at offset k % 64 MiB). */
+static int write_mib(struct st *s, uint64_t k)
+{
+	int fd = s->dirty[k / MIB_PER_FILE];
+	size_t done = 0;
+	off_t off = (off_t)(k % MIB_PER_FILE) * MIB;
+	while (done < MIB) {
+		ssize_t w = pwrite(fd, s->buf + done, MIB - done, off + (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return bench_fail(s->env, "pwrite (dirty data)");
+		done += (size_t)w;
+	}
 	return 0;
 }
 
 static int grow(void *state, uint64_t i)
 {
 	struct st *s = state;
+	if (i / MIB_PER_FILE >= MAX_DIRTY_FILES) {
+		errno = EFBIG;
+		return bench_fail(s->env, "more dirty data than 4 GiB");
+	}
 	if (i % MIB_PER_FILE == 0) {
 		char nm[32];
 		snprintf(nm, sizeof(nm), "dirty%llu", (unsigned long long)(i / MIB_PER_FILE));
-		if (s->dirty >= 0)
-			close(s->dirty);
-		s->dirty = openat(s->env->dirfd, nm, O_CREAT | O_EXCL | O_WRONLY, 0600);
-		if (s->dirty < 0)
+		int fd = openat(s->env->dirfd, nm, O_CREAT | O_EXCL | O_WRONLY, 0600);
+		if (fd < 0)
 			return bench_fail(s->env, "openat dirty file");
+		s->dirty[i / MIB_PER_FILE] = fd;
 	}
-	size_t done = 0;
-	while (done < MIB) {
-		ssize_t w = write(s->dirty, s->buf + done, MIB - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return bench_fail(s->env, "write (dirty data)");
-		done += (size_t)w;
+	int rc = write_mib(s, i);
+	if (rc == 0)
+		s->mib = i + 1;
+	return rc;
+}
+
+/* Untimed, before each sample: the N MiB written again, so that they are
+ * dirty whatever the previous fsync wrote back. */
+static int prep(void *state, unsigned slot)
+{
+	struct st *s = state;
+	(void)slot;
+	for (uint64_t k = 0; s->redirty && k < s->mib; k++) {
+		int rc = write_mib(s, k);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -92,18 +127,19 @@ static int op(void *state, unsigned slot)
 static void teardown(void *state)
 {
 	struct st *s = state;
-	if (s->dirty >= 0)
-		close(s->dirty);
+	for (int i = 0; i < MAX_DIRTY_FILES; i++)
+		if (s->dirty[i] >= 0)
+			close(s->dirty[i]);
 	close(s->probe);
 	free(s->buf);
 	free(s);
 }
 
 const struct bench bench_fs_fsync = {
-	.name = "fs.fsync", .version = 1, .axis = "MiB of dirty data in other files",
+	.name = "fs.fsync", .version = 2, .axis = "MiB of dirty data in other files",
 	.summary = "append 4 KiB to a file and fsync it, with N MiB of unsynced data in other files",
-	.op_desc = "write(4 KiB, O_APPEND) + fsync of one file",
+	.op_desc = "write(4 KiB, O_APPEND) + fsync of one file; the N MiB are written again untimed before each sample",
 	.needs = NEED_DIR, .quick_max_n = 64, .default_max_n = 256, .full_max_n = 1024,
-	.max_batch = 1, .space_mib = 320, .setup = setup, .grow = grow, .op = op,
+	.max_batch = 1, .space_mib = 320, .setup = setup, .grow = grow, .prep = prep, .op = op,
 	.teardown = teardown,
 };

@@ -21,107 +21,12 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "fsspec.h"
 #include "registry.h"
 #include "runner.h"
 #include "sys.h"
 
-#define MAX_FS 16
 #define MIB (1ull << 20)
-
-static const char *const known_fs[] = {"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", NULL};
-
-struct fs_spec {
-	char label[160];  /* as given: "ext4:-O ^dir_index@noatime" */
-	char type[16];    /* "ext4" */
-	char mkfs_opts[128], mount_opts[128];
-};
-
-static int known(const char *s, size_t len)
-{
-	for (int i = 0; known_fs[i]; i++)
-		if (strlen(known_fs[i]) == len && !strncmp(known_fs[i], s, len))
-			return 1;
-	return 0;
-}
-
-static size_t type_len(const char *s) { return strcspn(s, ":@,"); }
-
-/* "ext4:-O ^dir_index@noatime,nodiratime,xfs": split on commas, except
- * that a piece not starting with a file-system name continues the
- * previous one (mount options hold commas). */
-static int parse_fs(const char *list, struct fs_spec *fs, int *nfs, char *err, size_t errlen)
-{
-	*nfs = 0;
-	const char *p = list;
-	while (*p) {
-		size_t tl = type_len(p);
-		if (!known(p, tl)) {
-			snprintf(err, errlen, "--fs: unknown file system '%.*s' (ext2, ext3, ext4, xfs, btrfs, tmpfs)",
-				 (int)tl, p);
-			return -1;
-		}
-		const char *end = p + tl;
-		for (;;) { /* to the next comma that starts a known file system */
-			const char *c = strchr(end, ',');
-			if (!c) {
-				end += strlen(end);
-				break;
-			}
-			if (known(c + 1, type_len(c + 1))) {
-				end = c;
-				break;
-			}
-			end = c + 1;
-		}
-		if (*nfs >= MAX_FS) {
-			snprintf(err, errlen, "--fs: at most %d file systems", MAX_FS);
-			return -1;
-		}
-		struct fs_spec *f = &fs[(*nfs)++];
-		memset(f, 0, sizeof(*f));
-		snprintf(f->label, sizeof(f->label), "%.*s", (int)(end - p), p);
-		snprintf(f->type, sizeof(f->type), "%.*s", (int)tl, p);
-		char *at = strchr(f->label, '@'), *colon = strchr(f->label, ':');
-		if (at)
-			snprintf(f->mount_opts, sizeof(f->mount_opts), "%s", at + 1);
-		if (colon && (!at || colon < at))
-			snprintf(f->mkfs_opts, sizeof(f->mkfs_opts), "%.*s",
-				 (int)((at ? at : colon + strlen(colon)) - colon - 1), colon + 1);
-		for (int k = 0; k < *nfs - 1; k++)
-			if (!strcmp(fs[k].label, f->label)) {
-				snprintf(err, errlen, "--fs: '%.100s' given twice", f->label);
-				return -1;
-			}
-		p = *end ? end + 1 : end;
-	}
-	if (*nfs == 0) {
-		snprintf(err, errlen, "--fs: no file system given");
-		return -1;
-	}
-	return 0;
-}
-
-/* "512M", "2G", "1073741824": bytes, or 0 if malformed. */
-static uint64_t parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	uint64_t mul = 1;
-	switch (*end) {
-	case 'k': case 'K': mul = 1ull << 10; end++; break;
-	case 'm': case 'M': mul = 1ull << 20; end++; break;
-	case 'g': case 'G': mul = 1ull << 30; end++; break;
-	case 't': case 'T': mul = 1ull << 40; end++; break;
-	default: break;
-	}
-	if (*end == 'i' && end[1] == 'B')
-		end += 2;
-	else if (*end == 'B')
-		end++;
-	if (end == s || *end || v == 0 || v > UINT64_MAX / mul)
-		return 0;
-	return v * mul;
-}
 
 /* Default image size: twice what the most demanding selected bench needs,
  * plus room for the file system's own metadata; at least 512 MiB (xfs
@@ -335,6 +240,14 @@ static void set_target(struct runner *rn, const char *label, json_t *info)
 		json_object_update(t, info);
 	else
 		json_object_set(rn->r.targets, label, info);
+	/* the snapshot says too where the file system lives and what backs it */
+	json_t *snap = json_object_get(json_object_get(rn->r.targets, label), "snapshot");
+	if (json_is_object(snap))
+		json_object_set_new(snap, "matrix",
+				    json_pack("{s:O?,s:O?,s:O?,s:O?}", "image", json_object_get(info, "image"),
+					      "loop", json_object_get(info, "loop"), "backing",
+					      json_object_get(info, "backing"), "mkfs",
+					      json_object_get(info, "mkfs")));
 }
 
 static void usage(FILE *f, const struct opt *opts)
@@ -379,11 +292,11 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		usage(stdout, opts);
 		return EXIT_OK;
 	}
-	struct fs_spec fs[MAX_FS];
+	struct fs_spec fs[FS_SPEC_MAX];
 	int nfs;
 	char *fam[] = {"fs", "io"};
-	uint64_t size = image_size ? parse_size(image_size) : 0;
-	if (parse_fs(fs_list, fs, &nfs, err, sizeof(err)) ||
+	uint64_t size = image_size ? fs_size_parse(image_size) : 0;
+	if (fs_spec_parse(fs_list, fs, &nfs, err, sizeof(err)) ||
 	    runner_prepare(&rn, npos ? pos : fam, npos ? npos : 2, err, sizeof(err))) {
 		fprintf(stderr, "scalebench matrix: %s\n", err);
 		json_decref(rn.over);

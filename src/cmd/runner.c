@@ -166,7 +166,7 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		}
 	}
 	rn->so = (struct sweep_opts){
-		.max_n = a->max_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
+		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
 	};
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;

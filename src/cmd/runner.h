@@ -17,6 +17,7 @@ struct run_args {
 	const char *db, *report; /* history database, HTML report */
 	int no_db;
 	uint64_t max_n, repeat;
+	uint64_t min_n;   /* --min-n: points below it are not measured */
 	double budget, ci_pct;
 	int quick, full, quiet, help;
 	int budget_seen;
@@ -26,6 +27,7 @@ struct run_args {
 /* The options every sweeping command takes, as opt table entries. */
 #define RUNNER_OPTS(a)                                                                              \
 	{"max-n", 'n', OPT_U64, "N", "largest N of every sweep (default: the bench's, by scale)", 1, 1e9, NULL, &(a).max_n, NULL}, \
+	{"min-n", 0, OPT_U64, "N", "measure only points >= N (the load is still built from 0); with --max-n N: one point", 1, 1e9, NULL, &(a).min_n, NULL}, \
 	{"budget", 'b', OPT_DOUBLE, "SECONDS", "sampling time budget per point (quick 0.2, or 0.05 for benches that spend it all; default 0.5; full 1)", 0.001, 3600, NULL, &(a).budget, &(a).budget_seen}, \
 	{"quick", 0, OPT_FLAG, NULL, "small sweeps, the one-minute suite", 0, 0, NULL, &(a).quick, NULL}, \
 	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \

@@ -516,6 +516,13 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	uint64_t series[MAX_POINTS];
 	uint64_t max_n = out->max_n;
 	int np = sweep_series_for(b, max_n, series, MAX_POINTS);
+	if (o->min_n) { /* --min-n: keep the points >= min_n (and at least the last) */
+		int k = 0;
+		for (int i = 0; i < np; i++)
+			if (series[i] >= o->min_n || (i == np - 1 && k == 0))
+				series[k++] = series[i];
+		np = k;
+	}
 
 	char name[64], dir[4096];
 	snprintf(name, sizeof(name), "%s.%d", b->name, repi + 1);

@@ -17,6 +17,7 @@ struct sweep_progress {
 struct sweep_opts {
 	const char *scratch;     /* the run's scratch directory */
 	uint64_t max_n;          /* 0: the bench's default for quick/full */
+	uint64_t min_n;          /* points below it are skipped (0: none) */
 	double budget_s;         /* sampling budget per point */
 	double run_budget_s;     /* the same for benches that spend it all (BENCH_FULL_BUDGET); 0: budget_s */
 	int quick, full;

@@ -56,6 +56,15 @@ static int target_index(const char **t, int *nt, int cap, const char *name)
 	return (*nt)++;
 }
 
+static void matrix_cell_bw(const struct bench_result *br, char *buf, size_t len)
+{
+	const struct point *hi = first_point(br, 1);
+	if (hi && hi->bytes_per_s > 0)
+		snprintf(buf, len, "%.4g", hi->bytes_per_s / (1 << 20));
+	else
+		snprintf(buf, len, "-");
+}
+
 static void matrix_cell(const struct bench_result *br, char *buf, size_t len)
 {
 	char a[32];
@@ -69,13 +78,67 @@ static void matrix_cell(const struct bench_result *br, char *buf, size_t len)
 			 br->status == BS_OK ? "" : "!");
 }
 
+/* One row per bench (and variant, at its first occurrence), one column
+ * per target; bw: only benches that move data, under its own heading. */
+static void print_table(const struct run_result *r, FILE *f, const char **t, int nt, int w,
+			void (*cellf)(const struct bench_result *, char *, size_t), int bw)
+{
+	char lb[160], cell[64];
+	int any = 0;
+	for (int i = 0; i < r->nbenches && bw; i++) {
+		const struct point *hi = first_point(&r->benches[i], 1);
+		any |= hi && hi->bytes_per_s > 0;
+	}
+	if (bw && !any)
+		return;
+	if (bw)
+		fprintf(f, "\nbandwidth at the largest N, MiB/s\n");
+	fprintf(f, "%-*s", w, "bench");
+	for (int k = 0; k < nt; k++)
+		fprintf(f, "  %-18.18s", t[k]);
+	fputc('\n', f);
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *br = &r->benches[i];
+		bench_label(br, lb, sizeof(lb));
+		int seen = 0; /* a row per bench and variant, at its first occurrence */
+		for (int j = 0; j < i && !seen; j++) {
+			char l2[160];
+			seen = !strcmp(bench_label(&r->benches[j], l2, sizeof(l2)), lb);
+		}
+		int moves = 0; /* bw: does this row move data on some target? */
+		for (int j = i; j < r->nbenches && bw && !seen; j++) {
+			char l2[160];
+			const struct point *hp = first_point(&r->benches[j], 1);
+			moves |= !strcmp(bench_label(&r->benches[j], l2, sizeof(l2)), lb) && hp &&
+				 hp->bytes_per_s > 0;
+		}
+		if (seen || (bw && !moves))
+			continue;
+		fprintf(f, "%-*s", w, lb);
+		for (int k = 0; k < nt; k++) {
+			snprintf(cell, sizeof(cell), "-");
+			for (int j = i; j < r->nbenches; j++) {
+				char l2[160];
+				const struct bench_result *bj = &r->benches[j];
+				if (bj->target && !strcmp(bj->target, t[k]) &&
+				    !strcmp(bench_label(bj, l2, sizeof(l2)), lb)) {
+					cellf(bj, cell, sizeof(cell));
+					break;
+				}
+			}
+			fprintf(f, "  %-18s", cell);
+		}
+		fputc('\n', f);
+	}
+}
+
 #define MAX_TARGETS 16
 
 static void print_matrix(const struct run_result *r, FILE *f)
 {
 	const char *t[MAX_TARGETS];
 	int nt = 0, w = 12;
-	char lb[160], cell[64];
+	char lb[160];
 	const char *key;
 	json_t *tv;
 	json_object_foreach(r->targets, key, tv)
@@ -99,36 +162,8 @@ static void print_matrix(const struct run_result *r, FILE *f)
 				json_is_string(dev) ? json_string_value(dev) : "",
 				json_is_string(dev) ? "," : "", json_number_value(wall));
 	}
-	fprintf(f, "%-*s", w, "bench");
-	for (int k = 0; k < nt; k++)
-		fprintf(f, "  %-18.18s", t[k]);
-	fputc('\n', f);
-	for (int i = 0; i < r->nbenches; i++) {
-		const struct bench_result *br = &r->benches[i];
-		bench_label(br, lb, sizeof(lb));
-		int seen = 0; /* a row per bench and variant, at its first occurrence */
-		for (int j = 0; j < i && !seen; j++) {
-			char l2[160];
-			seen = !strcmp(bench_label(&r->benches[j], l2, sizeof(l2)), lb);
-		}
-		if (seen)
-			continue;
-		fprintf(f, "%-*s", w, lb);
-		for (int k = 0; k < nt; k++) {
-			snprintf(cell, sizeof(cell), "-");
-			for (int j = i; j < r->nbenches; j++) {
-				char l2[160];
-				const struct bench_result *bj = &r->benches[j];
-				if (bj->target && !strcmp(bj->target, t[k]) &&
-				    !strcmp(bench_label(bj, l2, sizeof(l2)), lb)) {
-					matrix_cell(bj, cell, sizeof(cell));
-					break;
-				}
-			}
-			fprintf(f, "  %-18s", cell);
-		}
-		fputc('\n', f);
-	}
+	print_table(r, f, t, nt, w, matrix_cell, 0);
+	print_table(r, f, t, nt, w, matrix_cell_bw, 1);
 }
 
 void result_print_text(const struct run_result *r, FILE *f)
@@ -167,6 +202,8 @@ void result_print_text(const struct run_result *r, FILE *f)
 			fmt_ns(hi ? hi->st.p50 : NAN, b, sizeof(b)),
 			fmt_ns(hi ? hi->st.p99 : NAN, c, sizeof(c)));
 		print_verdict(f, &br->v);
+		if (hi && hi->bytes_per_s > 0) /* benches that move data: bandwidth too */
+			fprintf(f, "  %.4g MiB/s@max", hi->bytes_per_s / (1 << 20));
 		fputc('\n', f);
 	}
 	int any = 0;

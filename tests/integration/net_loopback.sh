@@ -52,6 +52,7 @@ sleep 0.3
 gone() { for k in $kids; do kill -0 "$k" 2>/dev/null && return 1; done; return 0; }
 check "Ctrl-C: no server or helper process left" gone
 check "Ctrl-C: no process left" no_procs "$T/target"
-nosock() { [ -z "$(ss -tanpH 2>/dev/null | grep '"scalebench"')" ]; }
+# sockets of this run's processes only (other scalebench runs may share the machine)
+nosock() { for k in $pid $kids; do ss -tanpH 2>/dev/null | grep -q "pid=$k," && return 1; done; return 0; }
 check "Ctrl-C: no socket of scalebench left" nosock
 check "Ctrl-C: partial result marked interrupted" jtrue "$T/int.json" "d['interrupted']"

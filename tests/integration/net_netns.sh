@@ -48,5 +48,6 @@ check "Ctrl-C: no process left" gone
 nsgone() { for n in $nsids; do lsns -t net -n -o NS | grep -qx "$n" && return 1; done; return 0; }
 check "Ctrl-C: no namespace left" nsgone
 check "Ctrl-C: no veth left" noveth
-nosock() { [ -z "$(ss -tanpH 2>/dev/null | grep '"scalebench"')" ]; }
+# sockets of this run's processes only (other scalebench runs may share the machine)
+nosock() { for k in $pid $kids; do ss -tanpH 2>/dev/null | grep -q "pid=$k," && return 1; done; return 0; }
 check "Ctrl-C: no socket of scalebench left" nosock

@@ -13,7 +13,7 @@ CPPFLAGS += -Isrc -Isrc/core -Isrc/bench -Isrc/sys -Isrc/out -DSB_VERSION=\"$(VE
 # /usr/include/postgresql on Debian).
 PG_CPPFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 CPPFLAGS += $(PG_CPPFLAGS)
-LDLIBS := -ljansson -lsqlite3 -lpq -lm -lpthread
+LDLIBS := -ljansson -lsqlite3 -lm -lpthread
 
 # POSIX_ONLY=1: POSIX interfaces alone (the stand-in for the systems this
 # machine cannot run); otherwise the native implementation of src/sys/.

@@ -5,11 +5,66 @@
  * written in one transaction. */
 #include "db.h"
 
+#include <dlfcn.h>
 #include <libpq-fe.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libpq is loaded the first time a postgresql:// database is used, not
+ * linked: it brings some twenty libraries (TLS, Kerberos, LDAP) whose
+ * mappings every fork would copy, and proc.fork measures fork. */
+static struct {
+	void *h;
+	PGconn *(*connectdb)(const char *);
+	ConnStatusType (*status)(const PGconn *);
+	char *(*errormessage)(const PGconn *);
+	void (*finish)(PGconn *);
+	PGresult *(*exec)(PGconn *, const char *);
+	PGresult *(*execparams)(PGconn *, const char *, int, const Oid *, const char *const *,
+				const int *, const int *, int);
+	ExecStatusType (*resultstatus)(const PGresult *);
+	void (*clear)(PGresult *);
+	int (*ntuples)(const PGresult *);
+	char *(*getvalue)(const PGresult *, int, int);
+	int (*getisnull)(const PGresult *, int, int);
+} pq;
+
+static int pq_load(char *err, size_t errlen)
+{
+	if (pq.h)
+		return 0;
+	void *h = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(err, errlen, "PostgreSQL: cannot load libpq (Debian: libpq5): %s", dlerror());
+		return -1;
+	}
+#define LOAD(field, sym)                                                                   \
+	if (!(*(void **)&pq.field = dlsym(h, sym))) {                                      \
+		snprintf(err, errlen, "PostgreSQL: libpq lacks %s", sym);                  \
+		dlclose(h);                                                                \
+		return -1;                                                                 \
+	}
+	LOAD(connectdb, "PQconnectdb") LOAD(status, "PQstatus") LOAD(errormessage, "PQerrorMessage")
+	LOAD(finish, "PQfinish") LOAD(exec, "PQexec") LOAD(execparams, "PQexecParams")
+	LOAD(resultstatus, "PQresultStatus") LOAD(clear, "PQclear") LOAD(ntuples, "PQntuples")
+	LOAD(getvalue, "PQgetvalue") LOAD(getisnull, "PQgetisnull")
+#undef LOAD
+	pq.h = h;
+	return 0;
+}
+#define PQconnectdb pq.connectdb
+#define PQstatus pq.status
+#define PQerrorMessage pq.errormessage
+#define PQfinish pq.finish
+#define PQexec pq.exec
+#define PQexecParams pq.execparams
+#define PQresultStatus pq.resultstatus
+#define PQclear pq.clear
+#define PQntuples pq.ntuples
+#define PQgetvalue pq.getvalue
+#define PQgetisnull pq.getisnull
 
 #define MIGRATION_LOCK "7435120551"
 
@@ -111,6 +166,8 @@ rollback:
 static int pg_open(struct db *d, const char *target, int create, char *err, size_t errlen)
 {
 	(void)create; /* the server's database exists; its tables are made on first use */
+	if (pq_load(err, errlen))
+		return -1;
 	PGconn *c = PQconnectdb(target);
 	if (!c || PQstatus(c) != CONNECTION_OK) {
 		fail(c, "connect", err, errlen);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "ev.h"
 #include "netsrv.h"
+#include "registry.h"
 
 struct st {
 	struct bench_env *env;
@@ -70,6 +71,23 @@ static int op(void *state, unsigned slot)
 		;
 	if (rc)
 		return bench_fail(s->env, "connect");
+	/* wait for the byte, or for the server to say it cannot accept; never
+	 * block past a timeout or an interruption (SIGINT) */
+	for (;;) {
+		struct pollfd p[2] = {{s->probe, POLLIN, 0}, {s->srv.ctl, POLLIN, 0}};
+		int r = poll(p, 2, 10000);
+		if (r < 0 && errno == EINTR && !reg_stop_requested())
+			continue;
+		if (r <= 0) {
+			errno = r == 0 ? ETIMEDOUT : errno;
+			return bench_fail(s->env, "recv (accept acknowledgment)");
+		}
+		if (p[0].revents)
+			break;
+		int f = netsrv_check(&s->srv, 0);
+		if (f)
+			return f;
+	}
 	char c;
 	ssize_t n;
 	while ((n = recv(s->probe, &c, 1, 0)) < 0 && errno == EINTR)

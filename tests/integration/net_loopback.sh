@@ -7,7 +7,9 @@ NET="net.socket net.bind net.connect net.accept net.request net.stream net.rr ne
 mkdir -p "$T/target"
 okish="all(b['status'] == 'ok' or (b['status'] == 'skipped' and b['skip_reason']) for b in d['benches'])"
 points="all(len(r['points']) >= 2 for b in d['benches'] if b['status'] == 'ok' for r in b['repetitions'])"
+has_ipv6() { python3 -c 'import socket; s = socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null; }
 for fam in 4 6; do
+	if [ $fam = 6 ] && ! has_ipv6; then skip "IPv$fam (no IPv6 on this host)"; continue; fi
 	"$SB" run $NET -$fam --dir "$T/target" --max-n 20 --budget 0.03 -q -o "$T/r$fam.json" >"$T/out$fam" 2>"$T/err$fam"
 	check "IPv$fam: run exits 0" test $? -eq 0
 	check "IPv$fam: every net bench ok (or skipped with a reason)" jtrue "$T/r$fam.json" "$okish"
@@ -34,9 +36,11 @@ check "select: points up to 1000 kept" jtrue "$T/sel.json" "max(p['n'] for p in 
 # a descriptor limit of 300: the server stops accepting near 300
 (ulimit -n 300; exec "$SB" run net.connect --dir "$T/target" --max-n 1000 --budget 0.01 -q -o "$T/lim.json") >"$T/lim.out" 2>&1
 check "limit: run completes" test $? -eq 0
-check "limit: failure of kind limit, EMFILE, with first-failure data" jtrue "$T/lim.json" "(lambda f: f['kind'] == 'limit' and f['errno'] == 24 and f['phase'] == 'grow' and 250 < f['n'] < 300 and 'open_fds' in f['state'])(d['benches'][0]['repetitions'][0]['failure'])"
-check "limit: the summary says how far it got" out_has "$T/lim.out" "stop net.connect: limit at N=2[5-9][0-9] "
-check "limit: points before it are kept" jtrue "$T/lim.json" "max(p['n'] for p in d['benches'][0]['repetitions'][0]['points']) == 200"
+# (usually while growing to 500; a probe may meet it first while measuring 200)
+check "limit: failure of kind limit, EMFILE, with first-failure data" jtrue "$T/lim.json" "(lambda f: f['kind'] == 'limit' and f['errno'] == 24 and f['phase'] in ('grow', 'op') and 200 <= f['n'] < 300 and 'open_fds' in f['state'])(d['benches'][0]['repetitions'][0]['failure'])"
+check "limit: the failure names the server's count" jtrue "$T/lim.json" "'accept (server, at 2' in d['benches'][0]['repetitions'][0]['failure']['call']"
+check "limit: the summary says how far it got" out_has "$T/lim.out" "stop net.connect: limit at N=2[0-9][0-9] "
+check "limit: points before it are kept" jtrue "$T/lim.json" "max(p['n'] for p in d['benches'][0]['repetitions'][0]['points']) >= 100"
 
 # Ctrl-C in the middle of building connections
 "$SB" run net.connect --dir "$T/target" --max-n 5000 --budget 1 -q -o "$T/int.json" >/dev/null 2>&1 &
@@ -44,7 +48,9 @@ pid=$!
 i=0; while [ $i -lt 100 ] && [ "$(pgrep -P $pid | wc -l)" -lt 2 ]; do sleep 0.1; i=$((i+1)); done
 sleep 0.3
 kids=$(pgrep -P $pid | tr '\n' ' ')
+port=$(ss -ltnpH 2>/dev/null | grep -E "pid=($(echo $kids | tr ' ' '|')),"  | awk '{print $4}' | sed 's/.*://' | head -1)
 check "Ctrl-C: server and helper processes were running" test -n "$kids"
+check "Ctrl-C: the server was listening" test -n "$port"
 kill -INT $pid
 wait $pid
 check "Ctrl-C: exit 130" test $? -eq 130
@@ -52,7 +58,6 @@ sleep 0.3
 gone() { for k in $kids; do kill -0 "$k" 2>/dev/null && return 1; done; return 0; }
 check "Ctrl-C: no server or helper process left" gone
 check "Ctrl-C: no process left" no_procs "$T/target"
-# sockets of this run's processes only (other scalebench runs may share the machine)
-nosock() { for k in $pid $kids; do ss -tanpH 2>/dev/null | grep -q "pid=$k," && return 1; done; return 0; }
-check "Ctrl-C: no socket of scalebench left" nosock
+nosock() { [ -z "$(ss -tanH 2>/dev/null | grep ":$port " | grep -v TIME-WAIT)" ]; }
+check "Ctrl-C: no socket left on the server's port (TIME-WAIT aside)" nosock
 check "Ctrl-C: partial result marked interrupted" jtrue "$T/int.json" "d['interrupted']"

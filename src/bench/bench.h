@@ -16,7 +16,9 @@
  *         undo(state, s) for s < k        untimed, optional; restores N
  *   teardown(state)                       untimed: release everything
  * A callback returns 0, or a negative errno after naming the failing call
- * with bench_fail(); the sweep then stops with first-failure data. setup
+ * with bench_fail(); the sweep then stops with first-failure data. A setup
+ * that fails (or skips) after storing *state gets teardown(state) called on
+ * it, so a half-done setup is undone by the same code as a whole one. setup
  * may instead return BENCH_SKIP after writing the reason into env->skip
  * (an O_DIRECT open refused with EINVAL, a missing kernel feature).
  *

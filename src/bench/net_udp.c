@@ -25,7 +25,7 @@ struct st {
 
 static void teardown(void *state);
 
-static int setup_state(struct bench_env *env, void **state)
+static int setup(struct bench_env *env, void **state)
 {
 	struct st *s = calloc(1, sizeof(*s));
 	if (!s)
@@ -112,17 +112,6 @@ static void teardown(void *state)
 	netsrv_stop(&s->srv);
 	free(s->buf);
 	free(s);
-}
-
-/* The core calls teardown only after a successful setup: undo a partial one. */
-static int setup(struct bench_env *env, void **state)
-{
-	int rc = setup_state(env, state);
-	if (rc && *state) {
-		teardown(*state);
-		*state = NULL;
-	}
-	return rc;
 }
 
 const struct bench bench_net_udp = {

@@ -550,6 +550,8 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	int harness_rc = 0;
 	int rc = b->setup ? b->setup(&c.env, &c.st) : 0;
 	if (rc == BENCH_SKIP) {
+		if (c.st && b->teardown)
+			b->teardown(c.st);
 		out->status = BS_SKIPPED;
 		free(out->skip_reason);
 		out->skip_reason = strdup(c.env.skip[0] ? c.env.skip : "skipped by the bench");
@@ -558,6 +560,8 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	}
 	if (rc < 0) {
 		rep->fail = make_failure("setup", c.env.failed_call, 0, -rc, NULL);
+		if (c.st && b->teardown) /* a setup that failed half-way undoes here */
+			b->teardown(c.st);
 		goto out;
 	}
 	uint64_t have = 0;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- writing ---- */
@@ -176,6 +177,9 @@ int result_write_file(const struct run_result *r, const char *path, char *err, s
 		json_decref(j);
 		return -e;
 	}
+	mode_t um = umask(0); /* mkstemp makes 0600; a result is as readable as any file */
+	umask(um);
+	fchmod(fd, 0666 & ~um);
 	FILE *f = fdopen(fd, "w");
 	int rc = f ? json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : -1;
 	if (f) {

@@ -6,45 +6,20 @@
 #include <unistd.h>
 #include "fsdir.h"
 
-struct st {
-	struct fsdir d; /* first: the fsdir helpers take the state as a struct fsdir */
-	char to[FSDIR_SLOTS][24];
-	uint64_t links;
-};
-
-static int setup(struct bench_env *env, void **state)
-{
-	struct st *s = calloc(1, sizeof(*s));
-	if (!s)
-		return bench_fail(env, "calloc");
-	s->d.env = env;
-	s->d.rng = 0x9e3779b97f4a7c15ull;
-	*state = s;
-	return 0;
-}
-
 static int prep(void *state, unsigned slot)
 {
-	struct st *s = state;
+	struct fsdir *d = state;
 	fsdir_pick_existing(state, slot);
-	snprintf(s->to[slot], sizeof(s->to[slot]), "l%llu", (unsigned long long)s->links++);
+	snprintf(d->to[slot], sizeof(d->to[slot]), "l%llu", (unsigned long long)d->tos++);
 	return 0;
 }
 
 static int op(void *state, unsigned slot)
 {
-	struct st *s = state;
-	int fd = s->d.env->dirfd;
-	if (linkat(fd, s->d.name[slot], fd, s->to[slot], 0))
-		return bench_fail(s->d.env, "linkat");
-	return 0;
-}
-
-static int undo(void *state, unsigned slot)
-{
-	struct st *s = state;
-	if (unlinkat(s->d.env->dirfd, s->to[slot], 0))
-		return bench_fail(s->d.env, "unlinkat");
+	struct fsdir *d = state;
+	int fd = d->env->dirfd;
+	if (linkat(fd, d->name[slot], fd, d->to[slot], 0))
+		return bench_fail(d->env, "linkat");
 	return 0;
 }
 
@@ -53,6 +28,6 @@ const struct bench bench_fs_link = {
 	.summary = "hard-link a random existing file under a new name, in a directory of N entries",
 	.op_desc = "linkat(e<i> -> l<k>), same directory; the link is unlinked untimed",
 	.needs = NEED_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,
-	.max_batch = FSDIR_SLOTS, .space_mib = 64, .setup = setup, .grow = fsdir_grow, .prep = prep,
-	.op = op, .undo = undo, .teardown = fsdir_teardown,
+	.max_batch = FSDIR_SLOTS, .space_mib = 64, .setup = fsdir_setup, .grow = fsdir_grow, .prep = prep,
+	.op = op, .undo = fsdir_unlink_to, .teardown = fsdir_teardown,
 };

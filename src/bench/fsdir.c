@@ -75,4 +75,12 @@ int fsdir_unlink_slot(void *state, unsigned slot)
 	return 0;
 }
 
+int fsdir_unlink_to(void *state, unsigned slot)
+{
+	struct fsdir *d = state;
+	if (unlinkat(d->env->dirfd, d->to[slot], 0))
+		return bench_fail(d->env, "unlinkat");
+	return 0;
+}
+
 void fsdir_teardown(void *state) { free(state); } /* the core removes the directory */

@@ -16,6 +16,8 @@ struct fsdir {
 	uint64_t rng;      /* xorshift64 state */
 	char name[FSDIR_SLOTS][24];
 	uint64_t named[FSDIR_SLOTS]; /* index + 1 of the entry name[slot] holds, 0: none */
+	char to[FSDIR_SLOTS][24];    /* a second name, for benches that make one (link, rename) */
+	uint64_t tos;                /* second names handed out */
 };
 
 int fsdir_setup(struct bench_env *env, void **state);
@@ -24,6 +26,7 @@ int fsdir_pick_existing(void *state, unsigned slot); /* name[slot] = random e<i>
 int fsdir_pick_probe(void *state, unsigned slot);    /* name[slot] = fresh p<k> */
 int fsdir_create_probe(void *state, unsigned slot);  /* pick + create it, untimed */
 int fsdir_unlink_slot(void *state, unsigned slot);   /* remove name[slot], untimed */
+int fsdir_unlink_to(void *state, unsigned slot);     /* remove to[slot], untimed */
 void fsdir_teardown(void *state);
 
 #endif

@@ -1,8 +1,16 @@
 #!/bin/sh
-# Figures for the core (issue 2), rerunnable: bash bench/core-figures.sh [--full]
+# Figures for the core (issue 2), rerunnable:
+#   sh bench/core-figures.sh [--full | --overhead]   (--overhead: part 1 only)
 #  1. harness overhead: median fs.stat at N=1 vs a bare fstatat()/stat()
 #     loop, and proc.fork at N=1 vs a bare fork/wait loop, interleaved in
-#     the same run (3 rounds, median of medians); ratio goal <= 1.05;
+#     the same run (ROUNDS=9 rounds, each side first in turn; median of the
+#     per-round ratios, with their range); goal <= 1.05.
+#     The bare loop is linked as scalebench is (-z now); the same loop
+#     linked with lazy binding is shown too: its children pay the dynamic
+#     linker's lookup of _exit, a cost of ld.so, not of fork. Both sides
+#     run on CPU 0 (--cpus 0, taskset -c 0): unpinned, a fork costs a third
+#     more or less depending on whether the child lands on the parent's CPU
+#     or wakes the other one, which swings from run to run on a 2-CPU VM;
 #  2. `scalebench run --quick`: wall time and peak RSS (goal <= 60 s);
 #  3. with --full: peak RSS of a --full run on tmpfs (goal <= 64 MiB);
 #  4. the verdict of every bench on tmpfs and on a loop-mounted ext4
@@ -20,9 +28,11 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-cc -O2 -o "$W/bare" bench/bare.c || exit 2
+cc -O2 -Wl,-z,now -o "$W/bare" bench/bare.c || exit 2
+cc -O2 -Wl,-z,lazy -o "$W/bare-lazy" bench/bare.c || exit 2
 SB=./scalebench
 FULL=0; [ "${1:-}" = "--full" ] && FULL=1
+ONLY_OVERHEAD=0; [ "${1:-}" = "--overhead" ] && ONLY_OVERHEAD=1
 
 # measure CMD...: runs it, prints "wall_s maxrss_kib exit"
 measure() {
@@ -34,7 +44,7 @@ print("%.1f %d %d" % (time.monotonic() - t, resource.getrusage(resource.RUSAGE_C
 ' "$@"
 }
 p50() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["benches"][0]["repetitions"][0]["points"][0]["stats"]["p50_ns"])' "$1"; }
-med3() { python3 -c 'import sys; v=sorted(float(x) for x in sys.argv[1:]); print(v[len(v)//2])' "$@"; }
+med3() { python3 -c 'import sys; v=sorted(float(x) for x in sys.argv[1:]); print("%.3f [%.3f, %.3f]" % (v[len(v)//2], v[0], v[-1]))' "$@"; }
 
 echo "== machine: $(uname -r), $(nproc) CPUs, clock $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 if [ "$(id -u)" = 0 ]; then
@@ -43,20 +53,30 @@ else
 	TMPFS=$W; echo "(not root: using $W for the tmpfs figures)"
 fi
 
-echo "== 1. harness overhead (same run: 5 rounds, each scalebench then the bare loop; median of the per-round ratios)"
+ROUNDS=${ROUNDS:-9}
+echo "== 1. harness overhead (same run, both on CPU 0: $ROUNDS rounds, scalebench and the bare loop in turn, first one then the other; median of the per-round ratios, [min, max])"
 mkdir -p "$TMPFS/bare" && touch "$TMPFS/bare/e0"
-rs=""; rt=""; rf=""
-for round in 1 2 3 4 5; do
-	$SB run fs.stat --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q --no-db -o "$W/s.json" >/dev/null || exit 1
-	a=$(p50 "$W/s.json"); b=$("$W/bare" fstatat "$TMPFS/bare" e0 20000); c=$("$W/bare" stat "$TMPFS/bare/e0" 20000)
-	$SB run proc.fork --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q --no-db -o "$W/f.json" >/dev/null || exit 1
-	f=$(p50 "$W/f.json"); g=$("$W/bare" fork 500)
-	echo "  round $round: fs.stat $a ns, bare fstatat $b ns, bare stat $c ns; proc.fork $f ns, bare fork $g ns"
+sb_stat() { $SB run fs.stat --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q --no-db -o "$W/s.json" >/dev/null && a=$(p50 "$W/s.json"); }
+sb_fork() { $SB run proc.fork --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q --no-db -o "$W/f.json" >/dev/null && f=$(p50 "$W/f.json"); }
+bare_stat() { b=$(taskset -c 0 "$W/bare" fstatat "$TMPFS/bare" e0 20000) && c=$(taskset -c 0 "$W/bare" stat "$TMPFS/bare/e0" 20000); }
+bare_fork() { g=$(taskset -c 0 "$W/bare" fork 1000) && l=$(taskset -c 0 "$W/bare-lazy" fork 1000); }
+rs=""; rt=""; rf=""; rl=""; round=1
+while [ $round -le "$ROUNDS" ]; do
+	if [ $((round % 2)) = 1 ]; then
+		sb_stat && bare_stat && sb_fork && bare_fork || exit 1
+	else
+		bare_stat && sb_stat && bare_fork && sb_fork || exit 1
+	fi
+	echo "  round $round: fs.stat $a ns, bare fstatat $b ns, bare stat $c ns; proc.fork $f ns, bare fork $g ns (lazily bound: $l ns)"
 	rs="$rs $(python3 -c "print($a/$b)")"; rt="$rt $(python3 -c "print($a/$c)")"; rf="$rf $(python3 -c "print($f/$g)")"
+	rl="$rl $(python3 -c "print($f/$l)")"
+	round=$((round + 1))
 done
 echo "fs.stat N=1 / bare fstatat (the same call): ratio $(med3 $rs)"
 echo "fs.stat N=1 / bare stat(path): ratio $(med3 $rt)"
 echo "proc.fork N=1 / bare fork+wait: ratio $(med3 $rf)"
+echo "proc.fork N=1 / bare fork+wait linked with lazy binding: ratio $(med3 $rl)"
+[ $ONLY_OVERHEAD = 1 ] && exit 0
 
 CORE="fs.create fs.open fs.stat fs.unlink proc.fork mem.mmap net.socket net.bind"
 echo "== 2. scalebench run --quick in $TMPFS (peak RSS: the largest of scalebench and the helper processes it reaps)"

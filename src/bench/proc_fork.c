@@ -1,6 +1,7 @@
 /* proc.fork: fork + child _exit + waitpid, with N sleeping processes alive. */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +22,11 @@ static int setup(struct bench_env *env, void **state)
 		return bench_fail(env, "calloc");
 	s->env = env;
 	*state = s;
+	/* fork's cost grows with the process it copies: say how big it is */
+	long maps, anon;
+	if (sys_footprint(&maps, &anon) == 0)
+		snprintf(env->note, sizeof(env->note),
+			 "the forking process: %ld mappings, %ld KiB anonymous resident", maps, anon);
 	return 0;
 }
 

@@ -32,6 +32,11 @@ int sys_fs_type(const char *path, char *buf, size_t len);
 /* Number of open file descriptors of this process, -1 if unknown. */
 int sys_open_fds(void);
 
+/* The size of this process as fork sees it: its mappings and its resident
+ * anonymous memory in KiB (fork copies the first and write-protects the
+ * second). 0, or -1 if the system cannot tell. */
+int sys_footprint(long *mappings, long *anon_kib);
+
 /* Called in a child right after fork: make it die when the parent does
  * (prctl(PR_SET_PDEATHSIG) on Linux; on POSIX a no-op, the child must
  * poll getppid() instead). Returns 1 if the kernel will do it, 0 if not. */

@@ -797,6 +797,30 @@ int sys_open_fds(void)
 	return count_fds(method, sizeof method);
 }
 
+int sys_footprint(long *mappings, long *anon_kib)
+{
+	char line[512];
+	long n = 0, kib = -1;
+	FILE *f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (strchr(line, '\n'))
+			n++;
+	fclose(f);
+	if (!(f = fopen("/proc/self/status", "re")))
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "RssAnon: %ld", &kib) == 1)
+			break;
+	fclose(f);
+	if (kib < 0)
+		return -1;
+	*mappings = n;
+	*anon_kib = kib;
+	return 0;
+}
+
 int sys_child_dies_with_parent(void)
 {
 	return prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 ? 1 : 0;

@@ -189,6 +189,13 @@ int sys_open_fds(void)
 	return sb_probe_fds(open_max());
 }
 
+int sys_footprint(long *mappings, long *anon_kib)
+{
+	(void)mappings;
+	(void)anon_kib;
+	return -1; /* POSIX has no interface for a process's mappings */
+}
+
 int sys_child_dies_with_parent(void)
 {
 	return 0; /* the child must poll getppid() */

@@ -20,3 +20,11 @@ check "target directory left empty" empty_dir "$T/target"
 check "no process left" no_procs "$T/target"
 "$SB" run fs.stat --dir "$T/target" --max-n 5 --budget 0.01 -q --format json >"$T/stdout.json" 2>/dev/null
 check "--format json prints the result on stdout" jtrue "$T/stdout.json" "d['benches'][0]['name'] == 'fs.stat'"
+# fork copies the forking process: the result says how big it is (Linux),
+# and the binary is linked so that children never enter the dynamic linker
+if [ "$(jget "$T/r.json" "d['snapshot']['impl']")" = linux ]; then
+	check "proc.fork notes the forking process's mappings and memory" jtrue "$T/r.json" "any(__import__('re').match(r'the forking process: [1-9][0-9]* mappings, [1-9][0-9]* KiB anonymous resident$', n) for n in $(B proc.fork).get('notes', []))"
+	if command -v readelf >/dev/null; then
+		check "the binary is linked with immediate binding (-z now)" sh -c "readelf -d '$SB' | grep -q 'BIND_NOW'"
+	fi
+fi

@@ -54,7 +54,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all setup run check test unit fuzz install uninstall clean
+.PHONY: all setup run check test unit fuzz install uninstall clean print-link
 all: scalebench
 
 ifeq ($(BUILD),build/native)
@@ -77,6 +77,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsb.a tests/unit/t.h
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(CODEGEN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
 
 unit: $(UNIT_BIN) $(BUILD)/scalebench
+
+# How scalebench is linked, for bench/core-figures.sh (a bare loop linked
+# into a binary of scalebench's size).
+print-link:
+	@echo $(CODEGEN) $(LDFLAGS) -Wl,--whole-archive $(BUILD)/libsb.a -Wl,--no-whole-archive $(LDLIBS)
 
 setup:
 	@sh tools/setup-deps.sh

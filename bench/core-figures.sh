@@ -7,7 +7,11 @@
 #     per-round ratios, with their range); goal <= 1.05.
 #     The bare loop is linked as scalebench is (-z now); the same loop
 #     linked with lazy binding is shown too: its children pay the dynamic
-#     linker's lookup of _exit, a cost of ld.so, not of fork. Both sides
+#     linker's lookup of _exit, a cost of ld.so, not of fork; and the loop
+#     linked into a binary of scalebench's size and libraries, which
+#     separates the harness's code path from the size of the process that
+#     forks (a child's first instruction fetch maps its text's neighbouring
+#     pages, and its exit unmaps them). Both sides
 #     run on CPU 0 (--cpus 0, taskset -c 0): unpinned, a fork costs a third
 #     more or less depending on whether the child lands on the parent's CPU
 #     or wakes the other one, which swings from run to run on a 2-CPU VM;
@@ -30,6 +34,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 cc -O2 -Wl,-z,now -o "$W/bare" bench/bare.c || exit 2
 cc -O2 -Wl,-z,lazy -o "$W/bare-lazy" bench/bare.c || exit 2
+# the same loop in a binary as large as scalebench, with its libraries: what
+# is left between it and proc.fork is the harness's own code path
+cc -O2 $(make -s --no-print-directory print-link) -o "$W/bare-big" bench/bare.c || exit 2
 SB=./scalebench
 FULL=0; [ "${1:-}" = "--full" ] && FULL=1
 ONLY_OVERHEAD=0; [ "${1:-}" = "--overhead" ] && ONLY_OVERHEAD=1
@@ -59,23 +66,25 @@ mkdir -p "$TMPFS/bare" && touch "$TMPFS/bare/e0"
 sb_stat() { $SB run fs.stat --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q --no-db -o "$W/s.json" >/dev/null && a=$(p50 "$W/s.json"); }
 sb_fork() { $SB run proc.fork --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q --no-db -o "$W/f.json" >/dev/null && f=$(p50 "$W/f.json"); }
 bare_stat() { b=$(taskset -c 0 "$W/bare" fstatat "$TMPFS/bare" e0 20000) && c=$(taskset -c 0 "$W/bare" stat "$TMPFS/bare/e0" 20000); }
-bare_fork() { g=$(taskset -c 0 "$W/bare" fork 1000) && l=$(taskset -c 0 "$W/bare-lazy" fork 1000); }
-rs=""; rt=""; rf=""; rl=""; round=1
+bare_fork() { g=$(taskset -c 0 "$W/bare" fork 1000) && l=$(taskset -c 0 "$W/bare-lazy" fork 1000) &&
+	h=$(taskset -c 0 "$W/bare-big" fork 1000); }
+rs=""; rt=""; rf=""; rl=""; rh=""; round=1
 while [ $round -le "$ROUNDS" ]; do
 	if [ $((round % 2)) = 1 ]; then
 		sb_stat && bare_stat && sb_fork && bare_fork || exit 1
 	else
 		bare_stat && sb_stat && bare_fork && sb_fork || exit 1
 	fi
-	echo "  round $round: fs.stat $a ns, bare fstatat $b ns, bare stat $c ns; proc.fork $f ns, bare fork $g ns (lazily bound: $l ns)"
+	echo "  round $round: fs.stat $a ns, bare fstatat $b ns, bare stat $c ns; proc.fork $f ns, bare fork $g ns (lazily bound: $l ns, in a binary of scalebench's size: $h ns)"
 	rs="$rs $(python3 -c "print($a/$b)")"; rt="$rt $(python3 -c "print($a/$c)")"; rf="$rf $(python3 -c "print($f/$g)")"
-	rl="$rl $(python3 -c "print($f/$l)")"
+	rl="$rl $(python3 -c "print($f/$l)")"; rh="$rh $(python3 -c "print($f/$h)")"
 	round=$((round + 1))
 done
 echo "fs.stat N=1 / bare fstatat (the same call): ratio $(med3 $rs)"
 echo "fs.stat N=1 / bare stat(path): ratio $(med3 $rt)"
 echo "proc.fork N=1 / bare fork+wait: ratio $(med3 $rf)"
 echo "proc.fork N=1 / bare fork+wait linked with lazy binding: ratio $(med3 $rl)"
+echo "proc.fork N=1 / bare fork+wait in a binary of scalebench's size and libraries: ratio $(med3 $rh)"
 [ $ONLY_OVERHEAD = 1 ] && exit 0
 
 CORE="fs.create fs.open fs.stat fs.unlink proc.fork mem.mmap net.socket net.bind"

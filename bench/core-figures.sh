@@ -5,16 +5,16 @@
 #     loop, and proc.fork at N=1 vs a bare fork/wait loop, interleaved in
 #     the same run (ROUNDS=9 rounds, each side first in turn; median of the
 #     per-round ratios, with their range); goal <= 1.05.
-#     The bare loop is linked as scalebench is (-z now); the same loop
-#     linked with lazy binding is shown too: its children pay the dynamic
-#     linker's lookup of _exit, a cost of ld.so, not of fork; and the loop
-#     linked into a binary of scalebench's size and libraries, which
-#     separates the harness's code path from the size of the process that
-#     forks (a child's first instruction fetch maps its text's neighbouring
-#     pages, and its exit unmaps them). Both sides
-#     run on CPU 0 (--cpus 0, taskset -c 0): unpinned, a fork costs a third
-#     more or less depending on whether the child lands on the parent's CPU
-#     or wakes the other one, which swings from run to run on a 2-CPU VM;
+#     The bare loop is linked as scalebench is (-z now). Shown too: the
+#     same loop linked with lazy binding (its children pay the dynamic
+#     linker's lookup of _exit, a cost of ld.so, not of fork), and linked
+#     into a binary of scalebench's size and libraries (which separates the
+#     harness's code path from the size of the process that forks: a
+#     child's first instruction fetch maps its text's neighbouring pages,
+#     and its exit unmaps them). Both sides run on CPU 0 (--cpus 0,
+#     taskset -c 0): unpinned, a fork costs a third more or less depending
+#     on whether the child lands on the parent's CPU or wakes the other
+#     one, which swings from run to run on a 2-CPU VM;
 #  2. `scalebench run --quick`: wall time and peak RSS (goal <= 60 s);
 #  3. with --full: peak RSS of a --full run on tmpfs (goal <= 64 MiB);
 #  4. the verdict of every bench on tmpfs and on a loop-mounted ext4

@@ -1,39 +1,56 @@
 #!/bin/sh
-# Feature probes: compile and link a small program per optional library and
-# print what the build should use. `probe.sh CC cppflags` prints -DHAVE_*
-# defines, `probe.sh CC libs` the link flags of every library (jansson,
-# sqlite3 and the probed engines), `probe.sh CC baselibs` those of jansson
-# and sqlite3 alone (the POSIX-only build). A probe that fails leaves the
-# feature out; the benches that need it then skip with a reason.
+# Feature probes: link a small program per library and print what the build
+# should use. `probe.sh CC cppflags` prints -DHAVE_* defines for the
+# optional io engines, `probe.sh CC libs` the link flags of every library
+# (jansson, sqlite3 and the engines found), `probe.sh CC baselibs` those of
+# jansson and sqlite3 alone (the POSIX-only build). An optional library that
+# does not link is left out, and the benches that need it skip with a
+# reason; a required one is named anyway, so that the link error says which.
 #
-# Libraries are linked statically when their archive (libX.a) is installed
-# and STATIC is not 0: every shared library adds some five mappings to the
-# process, and proc.fork times fork() of this very process, whose cost grows
-# with the mappings it copies (docs/method.md, "The forking process").
+# A library is linked statically when its program links that way (its
+# archive libX.a is installed) and STATIC is not 0: every shared library
+# adds some five mappings to the process, and proc.fork times fork() of this
+# very process (docs/benches.md, "The forking process").
 cc=${1:-cc}; what=${2:-cppflags}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sbprobe.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 static=""; dynamic=""
-lib() { # lib NAME: sort NAME into the static or the dynamic list
-	case ${STATIC:-1}:$("$cc" -print-file-name="lib$1.a") in
-	0:*) dynamic="$dynamic -l$1" ;;
-	*:/*) static="$static -l$1" ;;
-	*) dynamic="$dynamic -l$1" ;;
-	esac
+links() { # links NAME FLAGS...: the program NAME.c links with FLAGS
+	n=$1; shift
+	"$cc" -o "$tmp/$n" "$tmp/$n.c" "$@" -lm -lpthread >/dev/null 2>&1
 }
-probe() { # probe NAME LIB PROGRAM
-	printf '%s\n' "$3" >"$tmp/$1.c"
-	if "$cc" -o "$tmp/$1" "$tmp/$1.c" "-l$2" >/dev/null 2>&1; then
-		case $what in cppflags) printf ' -DHAVE_%s=1' "$1" ;; libs) lib "$2" ;; esac
+lib() { # lib NAME PROGRAM: add -lNAME to the static or the dynamic list; 1 if it does not link
+	printf '%s\n' "$2" >"$tmp/$1.c"
+	if [ "${STATIC:-1}" != 0 ] && links "$1" -Wl,-Bstatic "-l$1" -Wl,-Bdynamic; then
+		static="$static -l$1"
+	elif links "$1" "-l$1"; then
+		dynamic="$dynamic -l$1"
+	else
+		return 1
 	fi
 }
-case $what in libs|baselibs) lib jansson; lib sqlite3 ;; esac
-if [ "$what" != baselibs ]; then
-	probe LIBURING uring '#include <liburing.h>
+JANSSON='#include <jansson.h>
+int main(void) { json_t *o = json_object(); json_decref(o); return 0; }'
+SQLITE='#include <sqlite3.h>
+int main(void) { return sqlite3_libversion_number() > 0 ? 0 : 1; }'
+URING='#include <liburing.h>
 int main(void) { struct io_uring r; if (io_uring_queue_init(4, &r, 0)) return 1; io_uring_queue_exit(&r); return 0; }'
-	probe LIBAIO aio '#include <libaio.h>
+AIO='#include <libaio.h>
 int main(void) { io_context_t c = 0; if (io_setup(4, &c)) return 1; io_destroy(c); return 0; }'
-fi
-[ -n "$static" ] && printf ' -Wl,-Bstatic%s -Wl,-Bdynamic' "$static"
-[ -n "$dynamic" ] && printf '%s' "$dynamic"
+case $what in
+cppflags)
+	lib uring "$URING" && printf ' -DHAVE_LIBURING=1'
+	lib aio "$AIO" && printf ' -DHAVE_LIBAIO=1'
+	;;
+libs|baselibs)
+	lib jansson "$JANSSON" || dynamic="$dynamic -ljansson"
+	lib sqlite3 "$SQLITE" || dynamic="$dynamic -lsqlite3"
+	if [ "$what" = libs ]; then
+		lib uring "$URING"
+		lib aio "$AIO"
+	fi
+	[ -n "$static" ] && printf ' -Wl,-Bstatic%s -Wl,-Bdynamic' "$static"
+	[ -n "$dynamic" ] && printf '%s' "$dynamic"
+	;;
+esac
 echo

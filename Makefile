@@ -14,8 +14,9 @@ CPPFLAGS += -Isrc -Isrc/core -Isrc/bench -Isrc/sys -Isrc/out -DSB_VERSION=\"$(VE
 PG_CPPFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 CPPFLAGS += $(PG_CPPFLAGS)
 # Libraries: tools/probe.sh links jansson, sqlite3 and the io engines
-# statically when their archives are installed (fewer mappings in the process
-# that proc.fork forks); STATIC=0 links them all dynamically.
+# statically when they link that way (fewer mappings in the process that
+# proc.fork forks); STATIC=0 links them all dynamically. One probe run gives
+# both the -DHAVE_* defines and the link flags.
 STATIC ?= 1
 PROBE := STATIC=$(STATIC) sh tools/probe.sh "$(CC)"
 # Immediate binding: without it, every child that proc.fork forks resolves
@@ -32,13 +33,14 @@ CODEGEN := -fno-plt
 # machine cannot run); otherwise the native implementation of src/sys/.
 ifeq ($(POSIX_ONLY),1)
   CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -DSB_POSIX_ONLY=1
-  LDLIBS := $(shell $(PROBE) baselibs) -lm -lpthread
+  LDLIBS := $(shell $(PROBE) posix) -lm -lpthread
   SYS_SRC := src/sys/sys_posix.c src/sys/sys_common.c src/sys/sched_posix.c src/sys/ev_common.c src/sys/net_posix.c
   BUILD := build/posix
 else
   # optional I/O engines, probed (tools/probe.sh): HAVE_LIBURING, HAVE_LIBAIO
-  CPPFLAGS += -D_GNU_SOURCE $(shell $(PROBE) cppflags)
-  LDLIBS := $(shell $(PROBE) libs) -lm -lpthread
+  PROBED := $(shell $(PROBE) native)
+  CPPFLAGS += -D_GNU_SOURCE $(filter -D%,$(PROBED))
+  LDLIBS := $(filter-out -D%,$(PROBED)) -lm -lpthread
   SYS_SRC := src/sys/sys_linux.c src/sys/sys_loop_linux.c src/sys/sys_common.c src/sys/sched_linux.c \
 	src/sys/ev_common.c src/sys/ev_linux.c src/sys/net_linux.c
   BUILD := build/native

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Feature probes: link a small program per library and print what the build
-# should use. `probe.sh CC cppflags` prints -DHAVE_* defines for the
-# optional io engines, `probe.sh CC libs` the link flags of every library
-# (jansson, sqlite3 and the engines found), `probe.sh CC baselibs` those of
-# jansson and sqlite3 alone (the POSIX-only build). An optional library that
+# should use, in one line. `probe.sh CC native` prints -DHAVE_* defines for
+# the optional io engines found and the link flags of every library
+# (jansson, sqlite3 and those engines); `probe.sh CC posix` the link flags
+# of jansson and sqlite3 alone (the POSIX-only build). An optional library that
 # does not link is left out, and the benches that need it skip with a
 # reason; a required one is named anyway, so that the link error says which.
 #
@@ -11,7 +11,7 @@
 # archive libX.a is installed) and STATIC is not 0: every shared library
 # adds some five mappings to the process, and proc.fork times fork() of this
 # very process (docs/benches.md, "The forking process").
-cc=${1:-cc}; what=${2:-cppflags}
+cc=${1:-cc}; what=${2:-native}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sbprobe.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 static=""; dynamic=""
@@ -37,20 +37,12 @@ URING='#include <liburing.h>
 int main(void) { struct io_uring r; if (io_uring_queue_init(4, &r, 0)) return 1; io_uring_queue_exit(&r); return 0; }'
 AIO='#include <libaio.h>
 int main(void) { io_context_t c = 0; if (io_setup(4, &c)) return 1; io_destroy(c); return 0; }'
-case $what in
-cppflags)
+lib jansson "$JANSSON" || dynamic="$dynamic -ljansson"
+lib sqlite3 "$SQLITE" || dynamic="$dynamic -lsqlite3"
+if [ "$what" = native ]; then
 	lib uring "$URING" && printf ' -DHAVE_LIBURING=1'
 	lib aio "$AIO" && printf ' -DHAVE_LIBAIO=1'
-	;;
-libs|baselibs)
-	lib jansson "$JANSSON" || dynamic="$dynamic -ljansson"
-	lib sqlite3 "$SQLITE" || dynamic="$dynamic -lsqlite3"
-	if [ "$what" = libs ]; then
-		lib uring "$URING"
-		lib aio "$AIO"
-	fi
-	[ -n "$static" ] && printf ' -Wl,-Bstatic%s -Wl,-Bdynamic' "$static"
-	[ -n "$dynamic" ] && printf '%s' "$dynamic"
-	;;
-esac
+fi
+[ -n "$static" ] && printf ' -Wl,-Bstatic%s -Wl,-Bdynamic' "$static"
+[ -n "$dynamic" ] && printf '%s' "$dynamic"
 echo

@@ -62,7 +62,7 @@ fi
 
 ROUNDS=${ROUNDS:-9}
 echo "== 1. harness overhead (same run, both on CPU 0: $ROUNDS rounds, scalebench and the bare loop in turn, first one then the other; median of the per-round ratios, [min, max])"
-mkdir -p "$TMPFS/bare" && touch "$TMPFS/bare/e0"
+mkdir -p "$TMPFS/bare" && touch "$TMPFS/bare/e0" && chmod 755 "$TMPFS/bare" && chmod 644 "$TMPFS/bare/e0" # the modes of bench.h
 sb_stat() { $SB run fs.stat --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q --no-db -o "$W/s.json" >/dev/null && a=$(p50 "$W/s.json"); }
 sb_fork() { $SB run proc.fork --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q --no-db -o "$W/f.json" >/dev/null && f=$(p50 "$W/f.json"); }
 bare_stat() { b=$(taskset -c 0 "$W/bare" fstatat "$TMPFS/bare" e0 20000) && c=$(taskset -c 0 "$W/bare" stat "$TMPFS/bare/e0" 20000); }

@@ -6,7 +6,7 @@
 static int op(void *state, unsigned slot)
 {
 	struct fsdir *d = state;
-	int fd = openat(d->env->dirfd, d->name[slot], O_CREAT | O_EXCL | O_WRONLY, 0600);
+	int fd = openat(d->env->dirfd, d->name[slot], O_CREAT | O_EXCL | O_WRONLY, BENCH_FILE_MODE);
 	if (fd < 0)
 		return bench_fail(d->env, "openat(O_CREAT|O_EXCL)");
 	if (close(fd))

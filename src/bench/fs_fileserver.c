@@ -149,7 +149,7 @@ static int64_t file_op(struct st *s, uint64_t k, char *rbuf, uint64_t *rng)
 	case PH_OVERWRITE:
 		path_of(s, k, p, sizeof(p));
 		len = file_size(s, k, s->ph == PH_OVERWRITE);
-		fd = openat(dfd, p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		fd = openat(dfd, p, O_WRONLY | O_CREAT | O_TRUNC, BENCH_FILE_MODE);
 		if (fd < 0) {
 			s->call = "openat(O_CREAT|O_TRUNC)";
 			return -1;
@@ -360,7 +360,7 @@ static int run(void *state, struct meter *m)
 	int rc = 0;
 	for (uint64_t i = 0; i < s->dirs && rc == 0; i++) {
 		snprintf(d, sizeof(d), "d%llu", (unsigned long long)i);
-		if (mkdirat(s->env->dirfd, d, 0700))
+		if (mkdirat(s->env->dirfd, d, BENCH_DIR_MODE))
 			rc = bench_fail(s->env, "mkdirat");
 	}
 	for (int ph = 0; ph < NPHASES && rc == 0 && !reg_stop_requested(); ph++)

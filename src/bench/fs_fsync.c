@@ -42,7 +42,7 @@ static int setup(struct bench_env *env, void **state)
 	if (s->append < 1 || s->append > MIB)
 		s->append = 4096;
 	s->buf = malloc(MIB);
-	s->probe = openat(env->dirfd, "probe", O_CREAT | O_EXCL | O_WRONLY | O_APPEND, 0600);
+	s->probe = openat(env->dirfd, "probe", O_CREAT | O_EXCL | O_WRONLY | O_APPEND, BENCH_FILE_MODE);
 	if (!s->buf || s->probe < 0) {
 		int rc = bench_fail(env, s->buf ? "openat probe" : "malloc");
 		if (s->probe >= 0)
@@ -88,7 +88,7 @@ static int grow(void *state, uint64_t i)
 	if (i % MIB_PER_FILE == 0) {
 		char nm[32];
 		snprintf(nm, sizeof(nm), "dirty%llu", (unsigned long long)(i / MIB_PER_FILE));
-		int fd = openat(s->env->dirfd, nm, O_CREAT | O_EXCL | O_WRONLY, 0600);
+		int fd = openat(s->env->dirfd, nm, O_CREAT | O_EXCL | O_WRONLY, BENCH_FILE_MODE);
 		if (fd < 0)
 			return bench_fail(s->env, "openat dirty file");
 		s->dirty[i / MIB_PER_FILE] = fd;

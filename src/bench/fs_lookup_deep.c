@@ -35,7 +35,7 @@ static int grow(void *state, uint64_t i)
 		return bench_fail(s->env, "mkdirat (deeper than 2000 levels)");
 	}
 	memcpy(s->path + (i ? 2 * i - 1 : 0), i ? "/d" : "d", i ? 3 : 2);
-	if (mkdirat(s->env->dirfd, i ? s->path : "d", 0700))
+	if (mkdirat(s->env->dirfd, i ? s->path : "d", BENCH_DIR_MODE))
 		return bench_fail(s->env, "mkdirat");
 	s->depth = i + 1;
 	return 0;

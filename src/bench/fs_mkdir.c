@@ -7,7 +7,7 @@
 static int op(void *state, unsigned slot)
 {
 	struct fsdir *d = state;
-	if (mkdirat(d->env->dirfd, d->name[slot], 0700))
+	if (mkdirat(d->env->dirfd, d->name[slot], BENCH_DIR_MODE))
 		return bench_fail(d->env, "mkdirat");
 	return 0;
 }

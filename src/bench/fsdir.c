@@ -19,7 +19,7 @@ int fsdir_setup(struct bench_env *env, void **state)
 
 static int create_at(struct fsdir *d, const char *name)
 {
-	int fd = openat(d->env->dirfd, name, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	int fd = openat(d->env->dirfd, name, O_CREAT | O_EXCL | O_WRONLY, BENCH_FILE_MODE);
 	if (fd < 0)
 		return bench_fail(d->env, "openat(O_CREAT|O_EXCL)");
 	if (close(fd))

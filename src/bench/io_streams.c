@@ -70,7 +70,7 @@ static int setup(struct bench_env *env, void **state)
 		rc = BENCH_SKIP;
 	}
 	if (rc == 0 && s->direct) { /* is O_DIRECT accepted here? */
-		int fd = openat(env->dirfd, "probe", O_CREAT | O_WRONLY, 0600);
+		int fd = openat(env->dirfd, "probe", O_CREAT | O_WRONLY, BENCH_FILE_MODE);
 		if (fd < 0) {
 			rc = bench_fail(env, "openat probe");
 		} else {
@@ -109,7 +109,7 @@ static int grow(void *state, uint64_t i)
 	sv->fd = -1;
 	char nm[32];
 	file_name(nm, sizeof(nm), i);
-	int fd = openat(s->env->dirfd, nm, O_CREAT | O_EXCL | O_WRONLY, 0600);
+	int fd = openat(s->env->dirfd, nm, O_CREAT | O_EXCL | O_WRONLY, BENCH_FILE_MODE);
 	if (fd < 0)
 		return bench_fail(s->env, "openat stream file");
 	int rc = iofile_fill(fd, s->file_size, i + 1);

@@ -608,7 +608,7 @@ int iofile_setup(struct bench_env *env, struct iofile *f, int write, int random)
 	const char *given = bench_param(env, "file", NULL);
 	if (given)
 		return use_given(env, f, given);
-	int wfd = openat(env->dirfd, "data", O_CREAT | O_EXCL | O_RDWR, 0600);
+	int wfd = openat(env->dirfd, "data", O_CREAT | O_EXCL | O_RDWR, BENCH_FILE_MODE);
 	if (wfd < 0)
 		return bench_fail(env, "openat(O_CREAT) data file");
 	rc = iofile_fill(wfd, f->size, 42);

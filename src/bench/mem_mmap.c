@@ -39,7 +39,7 @@ static int setup(struct bench_env *env, void **state)
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	s->fd = -1;
 #ifndef MAP_ANONYMOUS
-	s->fd = openat(env->dirfd, "page", O_CREAT | O_RDWR, 0600);
+	s->fd = openat(env->dirfd, "page", O_CREAT | O_RDWR, BENCH_FILE_MODE);
 	if (s->fd < 0 || ftruncate(s->fd, (off_t)s->page)) {
 		int rc = bench_fail(env, "open/ftruncate page file");
 		if (s->fd >= 0)

@@ -85,7 +85,7 @@ static int setup(struct bench_env *env, void **state)
 	if (!s->buf)
 		return bench_fail(env, "malloc");
 	memset(s->buf, 's', CHUNK);
-	s->file = openat(env->dirfd, "stream.data", O_RDWR | O_CREAT | O_EXCL, 0600);
+	s->file = openat(env->dirfd, "stream.data", O_RDWR | O_CREAT | O_EXCL, BENCH_FILE_MODE);
 	if (s->file < 0)
 		return bench_fail(env, "open (stream.data)");
 	for (int i = 0; i < FILE_BYTES / CHUNK; i++)

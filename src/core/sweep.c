@@ -529,7 +529,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	int n = snprintf(dir, sizeof(dir), "%s/%s", o->scratch, name);
 	if (n < 0 || (size_t)n >= sizeof(dir))
 		return -ENAMETOOLONG;
-	if (mkdir(dir, 0700))
+	if (mkdir(dir, BENCH_DIR_MODE))
 		return -errno;
 
 	struct ctx c;
@@ -626,10 +626,12 @@ int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_
 		return -ENOMEM;
 	int rc = 0;
 	out->status = BS_OK;
+	mode_t um = umask(022); /* the modes of bench.h, whatever the user's umask */
 	for (int r = 0; r < o->repeat && !reg_stop_requested(); r++) {
 		if ((rc = run_rep(b, o, r, out, h)) < 0 || out->status == BS_SKIPPED)
 			break;
 	}
+	umask(um);
 	hist_free(h);
 	if (out->status == BS_SKIPPED) {
 		bench_fit(out);

@@ -28,3 +28,17 @@ if [ "$(jget "$T/r.json" "d['snapshot']['impl']")" = linux ]; then
 		check "the binary is linked with immediate binding (-z now)" sh -c "readelf -d '$SB' | grep -q 'BIND_NOW'"
 	fi
 fi
+# What benches create has the modes a default umask gives (the kernel's
+# permission check is faster on them), whatever the user's umask; the
+# scratch directory above it stays private.
+mkdir -p "$T/modes"
+(umask 077; exec "$SB" run fs.stat --dir "$T/modes" --max-n 20000 --repeat 5 --budget 0.05 -q --no-db -o "$T/modes.json" >/dev/null 2>&1) &
+pid=$!
+i=0
+while [ $i -lt 500 ] && ! [ -e "$T"/modes/scalebench.*/fs.stat.1/e0 ]; do sleep 0.01; i=$((i + 1)); done
+modes=$(stat -c %a "$T"/modes/scalebench.* "$T"/modes/scalebench.*/fs.stat.1 "$T"/modes/scalebench.*/fs.stat.1/e0 2>/dev/null | tr '\n' ' ')
+kill -INT $pid
+wait $pid
+check "under umask 077: scratch 700, bench directory 755, entry 644 (got: $modes)" test "$modes" = "700 755 644 "
+(umask 077; "$SB" run fs.stat --dir "$T/modes" --max-n 1 --budget 0.01 -q --no-db -o "$T/modes2.json" >/dev/null 2>&1)
+check "the user's umask still applies to the result file" test "$(stat -c %a "$T/modes2.json")" = 600

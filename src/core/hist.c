@@ -15,9 +15,12 @@
 
 struct hist *hist_new(void)
 {
-	struct hist *h = malloc(sizeof(*h));
-	if (h)
+	struct hist *h = calloc(1, sizeof(*h)); /* zero bins, pages not written */
+	if (h) {
+		h->lo = HIST_NBUCKETS; /* none in use: the reset clears no bin */
+		h->hi = -1;
 		hist_reset(h);
+	}
 	return h;
 }
 
@@ -25,9 +28,14 @@ void hist_free(struct hist *h) { free(h); }
 
 void hist_reset(struct hist *h)
 {
-	memset(h, 0, sizeof(*h));
+	if (h->lo <= h->hi)
+		memset(&h->bins[h->lo], 0, (size_t)(h->hi - h->lo + 1) * sizeof(h->bins[0]));
+	h->count = 0;
+	h->mean = h->m2 = 0;
 	h->min = INFINITY;
 	h->max = -INFINITY;
+	h->lo = HIST_NBUCKETS;
+	h->hi = -1;
 }
 
 int hist_bucket_of(double ns)
@@ -59,7 +67,12 @@ double hist_bucket_hi(int i)
 
 void hist_add(struct hist *h, double ns)
 {
-	h->bins[hist_bucket_of(ns)]++;
+	int b = hist_bucket_of(ns);
+	h->bins[b]++;
+	if (b < h->lo)
+		h->lo = b;
+	if (b > h->hi)
+		h->hi = b;
 	h->count++;
 	if (ns < h->min)
 		h->min = ns;
@@ -74,8 +87,12 @@ void hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (!src->count)
 		return;
-	for (int i = 0; i < HIST_NBUCKETS; i++)
+	for (int i = src->lo; i <= src->hi; i++)
 		dst->bins[i] += src->bins[i];
+	if (src->lo < dst->lo)
+		dst->lo = src->lo;
+	if (src->hi > dst->hi)
+		dst->hi = src->hi;
 	double na = (double)dst->count, nb = (double)src->count, n = na + nb;
 	double d = src->mean - dst->mean;
 	dst->mean += d * nb / n;
@@ -96,7 +113,7 @@ static double rank_value(const struct hist *h, uint64_t r)
 	if (r >= h->count)
 		return h->max;
 	uint64_t seen = 0;
-	for (int i = 0; i < HIST_NBUCKETS; i++) {
+	for (int i = h->lo; i <= h->hi; i++) {
 		seen += h->bins[i];
 		if (seen >= r) {
 			double v = 0.5 * (hist_bucket_lo(i) + hist_bucket_hi(i));

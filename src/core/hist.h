@@ -9,7 +9,10 @@
  * last bucket (min and max are kept exactly beside the buckets).
  *
  * Memory is constant (HIST_NBUCKETS counters) whatever the sample count;
- * two histograms merge by adding counters, which is exact. Mean and
+ * two histograms merge by adding counters, which is exact. The range of
+ * buckets in use [lo, hi] is kept, so that a reset clears only that and
+ * scans stop there: the counters a sweep never reaches stay untouched
+ * memory (it matters to proc.fork, which copies the process's pages). Mean and
  * variance are kept exactly with Welford's online method and merge with
  * Chan's parallel formula.
  */
@@ -29,6 +32,7 @@ struct hist {
 	uint64_t count;
 	double min, max;  /* ns, exact */
 	double mean, m2;  /* Welford accumulators */
+	int lo, hi;       /* buckets in use: bins outside [lo, hi] are 0 (lo > hi: none) */
 	uint64_t bins[HIST_NBUCKETS];
 };
 

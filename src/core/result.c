@@ -104,14 +104,14 @@ void bench_add_note(struct bench_result *b, const char *fmt, ...)
 void point_set_bins(struct point *p, const struct hist *h)
 {
 	int nz = 0;
-	for (int i = 0; i < HIST_NBUCKETS; i++)
+	for (int i = h->lo; i <= h->hi; i++)
 		nz += h->bins[i] != 0;
 	free(p->bins);
 	p->bins = nz ? malloc((size_t)nz * sizeof(*p->bins)) : NULL;
 	p->nbins = 0;
 	if (!p->bins)
 		return;
-	for (int i = 0; i < HIST_NBUCKETS; i++)
+	for (int i = h->lo; i <= h->hi; i++)
 		if (h->bins[i]) {
 			p->bins[p->nbins].idx = i;
 			p->bins[p->nbins].count = h->bins[i];

@@ -10,7 +10,11 @@
  *      operation costing less than BATCH_BELOW clock reads is timed in
  *      batches of k so that one sample spans >= BATCH_SPAN clock reads;
  *   3. samples go into a log-linear histogram until the median's 95% CI is
- *      within +/- ci_target, or the point's budget is spent;
+ *      within +/- ci_target, or the point's budget is spent; they are
+ *      taken in blocks of up to BLOCK (about BLOCK_NS long) with nothing
+ *      but the bench's prep between two, so that the timed loop is as
+ *      bare as a reference loop, and the histogram, the stop conditions
+ *      and the clock for the deadline are looked at between blocks;
  *   4. getrusage(SELF and CHILDREN) around the point gives CPU time,
  *      context switches and page faults per operation.
  * A failing callback stops the repetition with first-failure data. */
@@ -34,6 +38,8 @@
 #define BATCH_SPAN 100.0 /* clock reads */
 #define WARMUP_OPS 16
 #define WARMUP_S 0.02
+#define BLOCK 64         /* samples per block at most */
+#define BLOCK_NS 1e6     /* expected length of a block */
 #define MAX_POINTS 64
 
 int sweep_series(uint64_t max_n, uint64_t *out, int cap)
@@ -446,7 +452,15 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	}
 	unsigned k = c->batch;
 
-	/* 3. samples */
+	/* 3. samples, in blocks: inside a block the loop is what a bare
+	 * reference loop is (prepare, time, store); the histogram, the stop
+	 * conditions and the deadline are looked at between blocks. A block
+	 * is expected to last about BLOCK_NS (from the warm-up's estimate),
+	 * at most BLOCK samples and at least one. */
+	uint64_t blk_buf[BLOCK];
+	double per_block = est * k > 1 ? BLOCK_NS / (est * k) : BLOCK;
+	unsigned blk = per_block >= BLOCK ? BLOCK : per_block < 1 ? 1 : (unsigned)per_block;
+	double units = (double)k * (double)(c->env.per_op_units ? c->env.per_op_units : 1);
 	hist_reset(c->h);
 	struct usage u0, u1;
 	usage_take(&u0);
@@ -455,15 +469,19 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	uint64_t next_check = o->min_samples;
 	p->stop = STOP_BUDGET;
 	for (;;) {
-		if ((rc = sample(c, k, &el, &phase)) < 0)
+		unsigned got = 0;
+		while (got < blk && (rc = sample(c, k, &blk_buf[got], &phase)) == 0 &&
+		       blk_buf[got] <= timeout)
+			got++;
+		for (unsigned i = 0; i < got; i++)
+			hist_add(c->h, (double)blk_buf[i] / units);
+		if (rc < 0)
 			goto failed;
-		if (el > timeout) {
+		if (got < blk) { /* the sample after the last one kept took too long */
 			rc = -ETIMEDOUT;
 			c->env.failed_call = c->b->op_desc;
 			goto failed;
 		}
-		hist_add(c->h, (double)el / k /
-				       (double)(c->env.per_op_units ? c->env.per_op_units : 1));
 		if (reg_stop_requested()) {
 			p->stop = STOP_INTERRUPT;
 			break;

@@ -106,6 +106,34 @@ int main(void)
 	hist_reset(all);
 	CHECK(isnan(hist_quantile(all, 0.5)) && isinf(hist_median_ci_rel(all)), "empty histogram");
 	CHECK(sizeof(struct hist) < 64 * 1024, "constant memory: %zu bytes", sizeof(struct hist));
+
+	/* a reset clears only the buckets in use, and leaves the histogram as
+	 * good as new: reuse it on values far from the first ones */
+	struct hist *fresh = hist_new();
+	CHECK(fresh->lo > fresh->hi, "new histogram: no bucket in use");
+	hist_reset(a);
+	for (int i = 0; i < 1000; i++) {
+		double x = 50 * (1 + 0.1 * nrand());
+		hist_add(a, x);
+		hist_add(fresh, x);
+	}
+	hist_add(a, 3e9);
+	hist_add(fresh, 3e9);
+	CHECK(a->lo == hist_bucket_of(a->min) && a->hi == hist_bucket_of(3e9), "range in use: [%d, %d]",
+	      a->lo, a->hi);
+	CHECK(!memcmp(a->bins, fresh->bins, sizeof(a->bins)), "reused after a reset: same bins as a new one");
+	CHECK(hist_quantile(a, 0.5) == hist_quantile(fresh, 0.5) && hist_quantile(a, 0.999) == hist_quantile(fresh, 0.999),
+	      "reused after a reset: same quantiles as a new one");
+	hist_reset(b);
+	hist_add(b, 1e6);
+	hist_merge(b, fresh);
+	CHECK(b->lo == fresh->lo && b->hi == fresh->hi && b->count == 1002, "merge widens the range in use");
+	hist_reset(a);
+	int clean = a->lo > a->hi;
+	for (int i = 0; i < HIST_NBUCKETS; i++)
+		clean &= a->bins[i] == 0;
+	CHECK(clean, "reset: every bucket zero, none in use");
+	hist_free(fresh);
 	hist_free(a);
 	hist_free(b);
 	hist_free(all);

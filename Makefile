@@ -13,7 +13,7 @@ CPPFLAGS += -Isrc -Isrc/core -Isrc/bench -Isrc/sys -Isrc/out -DSB_VERSION=\"$(VE
 # /usr/include/postgresql on Debian).
 PG_CPPFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 CPPFLAGS += $(PG_CPPFLAGS)
-# Libraries: tools/probe.sh links jansson, sqlite3 and the io engines
+# Libraries: tools/probe.sh links jansson and the io engines
 # statically when they link that way (fewer mappings in the process that
 # proc.fork forks); STATIC=0 links them all dynamically. One probe run gives
 # both the -DHAVE_* defines and the link flags.
@@ -77,6 +77,10 @@ $(BUILD)/%.o: %.c $(wildcard src/*/*.h) Makefile
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsb.a tests/unit/t.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(CODEGEN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsb.a $(LDLIBS)
+
+# test_db writes to a database behind scalebench's back (the program
+# itself loads SQLite only when it opens a history database)
+$(BUILD)/tests/test_db: LDLIBS += -lsqlite3
 
 unit: $(UNIT_BIN) $(BUILD)/scalebench
 

@@ -2,8 +2,9 @@
 # Feature probes: link a small program per library and print what the build
 # should use, in one line. `probe.sh CC native` prints -DHAVE_* defines for
 # the optional io engines found and the link flags of every library
-# (jansson, sqlite3 and those engines); `probe.sh CC posix` the link flags
-# of jansson and sqlite3 alone (the POSIX-only build). An optional library that
+# (jansson and those engines); `probe.sh CC posix` the link flags of
+# jansson alone (the POSIX-only build). SQLite and libpq are not linked:
+# src/out/db_*.c load them when a history database is first opened. An optional library that
 # does not link is left out, and the benches that need it skip with a
 # reason; a required one is named anyway, so that the link error says which.
 #
@@ -31,14 +32,11 @@ lib() { # lib NAME PROGRAM: add -lNAME to the static or the dynamic list; 1 if i
 }
 JANSSON='#include <jansson.h>
 int main(void) { json_t *o = json_object(); json_decref(o); return 0; }'
-SQLITE='#include <sqlite3.h>
-int main(void) { return sqlite3_libversion_number() > 0 ? 0 : 1; }'
 URING='#include <liburing.h>
 int main(void) { struct io_uring r; if (io_uring_queue_init(4, &r, 0)) return 1; io_uring_queue_exit(&r); return 0; }'
 AIO='#include <libaio.h>
 int main(void) { io_context_t c = 0; if (io_setup(4, &c)) return 1; io_destroy(c); return 0; }'
 lib jansson "$JANSSON" || dynamic="$dynamic -ljansson"
-lib sqlite3 "$SQLITE" || dynamic="$dynamic -lsqlite3"
 if [ "$what" = native ]; then
 	lib uring "$URING" && printf ' -DHAVE_LIBURING=1'
 	lib aio "$AIO" && printf ' -DHAVE_LIBAIO=1'

@@ -3,8 +3,9 @@
 #   sh bench/core-figures.sh [--full | --overhead]   (--overhead: part 1 only)
 #  1. harness overhead: median fs.stat at N=1 vs a bare fstatat()/stat()
 #     loop, and proc.fork at N=1 vs a bare fork/wait loop, interleaved in
-#     the same run (ROUNDS=9 rounds, each side first in turn; median of the
-#     per-round ratios, with their range); goal <= 1.05.
+#     the same run (ROUNDS=15 rounds, each side first in turn; median of the
+#     per-round ratios, with their range; the bare loops take as many
+#     samples as scalebench did); goal <= 1.05.
 #     The bare loop is linked as scalebench is (-z now). Shown too: the
 #     same loop linked with lazy binding (its children pay the dynamic
 #     linker's lookup of _exit, a cost of ld.so, not of fork), and linked
@@ -51,6 +52,7 @@ print("%.1f %d %d" % (time.monotonic() - t, resource.getrusage(resource.RUSAGE_C
 ' "$@"
 }
 p50() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["benches"][0]["repetitions"][0]["points"][0]["stats"]["p50_ns"])' "$1"; }
+samples() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["benches"][0]["repetitions"][0]["points"][0]["samples"])' "$1"; }
 med3() { python3 -c 'import sys; v=sorted(float(x) for x in sys.argv[1:]); print("%.3f [%.3f, %.3f]" % (v[len(v)//2], v[0], v[-1]))' "$@"; }
 
 echo "== machine: $(uname -r), $(nproc) CPUs, clock $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
@@ -60,14 +62,22 @@ else
 	TMPFS=$W; echo "(not root: using $W for the tmpfs figures)"
 fi
 
-ROUNDS=${ROUNDS:-9}
+ROUNDS=${ROUNDS:-15}
 echo "== 1. harness overhead (same run, both on CPU 0: $ROUNDS rounds, scalebench and the bare loop in turn, first one then the other; median of the per-round ratios, [min, max])"
-mkdir -p "$TMPFS/bare" && touch "$TMPFS/bare/e0" && chmod 755 "$TMPFS/bare" && chmod 644 "$TMPFS/bare/e0" # the modes of bench.h
-sb_stat() { $SB run fs.stat --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q --no-db -o "$W/s.json" >/dev/null && a=$(p50 "$W/s.json"); }
-sb_fork() { $SB run proc.fork --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q --no-db -o "$W/f.json" >/dev/null && f=$(p50 "$W/f.json"); }
-bare_stat() { b=$(taskset -c 0 "$W/bare" fstatat "$TMPFS/bare" e0 20000) && c=$(taskset -c 0 "$W/bare" stat "$TMPFS/bare/e0" 20000); }
-bare_fork() { g=$(taskset -c 0 "$W/bare" fork 1000) && l=$(taskset -c 0 "$W/bare-lazy" fork 1000) &&
-	h=$(taskset -c 0 "$W/bare-big" fork 1000); }
+# the bare loop's file is made as fs.stat makes its entries (bench.h modes, openat O_CREAT|O_EXCL)
+mkdir -p "$TMPFS/bare" && chmod 755 "$TMPFS/bare" &&
+	python3 -c 'import os,sys; os.umask(0o22); os.close(os.open(sys.argv[1], os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))' "$TMPFS/bare/e0" || exit 2
+# The bare loops take as many samples as scalebench took in its last run
+# (it stops a point when the median is known to +/-0.2% or 0.5%): on a VM a
+# loop's speed drifts with its length, so both sides time the same stretch.
+ss=20000; sf=1000
+sb_stat() { $SB run fs.stat --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.2 -q --no-db -o "$W/s.json" >/dev/null &&
+	a=$(p50 "$W/s.json") && ss=$(samples "$W/s.json"); }
+sb_fork() { $SB run proc.fork --cpus 0 --dir "$TMPFS" --max-n 1 --budget 1 --ci 0.5 -q --no-db -o "$W/f.json" >/dev/null &&
+	f=$(p50 "$W/f.json") && sf=$(samples "$W/f.json"); }
+bare_stat() { b=$(taskset -c 0 "$W/bare" fstatat "$TMPFS/bare" e0 "$ss") && c=$(taskset -c 0 "$W/bare" stat "$TMPFS/bare/e0" "$ss"); }
+bare_fork() { g=$(taskset -c 0 "$W/bare" fork "$sf") && l=$(taskset -c 0 "$W/bare-lazy" fork "$sf") &&
+	h=$(taskset -c 0 "$W/bare-big" fork "$sf"); }
 rs=""; rt=""; rf=""; rl=""; rh=""; round=1
 while [ $round -le "$ROUNDS" ]; do
 	if [ $((round % 2)) = 1 ]; then
@@ -75,7 +85,7 @@ while [ $round -le "$ROUNDS" ]; do
 	else
 		bare_stat && sb_stat && bare_fork && sb_fork || exit 1
 	fi
-	echo "  round $round: fs.stat $a ns, bare fstatat $b ns, bare stat $c ns; proc.fork $f ns, bare fork $g ns (lazily bound: $l ns, in a binary of scalebench's size: $h ns)"
+	echo "  round $round ($ss and $sf samples): fs.stat $a ns, bare fstatat $b ns, bare stat $c ns; proc.fork $f ns, bare fork $g ns (lazily bound: $l ns, in a binary of scalebench's size: $h ns)"
 	rs="$rs $(python3 -c "print($a/$b)")"; rt="$rt $(python3 -c "print($a/$c)")"; rf="$rf $(python3 -c "print($f/$g)")"
 	rl="$rl $(python3 -c "print($f/$l)")"; rh="$rh $(python3 -c "print($f/$h)")"
 	round=$((round + 1))

@@ -32,11 +32,15 @@ fi
 # permission check is faster on them), whatever the user's umask; the
 # scratch directory above it stays private.
 mkdir -p "$T/modes"
-(umask 077; exec "$SB" run fs.stat --dir "$T/modes" --max-n 20000 --repeat 5 --budget 0.05 -q --no-db -o "$T/modes.json" >/dev/null 2>&1) &
+(umask 077; exec "$SB" run fs.stat --dir "$T/modes" --max-n 20000 --repeat 5 --budget 0.05 -q -o "$T/modes.json" >/dev/null 2>&1) &
 pid=$!
 i=0
 while [ $i -lt 500 ] && ! [ -e "$T"/modes/scalebench.*/fs.stat.1/e0 ]; do sleep 0.01; i=$((i + 1)); done
 modes=$(stat -c %a "$T"/modes/scalebench.* "$T"/modes/scalebench.*/fs.stat.1 "$T"/modes/scalebench.*/fs.stat.1/e0 2>/dev/null | tr '\n' ' ')
+if [ -r /proc/$pid/maps ]; then # SQLite is loaded to store the result, not while benches run
+	check "SQLite is not mapped while the benches run" sh -c "grep -q scalebench /proc/$pid/maps && ! grep -q libsqlite3 /proc/$pid/maps"
+	command -v nm >/dev/null && check "SQLite is not linked into the binary" sh -c "nm '$SB' | grep -q ' T main$' && ! nm '$SB' | grep -q ' T sqlite3_open_v2$'"
+fi
 kill -INT $pid
 wait $pid
 check "under umask 077: scratch 700, bench directory 755, entry 644 (got: $modes)" test "$modes" = "700 755 644 "

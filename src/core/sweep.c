@@ -11,7 +11,7 @@
  *      batches of k so that one sample spans >= BATCH_SPAN clock reads;
  *   3. samples go into a log-linear histogram until the median's 95% CI is
  *      within +/- ci_target, or the point's budget is spent; they are
- *      taken in blocks of up to BLOCK (about BLOCK_NS long) with nothing
+ *      taken in blocks of up to BLOCK (and BLOCK_NS timed) with nothing
  *      but the bench's prep between two, so that the timed loop is as
  *      bare as a reference loop, and the histogram, the stop conditions
  *      and the clock for the deadline are looked at between blocks;
@@ -38,8 +38,8 @@
 #define BATCH_SPAN 100.0 /* clock reads */
 #define WARMUP_OPS 16
 #define WARMUP_S 0.02
-#define BLOCK 64         /* samples per block at most */
-#define BLOCK_NS 1e6     /* expected length of a block */
+#define BLOCK 64          /* samples per block at most */
+#define BLOCK_NS 1000000u /* timed ns after which a block ends */
 #define MAX_POINTS 64
 
 int sweep_series(uint64_t max_n, uint64_t *out, int cap)
@@ -455,11 +455,9 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	/* 3. samples, in blocks: inside a block the loop is what a bare
 	 * reference loop is (prepare, time, store); the histogram, the stop
 	 * conditions and the deadline are looked at between blocks. A block
-	 * is expected to last about BLOCK_NS (from the warm-up's estimate),
-	 * at most BLOCK samples and at least one. */
+	 * ends after BLOCK samples or BLOCK_NS of timed operations, at once on
+	 * a signal, and on a sample over the operation timeout (a failure). */
 	uint64_t blk_buf[BLOCK];
-	double per_block = est * k > 1 ? BLOCK_NS / (est * k) : BLOCK;
-	unsigned blk = per_block >= BLOCK ? BLOCK : per_block < 1 ? 1 : (unsigned)per_block;
 	double units = (double)k * (double)(c->env.per_op_units ? c->env.per_op_units : 1);
 	hist_reset(c->h);
 	struct usage u0, u1;
@@ -470,14 +468,22 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	p->stop = STOP_BUDGET;
 	for (;;) {
 		unsigned got = 0;
-		while (got < blk && (rc = sample(c, k, &blk_buf[got], &phase)) == 0 &&
-		       blk_buf[got] <= timeout)
-			got++;
+		uint64_t spent = 0;
+		int slow = 0;
+		while (got < BLOCK && spent < BLOCK_NS && !reg_stop_requested()) {
+			if ((rc = sample(c, k, &blk_buf[got], &phase)) < 0)
+				break;
+			if (blk_buf[got] > timeout) {
+				slow = 1;
+				break;
+			}
+			spent += blk_buf[got++];
+		}
 		for (unsigned i = 0; i < got; i++)
 			hist_add(c->h, (double)blk_buf[i] / units);
 		if (rc < 0)
 			goto failed;
-		if (got < blk) { /* the sample after the last one kept took too long */
+		if (slow) {
 			rc = -ETIMEDOUT;
 			c->env.failed_call = c->b->op_desc;
 			goto failed;

@@ -16,6 +16,7 @@
 struct st { uint64_t n; uint64_t calls; struct bench_env *env; };
 static int fail_grow_errno = EMFILE;
 static uint64_t fail_grow_at = UINT64_MAX, fail_op_at_n = UINT64_MAX, interrupt_after = UINT64_MAX;
+static uint64_t slow_at_n = UINT64_MAX; /* from this N on, an op takes 2 ms */
 static double per_n_ns, base_ns = 3000;
 
 static int setup(struct bench_env *env, void **state)
@@ -46,6 +47,8 @@ static int spin_op(void *state, unsigned slot)
 		return bench_fail(s->env, "synthetic op");
 	}
 	uint64_t t0 = clock_ns(), want = (uint64_t)(base_ns + per_n_ns * (double)s->n);
+	if (s->n >= slow_at_n)
+		want = 2000000;
 	while (clock_ns() - t0 < want)
 		;
 	return 0;
@@ -152,6 +155,17 @@ int main(void)
 	CHECK(f && f->n == 100 && !strcmp(f->phase, "op") && !strcmp(f->kind, "error"), "op failure at n=100");
 	free_br(&br);
 	fail_op_at_n = UINT64_MAX;
+
+	slow_at_n = 50; /* an op over the timeout, inside a block of samples */
+	o.op_timeout_s = 0.001;
+	run(&synth, &o, &br);
+	f = br.reps[0].fail;
+	CHECK(br.status == BS_FAILED && f && f->n == 50 && f->err == ETIMEDOUT && !strcmp(f->kind, "timeout") &&
+	      !strcmp(f->phase, "op"), "an op over the timeout is a timeout failure at n=50");
+	CHECK(br.reps[0].npts == 5, "points before the timeout kept, 1..20 (%d)", br.reps[0].npts);
+	free_br(&br);
+	slow_at_n = UINT64_MAX;
+	o.op_timeout_s = 10;
 
 	interrupt_after = 200;
 	run(&synth, &o, &br);

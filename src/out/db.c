@@ -3,6 +3,7 @@
  * result named either by a file or by a history id. */
 #include "db.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,4 +250,25 @@ int result_load_spec(const char *spec, const char *dbspec, struct run_result *r,
 	db_close(d);
 	snprintf(label, labellen, "#%lld", (long long)id);
 	return rc;
+}
+
+int db_load_lib(void **handle, const char *soname, const char *what, const char *package,
+		const struct db_sym *syms, int nsyms, char *err, size_t errlen)
+{
+	if (*handle)
+		return 0;
+	void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(err, errlen, "%s: cannot load %s (Debian: %s): %s", what, soname, package,
+			 dlerror());
+		return -1;
+	}
+	for (int i = 0; i < nsyms; i++)
+		if (!(*syms[i].slot = dlsym(h, syms[i].name))) {
+			snprintf(err, errlen, "%s: %s lacks %s", what, soname, syms[i].name);
+			dlclose(h);
+			return -1;
+		}
+	*handle = h;
+	return 0;
 }

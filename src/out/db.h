@@ -84,6 +84,16 @@ char *db_join_argv(const struct run_result *r);
 void db_now_iso(char *buf, size_t len);
 /* "12" -> 12; -1 if s is not a positive decimal id. */
 int64_t db_parse_id(const char *s);
+/* A client library a backend loads (dlopen) the first time it is used
+ * rather than links, to keep it out of the process proc.fork forks: once
+ * *handle is set, 0; else dlopen soname and resolve every symbol into its
+ * slot; -1 and err naming `what`, the library and its Debian package. */
+struct db_sym {
+	const char *name;
+	void **slot; /* (void **)&table.function */
+};
+int db_load_lib(void **handle, const char *soname, const char *what, const char *package,
+		const struct db_sym *syms, int nsyms, char *err, size_t errlen);
 
 /* A result named on a command line: an existing file, else a history id
  * (a number, or "#12") looked up in dbspec (NULL: the default database).

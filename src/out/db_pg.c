@@ -5,7 +5,6 @@
  * written in one transaction. */
 #include "db.h"
 
-#include <dlfcn.h>
 #include <libpq-fe.h>
 #include <math.h>
 #include <stdio.h>
@@ -33,26 +32,16 @@ static struct {
 
 static int pq_load(char *err, size_t errlen)
 {
-	if (pq.h)
-		return 0;
-	void *h = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		snprintf(err, errlen, "PostgreSQL: cannot load libpq (Debian: libpq5): %s", dlerror());
-		return -1;
-	}
-#define LOAD(field, sym)                                                                   \
-	if (!(*(void **)&pq.field = dlsym(h, sym))) {                                      \
-		snprintf(err, errlen, "PostgreSQL: libpq lacks %s", sym);                  \
-		dlclose(h);                                                                \
-		return -1;                                                                 \
-	}
-	LOAD(connectdb, "PQconnectdb") LOAD(status, "PQstatus") LOAD(errormessage, "PQerrorMessage")
-	LOAD(finish, "PQfinish") LOAD(exec, "PQexec") LOAD(execparams, "PQexecParams")
-	LOAD(resultstatus, "PQresultStatus") LOAD(clear, "PQclear") LOAD(ntuples, "PQntuples")
-	LOAD(getvalue, "PQgetvalue") LOAD(getisnull, "PQgetisnull")
-#undef LOAD
-	pq.h = h;
-	return 0;
+	static const struct db_sym syms[] = {
+		{"PQconnectdb", (void **)&pq.connectdb}, {"PQstatus", (void **)&pq.status},
+		{"PQerrorMessage", (void **)&pq.errormessage}, {"PQfinish", (void **)&pq.finish},
+		{"PQexec", (void **)&pq.exec}, {"PQexecParams", (void **)&pq.execparams},
+		{"PQresultStatus", (void **)&pq.resultstatus}, {"PQclear", (void **)&pq.clear},
+		{"PQntuples", (void **)&pq.ntuples}, {"PQgetvalue", (void **)&pq.getvalue},
+		{"PQgetisnull", (void **)&pq.getisnull},
+	};
+	return db_load_lib(&pq.h, "libpq.so.5", "PostgreSQL", "libpq5", syms,
+			   (int)(sizeof(syms) / sizeof(syms[0])), err, errlen);
 }
 #define PQconnectdb pq.connectdb
 #define PQstatus pq.status

@@ -4,7 +4,6 @@
  * back on the next open. Schema: docs/history.md (same as db_pg.c). */
 #include "db.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -34,24 +33,13 @@ static struct {
 
 static int sq_load(char *err, size_t errlen)
 {
-	if (sq.h)
-		return 0;
-	void *h = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		snprintf(err, errlen, "SQLite: cannot load libsqlite3.so.0 (Debian: libsqlite3-0): %s",
-			 dlerror());
-		return -1;
-	}
-#define X(f)                                                                               \
-	if (!(*(void **)&sq.f = dlsym(h, "sqlite3_" #f))) {                                \
-		snprintf(err, errlen, "SQLite: libsqlite3 lacks sqlite3_%s", #f);           \
-		dlclose(h);                                                                \
-		return -1;                                                                 \
-	}
-	SQ_FUNCS(X)
+	static const struct db_sym syms[] = {
+#define X(f) {"sqlite3_" #f, (void **)&sq.f},
+		SQ_FUNCS(X)
 #undef X
-	sq.h = h;
-	return 0;
+	};
+	return db_load_lib(&sq.h, "libsqlite3.so.0", "SQLite", "libsqlite3-0", syms,
+			   (int)(sizeof(syms) / sizeof(syms[0])), err, errlen);
 }
 #define sqlite3_open_v2 sq.open_v2
 #define sqlite3_close sq.close

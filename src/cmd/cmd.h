@@ -10,6 +10,7 @@ int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_worker(int argc, char **argv); /* internal (worker.h) */
 
 /* Hooks of the sweeping commands (run; matrix), called once the result
  * is complete (history.c, report.c). cmd names the command in messages

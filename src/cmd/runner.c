@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "registry.h"
 #include "sys.h"
+#include "worker.h"
 
 void runner_defaults(struct runner *rn, const char *cmd)
 {
@@ -202,12 +203,12 @@ static void progress_cb(void *ctx, const struct sweep_progress *p)
 static json_t *options_json(const struct runner *rn)
 {
 	const struct run_args *a = &rn->a;
-	return json_pack("{s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O}", "dir", a->dir, "cpus", a->cpus, "output",
+	return json_pack("{s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s}", "dir", a->dir, "cpus", a->cpus, "output",
 			 a->output, "max_n", (json_int_t)a->max_n, "budget_s", rn->so.budget_s, "run_budget_s", rn->so.run_budget_s,
 			 "ci_target", rn->so.ci_target, "repeat", (json_int_t)a->repeat, "scale",
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",
 			 (json_int_t)rn->so.min_samples, "op_timeout_s", rn->so.op_timeout_s,
-			 "params", rn->over);
+			 "params", rn->over, "isolation", rn->exe[0] ? "worker" : "in-process");
 }
 
 int runner_start(struct runner *rn, int argc, char **argv)
@@ -217,6 +218,11 @@ int runner_start(struct runner *rn, int argc, char **argv)
 		return rc;
 	clock_calibrate(&rn->clk);
 	rn->so.clk = &rn->clk;
+	if (!rn->a.in_process && (rc = sys_self_exe(argv[0], rn->exe, sizeof(rn->exe)))) {
+		fprintf(stderr, "scalebench %s: cannot find its own executable (%s): every bench runs "
+			"inside this process\n", rn->cmd, strerror(-rc));
+		rn->exe[0] = 0;
+	}
 	struct run_result *r = &rn->r;
 	char ts[32];
 	iso_now(ts, sizeof(ts));
@@ -244,6 +250,23 @@ int runner_start(struct runner *rn, int argc, char **argv)
 }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+int runner_describe(struct bench_result *br, const struct bench *b, const char *variant,
+		    const char *target)
+{
+	br->variant = dup_or_null(variant);
+	br->target = dup_or_null(target);
+	br->unit = strdup(b->unit ? b->unit : "op");
+	br->name = strdup(b->name);
+	br->axis = strdup(b->axis);
+	br->summary = strdup(b->summary);
+	br->op_desc = strdup(b->op_desc);
+	br->version = b->version;
+	return (variant && !br->variant) || (target && !br->target) || !br->unit || !br->name ||
+			       !br->axis || !br->summary || !br->op_desc
+		       ? -ENOMEM
+		       : 0;
+}
 
 int runner_sweep(struct runner *rn, const char *dir, const char *target)
 {
@@ -286,14 +309,10 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				break;
 			}
 			sweep_params(vars[vi], rn->over, &br->params);
-			br->variant = dup_or_null(vars[vi]);
-			br->target = dup_or_null(target);
-			br->unit = strdup(b->unit ? b->unit : "op");
-			br->name = strdup(b->name);
-			br->axis = strdup(b->axis);
-			br->summary = strdup(b->summary);
-			br->op_desc = strdup(b->op_desc);
-			br->version = b->version;
+			if (runner_describe(br, b, vars[vi], target)) {
+				exit_code = EXIT_RUNTIME;
+				break;
+			}
 			rn->pg.last_point = 0;
 			const char *skip = b->unavailable;
 			if (!skip && (b->needs & NEED_ROOT) && euid != 0)
@@ -303,8 +322,15 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				br->skip_reason = strdup(skip);
 				continue;
 			}
-			if (sweep_bench(b, &rn->so, br) < 0) {
-				fprintf(stderr, "scalebench %s: %s: harness failure\n", rn->cmd, b->name);
+			char err[512];
+			if (!rn->exe[0]) {
+				if (sweep_bench(b, &rn->so, br) < 0) {
+					fprintf(stderr, "scalebench %s: %s: harness failure\n", rn->cmd, b->name);
+					exit_code = EXIT_RUNTIME;
+				}
+			} else if ((rc = worker_sweep(rn->exe, b, &rn->so, rn->pg.on, br, err, sizeof(err)))) {
+				if (rc < 0)
+					fprintf(stderr, "scalebench %s: %s\n", rn->cmd, err);
 				exit_code = EXIT_RUNTIME;
 			}
 		}

@@ -20,6 +20,7 @@ struct run_args {
 	uint64_t min_n;   /* --min-n: points below it are not measured */
 	double budget, ci_pct;
 	int quick, full, quiet, help;
+	int in_process;   /* --in-process: no worker processes */
 	int budget_seen;
 	struct opt_list params;
 };
@@ -40,6 +41,7 @@ struct run_args {
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
 	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
+	{"in-process", 0, OPT_FLAG, NULL, "sweep every bench inside this process, not each in a fresh worker (for debuggers; a bench then measures what earlier ones left behind)", 0, 0, NULL, &(a).in_process, NULL}, \
 	{"quiet", 'q', OPT_FLAG, NULL, "no progress on stderr", 0, 0, NULL, &(a).quiet, NULL}, \
 	{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &(a).help, NULL}
 
@@ -62,12 +64,17 @@ struct runner {
 	struct sweep_opts so;
 	struct progress pg;
 	struct run_result r;
+	char exe[4096];    /* what workers are started from; "" = in-process */
 };
 
 void runner_defaults(struct runner *rn, const char *cmd);
 /* After parsing: selection, params, variants, output file. 0, or -1 with
  * a message in err (a usage error: nothing has been created). */
 int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen);
+/* Name, axis, summary, op, unit, version, variant and target of br from
+ * the bench (params are set by the caller). 0 or -ENOMEM. */
+int runner_describe(struct bench_result *br, const struct bench *b, const char *variant,
+		    const char *target);
 int runner_check_dir(const char *dir, char *err, size_t errlen);
 /* Registry, clock, result header. 0 or -errno. */
 int runner_start(struct runner *rn, int argc, char **argv);

@@ -169,7 +169,7 @@ void bench_fit(struct bench_result *b)
 	free(pp);
 }
 
-static void free_bench(struct bench_result *b)
+void bench_result_clear(struct bench_result *b)
 {
 	free(b->name);
 	free(b->axis);
@@ -198,12 +198,13 @@ static void free_bench(struct bench_result *b)
 		}
 	}
 	free(b->reps);
+	memset(b, 0, sizeof(*b));
 }
 
 void result_free(struct run_result *r)
 {
 	for (int i = 0; i < r->nbenches; i++)
-		free_bench(&r->benches[i]);
+		bench_result_clear(&r->benches[i]);
 	free(r->benches);
 	free(r->tool_version);
 	free(r->started);

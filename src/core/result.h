@@ -112,6 +112,7 @@ void point_set_bins(struct point *p, const struct hist *h);
 void bench_fit(struct bench_result *b);
 void rep_fit(struct repetition *rep);
 void result_free(struct run_result *r);
+void bench_result_clear(struct bench_result *b); /* frees what it holds; zeroed */
 /* What tells two benches of one result apart: "name" or "name[variant]"
  * (a matrix result has one of each per target as well). */
 const char *bench_label(const struct bench_result *b, char *buf, size_t len);
@@ -119,6 +120,9 @@ const char *bench_label(const struct bench_result *b, char *buf, size_t len);
 /* src/out/json.c */
 json_t *result_to_json(const struct run_result *r);
 int result_from_json(const json_t *j, struct run_result *r, char *err, size_t errlen);
+/* One bench of the result (how a worker process hands its bench back). */
+json_t *bench_to_json(const struct bench_result *b);
+int bench_from_json(const json_t *o, struct bench_result *b, char *err, size_t errlen);
 /* Atomic: a temporary file in the same directory, renamed on success. */
 int result_write_file(const struct run_result *r, const char *path, char *err, size_t errlen);
 int result_read_file(const char *path, struct run_result *r, char *err, size_t errlen);

@@ -90,7 +90,7 @@ static json_t *failure_json(const struct failure *f)
 		return json_null();
 	return json_pack("{s:s,s:s,s:s,s:I,s:i,s:s,s:s,s:O}", "phase", f->phase, "call", f->call,
 			 "kind", f->kind, "n", (json_int_t)f->n, "errno", f->err, "errno_name",
-			 strerror(f->err), "message", f->msg, "state",
+			 f->err ? strerror(f->err) : "", "message", f->msg, "state",
 			 f->state ? f->state : json_null());
 }
 
@@ -102,7 +102,7 @@ static json_t *strs_json(char *const *s, int n)
 	return a;
 }
 
-static json_t *bench_json(const struct bench_result *b)
+json_t *bench_to_json(const struct bench_result *b)
 {
 	json_t *reps = json_array();
 	for (int r = 0; r < b->nreps; r++) {
@@ -138,7 +138,7 @@ json_t *result_to_json(const struct run_result *r)
 {
 	json_t *benches = json_array();
 	for (int i = 0; i < r->nbenches; i++)
-		json_array_append_new(benches, bench_json(&r->benches[i]));
+		json_array_append_new(benches, bench_to_json(&r->benches[i]));
 	/* owned references, so that an absent member leaks no empty object */
 	json_t *opts = r->options ? json_incref(r->options) : json_object();
 	json_t *snap = r->snapshot ? json_incref(r->snapshot) : json_object();
@@ -567,6 +567,17 @@ int result_from_json(const json_t *j, struct run_result *r, char *err, size_t er
 	if (rc)
 		result_free(r);
 	return rc;
+}
+
+int bench_from_json(const json_t *o, struct bench_result *b, char *err, size_t errlen)
+{
+	struct rd rd = {.err = err, .errlen = errlen};
+	memset(b, 0, sizeof(*b));
+	if (read_bench(&rd, o, b)) {
+		bench_result_clear(b);
+		return -1;
+	}
+	return 0;
 }
 
 int result_read_file(const char *path, struct run_result *r, char *err, size_t errlen)

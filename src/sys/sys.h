@@ -42,6 +42,12 @@ int sys_footprint(long *mappings, long *anon_kib);
  * poll getppid() instead). Returns 1 if the kernel will do it, 0 if not. */
 int sys_child_dies_with_parent(void);
 
+/* The path to start this program again from (its workers): on Linux
+ * /proc/self/exe resolved (or "/proc/self/exe" itself when the file was
+ * replaced since); elsewhere argv0 (a path with a slash, or found through
+ * PATH), made absolute. 0, or -errno. */
+int sys_self_exe(const char *argv0, char *out, size_t len);
+
 /* CPU placement (sched_linux.c / sched_posix.c). sys_set_cpus pins this
  * process, and so every process it starts, to a list such as "0", "0,2"
  * or "0-1"; 0, or -1 with a message (a bad list, or no affinity control

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -595,4 +596,44 @@ json_t *sb_tail_lines(const char *text, size_t n, int lines)
 		json_array_append_new(a, sb_jstrn(text + i, e - i));
 	}
 	return a;
+}
+
+static int is_program(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EACCES;
+	return access(path, X_OK) ? -errno : 0;
+}
+
+int sb_exe_from_argv0(const char *argv0, char *out, size_t len)
+{
+	char buf[PATH_MAX], real[PATH_MAX];
+	if (!argv0 || !*argv0)
+		return -ENOENT;
+	if (strchr(argv0, '/')) {
+		snprintf(buf, sizeof(buf), "%s", argv0);
+	} else {
+		const char *path = getenv("PATH");
+		int found = 0;
+		while (path && *path && !found) {
+			size_t l = strcspn(path, ":");
+			int n = snprintf(buf, sizeof(buf), "%.*s/%s", (int)l, l ? path : ".", argv0);
+			found = n > 0 && (size_t)n < sizeof(buf) && is_program(buf) == 0;
+			path += l + (path[l] == ':');
+		}
+		if (!found)
+			return -ENOENT;
+	}
+	if (!realpath(buf, real))
+		return -errno;
+	int rc = is_program(real);
+	if (rc)
+		return rc;
+	if (strlen(real) >= len)
+		return -ENAMETOOLONG;
+	snprintf(out, len, "%s", real);
+	return 0;
 }

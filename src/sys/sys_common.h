@@ -20,6 +20,10 @@ json_t *sb_unavailable(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 #else
 json_t *sb_unavailable(const char *fmt, ...);
+/* argv0 as an absolute path to an executable: realpath of it when it
+ * holds a slash, otherwise the first match in PATH. 0, or -errno. */
+int sb_exe_from_argv0(const char *argv0, char *out, size_t len);
+
 #endif
 
 /* A JSON string of the n bytes at s; bytes that are not valid UTF-8 (or
@@ -112,5 +116,9 @@ json_t *sb_tail_lines(const char *text, size_t n, int lines);
  * terminated; NULL with a reason in err if it fails or exits non-zero. */
 char *sb_read_command(const char *cmd, size_t max, size_t *len, char *err,
 		      size_t errlen);
+
+/* argv0 as an absolute path to an executable: realpath of it when it
+ * holds a slash, otherwise the first match in PATH. 0, or -errno. */
+int sb_exe_from_argv0(const char *argv0, char *out, size_t len);
 
 #endif

@@ -826,6 +826,22 @@ int sys_child_dies_with_parent(void)
 	return prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 ? 1 : 0;
 }
 
+int sys_self_exe(const char *argv0, char *out, size_t len)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return sb_exe_from_argv0(argv0, out, len);
+	buf[n] = 0;
+	/* a binary rebuilt during the run reads "... (deleted)": the kernel
+	 * still starts the original through the link itself */
+	const char *p = access(buf, X_OK) == 0 ? buf : "/proc/self/exe";
+	if (strlen(p) >= len)
+		return -ENAMETOOLONG;
+	snprintf(out, len, "%s", p);
+	return 0;
+}
+
 const char *sys_impl(void)
 {
 	return "linux";

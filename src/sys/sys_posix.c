@@ -201,6 +201,11 @@ int sys_child_dies_with_parent(void)
 	return 0; /* the child must poll getppid() */
 }
 
+int sys_self_exe(const char *argv0, char *out, size_t len)
+{
+	return sb_exe_from_argv0(argv0, out, len);
+}
+
 const char *sys_impl(void)
 {
 	return "posix";

@@ -27,6 +27,14 @@ jget() {
 B() { echo "[b for b in d['benches'] if b['name'] == '$1'][0]"; }
 # no_procs PATTERN: no process has PATTERN in its command line
 no_procs() { [ "$(pgrep -f -- "$1" | wc -l)" = 0 ]; }
+# descendants PID: how many processes run below PID (children, theirs...)
+descendants() {
+	n=0; for c in $(pgrep -P "$1"); do n=$((n + 1 + $(descendants "$c"))); done; echo $n
+}
+# below PID: the pids of those processes, space-separated
+below() {
+	for c in $(pgrep -P "$1"); do printf '%s ' "$c"; below "$c"; done
+}
 # empty_dir DIR: nothing in it (lost+found aside)
 empty_dir() { [ -z "$(ls -A "$1" | grep -v '^lost+found$')" ]; }
 # out_has FILE REGEX

@@ -45,9 +45,9 @@ check "limit: points before it are kept" jtrue "$T/lim.json" "max(p['n'] for p i
 # Ctrl-C in the middle of building connections
 "$SB" run net.connect --dir "$T/target" --max-n 5000 --budget 1 -q -o "$T/int.json" >/dev/null 2>&1 &
 pid=$!
-i=0; while [ $i -lt 100 ] && [ "$(pgrep -P $pid | wc -l)" -lt 2 ]; do sleep 0.1; i=$((i+1)); done
+i=0; while [ $i -lt 100 ] && [ "$(descendants $pid)" -lt 2 ]; do sleep 0.1; i=$((i+1)); done
 sleep 0.3
-kids=$(pgrep -P $pid | tr '\n' ' ')
+kids=$(below $pid)
 port=$(ss -ltnpH 2>/dev/null | grep -E "pid=($(echo $kids | tr ' ' '|')),"  | awk '{print $4}' | sed 's/.*://' | head -1)
 check "Ctrl-C: server and helper processes were running" test -n "$kids"
 check "Ctrl-C: the server was listening" test -n "$port"

@@ -35,9 +35,9 @@ fi
 # Ctrl-C while the namespaces, the server and the helpers exist
 "$SB" run net.request -p mech=poll --netns --dir "$T/target" --max-n 5000 --budget 1 -q -o "$T/int.json" >/dev/null 2>&1 &
 pid=$!
-i=0; while [ $i -lt 100 ] && [ "$(pgrep -P $pid | wc -l)" -lt 4 ]; do sleep 0.1; i=$((i+1)); done
+i=0; while [ $i -lt 100 ] && [ "$(descendants $pid)" -lt 4 ]; do sleep 0.1; i=$((i+1)); done
 sleep 0.3
-kids=$(pgrep -P $pid | tr '\n' ' ')
+kids=$(below $pid)
 nsids=$(for k in $kids; do readlink /proc/$k/ns/net; done | sort -u | tr -d 'net:[]' | tr '\n' ' ')
 check "Ctrl-C: holders, server and helpers were running" test "$(echo $kids | wc -w)" -ge 4
 check "Ctrl-C: they were in other namespaces" test -n "$nsids"

@@ -159,6 +159,26 @@ int main(void)
 	struct run_result r;
 	CHECK(result_read_file("/nonexistent/x.json", &r, err, sizeof(err)) != 0 && strstr(err, "/nonexistent/x.json"), "missing file named: %s", err);
 	CHECK(result_write_file(&a, "/nonexistent/x.json", err, sizeof(err)) != 0, "write into a missing directory fails");
+
+	/* one bench alone (how a worker hands its bench back): to JSON, back, to
+	 * JSON again gives the same document, failure and all */
+	for (int i = 0; i < a.nbenches; i++) {
+		json_t *j1 = bench_to_json(&a.benches[i]);
+		struct bench_result one;
+		int brc = bench_from_json(j1, &one, err, sizeof(err));
+		CHECK(brc == 0, "bench %d reads back: %s", i, err);
+		json_t *j2 = brc == 0 ? bench_to_json(&one) : NULL;
+		CHECK(j1 && j2 && json_equal(j1, j2), "bench %d: the same document after a round trip", i);
+		if (brc == 0)
+			bench_result_clear(&one);
+		json_decref(j1);
+		json_decref(j2);
+	}
+	struct bench_result bad1;
+	json_t *nb = json_pack("{s:s,s:i}", "name", "x", "version", 1);
+	CHECK(bench_from_json(nb, &bad1, err, sizeof(err)) != 0 && strstr(err, "status"),
+	      "a bench without its fields is refused, naming one: %s", err);
+	json_decref(nb);
 	unlink(path);
 	return t_done("json");
 }

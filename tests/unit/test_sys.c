@@ -333,6 +333,28 @@ static void test_child_dies(void)
 #endif
 }
 
+/* Where workers are started from: this very program. */
+static void test_self_exe(void)
+{
+	char exe[4096], p[4096];
+#ifdef SB_POSIX_ONLY
+	CHECK(sys_self_exe("sh", exe, sizeof(exe)) == 0 && exe[0] == '/' && access(exe, X_OK) == 0,
+	      "posix: from argv0 through PATH: %s", exe);
+	CHECK(sys_self_exe("/nonexistent/x", exe, sizeof(exe)) == -ENOENT, "posix: a missing argv0");
+#else
+	CHECK(sys_self_exe("/nonexistent/x", exe, sizeof(exe)) == 0 && access(exe, X_OK) == 0 &&
+		      strstr(exe, "test_sys"),
+	      "linux: this program whatever argv0 says: %s", exe);
+#endif
+	CHECK(sb_exe_from_argv0("sh", p, sizeof(p)) == 0 && p[0] == '/' && access(p, X_OK) == 0,
+	      "a bare name is found through PATH: %s", p);
+	CHECK(sb_exe_from_argv0("/nonexistent/x", p, sizeof(p)) == -ENOENT, "a missing path: ENOENT");
+	CHECK(sb_exe_from_argv0("no-such-program-sb", p, sizeof(p)) == -ENOENT, "not in PATH: ENOENT");
+	CHECK(sb_exe_from_argv0("", p, sizeof(p)) < 0, "empty argv0 refused");
+	CHECK(sb_exe_from_argv0("/tmp", p, sizeof(p)) == -EACCES, "a directory is not a program");
+	CHECK(sb_exe_from_argv0("/bin/sh", p, 4) == -ENAMETOOLONG, "a buffer too small: ENAMETOOLONG");
+}
+
 int main(void)
 {
 	CHECK(strcmp(sys_impl(),
@@ -349,5 +371,6 @@ int main(void)
 	test_failure_state();
 	test_failure_state_emfile();
 	test_child_dies();
+	test_self_exe();
 	return t_done("sys");
 }

@@ -1,0 +1,391 @@
+/* Benches in worker processes (worker.h): the parent's side, which starts
+ * `scalebench __worker JOBFD RESULTFD`, and the worker's, cmd_worker.
+ *
+ * Signals: a Ctrl-C reaches both (one process group); a signal sent to the
+ * parent alone is forwarded. The worker stops its sweep as an in-process
+ * run would, hands back the partial bench and exits; the parent then
+ * stops too. The worker dies with the parent (PR_SET_PDEATHSIG where the
+ * system has it), and the processes a bench starts die with the worker,
+ * so a killed parent leaves no sweeping orphan. */
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "netsrv.h"
+#include "opt.h"
+#include "registry.h"
+#include "runner.h"
+#include "sys.h"
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* One JSON document on one line (steals j). */
+static int send_line(int fd, json_t *j)
+{
+	char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	json_decref(j);
+	if (!s)
+		return -1;
+	int rc = write_all(fd, s, strlen(s)) || write_all(fd, "\n", 1) ? -1 : 0;
+	free(s);
+	return rc;
+}
+
+static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int want_progress,
+			const struct bench_result *br)
+{
+	const struct clock_info *c = so->clk;
+	return json_pack("{s:s,s:s?,s:s?,s:O?,s:s,s:I,s:I,s:f,s:f,s:i,s:i,s:i,s:f,s:I,s:f,"
+			 "s:{s:s,s:s,s:f,s:f},s:{s:i,s:i,s:i,s:s?,s:s?},s:b}",
+			 "bench", b->name, "variant", br->variant, "target", br->target, "params",
+			 br->params, "scratch", so->scratch, "max_n", (json_int_t)so->max_n, "min_n",
+			 (json_int_t)so->min_n, "budget_s", so->budget_s, "run_budget_s",
+			 so->run_budget_s, "quick", so->quick, "full", so->full, "repeat", so->repeat,
+			 "ci_target", so->ci_target, "min_samples", (json_int_t)so->min_samples,
+			 "op_timeout_s", so->op_timeout_s, "clock", "id", c->id, "source", c->source,
+			 "resolution_ns", c->resolution_ns, "read_cost_ns", c->read_cost_ns, "net",
+			 "family", net_cfg.family, "netns", net_cfg.netns, "srv_nsfd", net_cfg.srv_nsfd,
+			 "peer", net_cfg.peer, "key", net_cfg.key, "progress", want_progress);
+}
+
+/* The worker died without handing its bench back: 1 if it crashed (said
+ * on stderr), 0 if the signal stopping this run killed it. */
+static int record_death(struct bench_result *br, int status, uint64_t n)
+{
+	char msg[160];
+	if (WIFSIGNALED(status))
+		snprintf(msg, sizeof(msg), "the worker process was killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(msg, sizeof(msg), "the worker process exited with status %d without a result",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	/* killed by the signal that is stopping this run: an interruption */
+	if (reg_stop_requested() && WIFSIGNALED(status)) {
+		br->status = BS_INTERRUPTED;
+		bench_add_note(br, "%s", msg);
+		bench_fit(br);
+		return 0;
+	}
+	fprintf(stderr, "scalebench: %s: %s at N=%llu; going on with the next bench\n", br->name, msg,
+		(unsigned long long)n);
+	struct repetition *rep = bench_add_rep(br);
+	struct failure *f = rep ? calloc(1, sizeof(*f)) : NULL;
+	br->status = BS_FAILED;
+	if (!f) {
+		bench_add_note(br, "%s", msg);
+		return 1;
+	}
+	snprintf(f->phase, sizeof(f->phase), "worker");
+	snprintf(f->call, sizeof(f->call), "worker process");
+	snprintf(f->kind, sizeof(f->kind), "crash");
+	snprintf(f->msg, sizeof(f->msg), "%s", msg);
+	f->n = n;
+	f->state = sys_failure_state();
+	rep->fail = f;
+	rep_fit(rep);
+	bench_fit(br);
+	return 1;
+}
+
+struct reader {
+	const struct bench *b;
+	const struct sweep_opts *so;
+	json_t *bench; /* the worker's bench, once handed back */
+	int rc;
+	uint64_t last_n;
+};
+
+static void handle_line(struct reader *rd, const char *line, size_t len)
+{
+	json_t *j = json_loadb(line, len, 0, NULL);
+	json_t *p = json_object_get(j, "p"), *b = json_object_get(j, "bench");
+	if (json_is_array(p) && json_array_size(p) == 6) {
+		json_int_t v[6];
+		for (size_t i = 0; i < 6; i++)
+			v[i] = json_integer_value(json_array_get(p, i));
+		struct sweep_progress sp = {.bench = rd->b->name, .rep = (int)v[0], .nreps = (int)v[1],
+					    .n = (uint64_t)v[2], .point = (int)v[3], .npoints = (int)v[4],
+					    .growing = (int)v[5]};
+		rd->last_n = sp.n;
+		if (rd->so->progress)
+			rd->so->progress(rd->so->progress_ctx, &sp);
+	} else if (json_is_object(b) && !rd->bench) {
+		rd->bench = json_incref(b);
+		rd->rc = (int)json_integer_value(json_object_get(j, "rc"));
+	}
+	json_decref(j);
+}
+
+/* Read the worker's lines until it closes its end; forward a stop signal
+ * the parent got (once). */
+static void read_worker(int fd, pid_t pid, struct reader *rd)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+	int forwarded = 0;
+	while (buf) {
+		if (reg_stop_requested() && !forwarded) {
+			kill(pid, (int)reg_interrupted);
+			forwarded = 1;
+		}
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int pr = poll(&pfd, 1, 200);
+		if (pr <= 0) {
+			if (pr < 0 && errno != EINTR)
+				break;
+			continue;
+		}
+		if (len == cap) {
+			char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+			if (!nb)
+				break;
+			buf = nb;
+			cap *= 2;
+		}
+		ssize_t k = read(fd, buf + len, cap - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		len += (size_t)k;
+		char *s = buf, *nl;
+		while ((nl = memchr(s, '\n', len - (size_t)(s - buf)))) {
+			handle_line(rd, s, (size_t)(nl - s));
+			s = nl + 1;
+		}
+		len -= (size_t)(s - buf);
+		memmove(buf, s, len);
+	}
+	free(buf);
+}
+
+int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts *so,
+		 int want_progress, struct bench_result *br, char *err, size_t errlen)
+{
+	int jp[2] = {-1, -1}, rp[2] = {-1, -1};
+	json_t *job = job_json(b, so, want_progress, br);
+	char *jtext = job ? json_dumps(job, JSON_COMPACT) : NULL;
+	json_decref(job);
+	if (!jtext) {
+		snprintf(err, errlen, "%s: cannot describe the job: out of memory", b->name);
+		return -1;
+	}
+	if (pipe(jp) || pipe(rp)) {
+		snprintf(err, errlen, "%s: pipe: %s", b->name, strerror(errno));
+		goto fail;
+	}
+	for (int i = 0; i < 2; i++) {
+		fcntl(jp[i], F_SETFD, FD_CLOEXEC);
+		fcntl(rp[i], F_SETFD, FD_CLOEXEC);
+	}
+	char a1[16], a2[16];
+	snprintf(a1, sizeof(a1), "%d", jp[0]);
+	snprintf(a2, sizeof(a2), "%d", rp[1]);
+	pid_t parent = getpid(), pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "%s: fork (worker): %s", b->name, strerror(errno));
+		goto fail;
+	}
+	if (pid == 0) {
+		sys_child_dies_with_parent();
+		if (getppid() != parent)
+			_exit(127);
+		/* what the worker inherits: its two pipe ends, the --netns server
+		 * namespace; its stdout is our stderr (ours carries the result) */
+		fcntl(jp[0], F_SETFD, 0);
+		fcntl(rp[1], F_SETFD, 0);
+		if (net_cfg.srv_nsfd >= 0)
+			fcntl(net_cfg.srv_nsfd, F_SETFD, 0);
+		dup2(2, 1);
+		/* bench and scratch directory are for ps(1) only */
+		char *const argv[] = {"scalebench", "__worker", a1, a2, (char *)b->name,
+				      (char *)so->scratch, NULL};
+		execv(exe, argv);
+		fprintf(stderr, "scalebench: cannot start a worker (%s): %s\n", exe, strerror(errno));
+		_exit(127);
+	}
+	reg_add_pid(pid);
+	close(jp[0]);
+	close(rp[1]);
+	jp[0] = rp[1] = -1;
+	/* the job is small (a pipe holds it): write it all, then listen */
+	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+	write_all(jp[1], jtext, strlen(jtext));
+	signal(SIGPIPE, old);
+	close(jp[1]);
+	jp[1] = -1;
+	free(jtext);
+	jtext = NULL;
+
+	struct reader rd = {.b = b, .so = so};
+	read_worker(rp[0], pid, &rd);
+	close(rp[0]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	reg_forget_pid(pid);
+
+	char msg[256];
+	struct bench_result got;
+	int ret;
+	if (rd.bench && bench_from_json(rd.bench, &got, msg, sizeof(msg)) == 0) {
+		bench_result_clear(br);
+		*br = got;
+		ret = rd.rc < 0;
+		/* a result, then a bad exit (a sanitizer's or valgrind's report) */
+		if (!ret && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			fprintf(stderr, "scalebench: %s: the worker process %s %d after handing back its result\n",
+				b->name, WIFEXITED(status) ? "exited with status" : "was killed by signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			ret = 1;
+		}
+	} else {
+		if (rd.bench)
+			fprintf(stderr, "scalebench: %s: the worker's result does not read back: %s\n",
+				b->name, msg);
+		ret = record_death(br, status, rd.last_n);
+	}
+	json_decref(rd.bench);
+	return ret;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (jp[i] >= 0)
+			close(jp[i]);
+		if (rp[i] >= 0)
+			close(rp[i]);
+	}
+	free(jtext);
+	return -1;
+}
+
+/* ---- the worker ---- */
+
+/* Every point's start goes back (the parent's count of points done, and the
+ * load reached if the worker dies); the load being built only for a
+ * progress line on a terminal. */
+struct wprog {
+	int fd, growth;
+};
+
+static void progress_line(void *ctx, const struct sweep_progress *p)
+{
+	const struct wprog *w = ctx;
+	if (p->growing && !w->growth)
+		return;
+	send_line(w->fd, json_pack("{s:[i,i,I,i,i,i]}", "p", p->rep, p->nreps, (json_int_t)p->n,
+					 p->point, p->npoints, p->growing));
+}
+
+static int fd_arg(const char *s)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 0 || v > 1 << 20 || fcntl((int)v, F_GETFD) < 0)
+		return -1;
+	return (int)v;
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static double jnum(const json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static int jint(const json_t *o, const char *k)
+{
+	return (int)json_integer_value(json_object_get(o, k));
+}
+
+int cmd_worker(int argc, char **argv)
+{
+	/* JOBFD RESULTFD [BENCH SCRATCH]: the last two name it in ps(1) */
+	int jfd = argc >= 2 ? fd_arg(argv[0]) : -1, rfd = argc >= 2 ? fd_arg(argv[1]) : -1;
+	if (jfd < 0 || rfd < 0) {
+		fprintf(stderr, "scalebench __worker: internal; started by `scalebench run` and `matrix`\n");
+		return EXIT_USAGE;
+	}
+	json_error_t je;
+	json_t *job = json_loadfd(jfd, 0, &je);
+	close(jfd);
+	const struct bench *b = bench_find(jstr(job, "bench") ? jstr(job, "bench") : "");
+	json_t *clk = json_object_get(job, "clock"), *net = json_object_get(job, "net");
+	if (!b || !json_is_object(clk) || !json_is_object(net) || !jstr(job, "scratch")) {
+		fprintf(stderr, "scalebench __worker: bad job: %s\n", job ? "missing fields" : je.text);
+		json_decref(job);
+		return EXIT_RUNTIME;
+	}
+	if (reg_init()) {
+		fprintf(stderr, "scalebench __worker: cannot install signal handlers\n");
+		json_decref(job);
+		return EXIT_RUNTIME;
+	}
+	struct clock_info ci;
+	memset(&ci, 0, sizeof(ci));
+	snprintf(ci.id, sizeof(ci.id), "%s", jstr(clk, "id") ? jstr(clk, "id") : "");
+	snprintf(ci.source, sizeof(ci.source), "%s", jstr(clk, "source") ? jstr(clk, "source") : "");
+	ci.resolution_ns = jnum(clk, "resolution_ns");
+	ci.read_cost_ns = jnum(clk, "read_cost_ns");
+	net_cfg.family = jint(net, "family");
+	net_cfg.netns = jint(net, "netns");
+	net_cfg.srv_nsfd = jint(net, "srv_nsfd");
+	net_cfg.peer = jstr(net, "peer");
+	net_cfg.key = jstr(net, "key");
+	struct sweep_opts so = {
+		.scratch = jstr(job, "scratch"),
+		.max_n = (uint64_t)json_integer_value(json_object_get(job, "max_n")),
+		.min_n = (uint64_t)json_integer_value(json_object_get(job, "min_n")),
+		.budget_s = jnum(job, "budget_s"), .run_budget_s = jnum(job, "run_budget_s"),
+		.quick = jint(job, "quick"), .full = jint(job, "full"), .repeat = jint(job, "repeat"),
+		.ci_target = jnum(job, "ci_target"),
+		.min_samples = (uint64_t)json_integer_value(json_object_get(job, "min_samples")),
+		.op_timeout_s = jnum(job, "op_timeout_s"), .clk = &ci,
+	};
+	struct wprog wp = {.fd = rfd, .growth = json_is_true(json_object_get(job, "progress"))};
+	so.progress = progress_line;
+	so.progress_ctx = &wp;
+	struct run_result tmp;
+	memset(&tmp, 0, sizeof(tmp));
+	struct bench_result *br = result_add_bench(&tmp);
+	int rc = -ENOMEM;
+	if (br && runner_describe(br, b, jstr(job, "variant"), jstr(job, "target")) == 0) {
+		json_t *pr = json_object_get(job, "params");
+		br->params = json_is_object(pr) ? json_incref(pr) : NULL;
+		rc = sweep_bench(b, &so, br);
+		if (send_line(rfd, json_pack("{s:o,s:i}", "bench", bench_to_json(br), "rc", rc)))
+			fprintf(stderr, "scalebench __worker: %s: cannot hand the result back: %s\n",
+				b->name, strerror(errno));
+	}
+	if (rc < 0)
+		fprintf(stderr, "scalebench: %s: harness failure: %s\n", b->name, strerror(-rc));
+	reg_cleanup();
+	result_free(&tmp);
+	json_decref(job);
+	close(rfd);
+	return rc < 0 ? EXIT_RUNTIME : EXIT_OK;
+}

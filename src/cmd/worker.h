@@ -1,0 +1,29 @@
+/* Each bench sweeps in a worker: a fresh process of this same program,
+ * started by exec for one bench (one variant, every repetition), so that
+ * no bench measures what an earlier one left in the process (a heap grown
+ * by a million file names, thread stacks, a descriptor table of 20,000
+ * slots, raised limits) and the process that forks, maps or opens is as
+ * small as the program allows. The parent keeps the scratch directory,
+ * the snapshot, the progress line and the result; the worker gets its job
+ * as JSON on one pipe and hands back progress and its bench as JSON lines
+ * on another. */
+#ifndef SB_WORKER_H
+#define SB_WORKER_H
+
+#include <stddef.h>
+#include "bench.h"
+#include "result.h"
+#include "sweep.h"
+
+/* Parent side: sweep b in a worker started from exe. br comes described
+ * (name, variant, target, params) and leaves filled as sweep_bench fills
+ * it; a worker that dies without handing its bench back leaves a failure
+ * of kind "crash" (or, when this run is being stopped by a signal, an
+ * interrupted bench). The start of every point goes to so->progress, and
+ * the load being built too when want_progress.
+ * 0; 1 if the worker failed as a harness (its message is on stderr);
+ * -1 with a message in err if no worker could be started. */
+int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts *so,
+		 int want_progress, struct bench_result *br, char *err, size_t errlen);
+
+#endif

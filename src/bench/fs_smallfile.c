@@ -8,7 +8,7 @@
 
 #define SMALL 4096
 
-static char data[SMALL];
+static const char data[SMALL]; /* zeros, in .rodata */
 
 static int op(void *state, unsigned slot)
 {

@@ -450,8 +450,16 @@ static void bench_failures(FILE *f, const struct run_result *const *rs,
 int report_write_html(const struct run_result *const *inputs, const char *const *inlabels, int nin,
 		      FILE *f)
 {
-	static struct run_result views[MAX_VIEWS];
-	static char vlab[MAX_VIEWS][LABEL_MAX], names[256][LABEL_MAX];
+	/* the views (shallow copies of the inputs, one per file system of a
+	 * matrix result), their labels and the bench names: 60 KiB, on the heap */
+	struct {
+		struct run_result views[MAX_VIEWS];
+		char vlab[MAX_VIEWS][LABEL_MAX], names[256][LABEL_MAX];
+	} *w = calloc(1, sizeof(*w));
+	if (!w)
+		return -1;
+	struct run_result *views = w->views;
+	char (*vlab)[LABEL_MAX] = w->vlab, (*names)[LABEL_MAX] = w->names;
 	const struct run_result *rs[MAX_VIEWS];
 	const char *labels[MAX_VIEWS];
 	int n = split_targets(inputs, inlabels, nin, views, vlab, MAX_VIEWS);
@@ -504,6 +512,7 @@ int report_write_html(const struct run_result *const *inputs, const char *const 
 	fputs("<h2>Snapshots</h2>\n", f);
 	report_snapshots(f, rs, labels, n);
 	fputs("</body></html>\n", f);
+	free(w);
 	return ferror(f) ? -1 : 0;
 }
 

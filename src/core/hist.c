@@ -159,12 +159,31 @@ double hist_quantile(const struct hist *h, double q)
 	return rank_value(h, r);
 }
 
+/* The low (side 0) or high (side 1) edge of the bucket holding the sample
+ * of rank r, clamped to the exact min and max. */
+static double rank_edge(const struct hist *h, uint64_t r, int side)
+{
+	uint64_t seen = 0;
+	for (int i = h->lo; i <= h->hi; i++) {
+		seen += h->bins[i];
+		if (seen >= r) {
+			double v = side ? hist_bucket_hi(i) : hist_bucket_lo(i);
+			return v < h->min ? h->min : v > h->max ? h->max : v;
+		}
+	}
+	return h->max;
+}
+
+/* The bounds are the outer edges of the buckets holding the two ranks, so
+ * that the interval is never narrower than what the histogram can tell:
+ * two ranks in one bucket give that bucket (within min and max), not a
+ * width of zero. */
 static void median_ci(const struct hist *h, double *lo, double *hi)
 {
 	double n = (double)h->count, half = 1.959964 * sqrt(n) / 2.0;
 	double rl = floor(n / 2.0 - half), rh = ceil(n / 2.0 + half + 1.0);
-	*lo = rank_value(h, rl < 1 ? 1 : (uint64_t)rl);
-	*hi = rank_value(h, rh > n ? h->count : (uint64_t)rh);
+	*lo = rank_edge(h, rl < 1 ? 1 : (uint64_t)rl, 0);
+	*hi = rank_edge(h, rh > n ? h->count : (uint64_t)rh, 1);
 }
 
 double hist_median_ci_rel(const struct hist *h)

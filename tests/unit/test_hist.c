@@ -103,6 +103,28 @@ int main(void)
 	for (int i = 0; i < 100000; i++)
 		hist_add(all, 1000 * (1 + 0.01 * nrand()));
 	CHECK(hist_median_ci_rel(all) < 0.005, "tight data: CI %.4f", hist_median_ci_rel(all));
+	/* two values 0.3% apart in one bucket ([1000, 1004) ns): the CI is what
+	 * the bucket can tell (here min to max), never zero wide */
+	hist_reset(all);
+	for (int i = 0; i < 300; i++)
+		hist_add(all, i % 2 ? 1003.0 : 1000.0);
+	CHECK(hist_bucket_of(1000.0) == hist_bucket_of(1003.0), "1000 and 1003 ns share a bucket");
+	hist_summary(all, &s);
+	CHECK(s.med_lo == 1000.0 && s.med_hi == 1003.0, "one-bucket CI: [%g, %g]", s.med_lo, s.med_hi);
+	CHECK(hist_median_ci_rel(all) > 0.001, "one-bucket CI not zero: %.5f", hist_median_ci_rel(all));
+	/* all equal: the median is known exactly */
+	hist_reset(all);
+	for (int i = 0; i < 300; i++)
+		hist_add(all, 1000.0);
+	CHECK(hist_median_ci_rel(all) == 0, "identical samples: CI %.5f", hist_median_ci_rel(all));
+	/* spread over many buckets: the CI holds the median and its half-width
+	 * is at least half a bucket */
+	hist_reset(all);
+	for (int i = 0; i < 100000; i++)
+		hist_add(all, 1000 * (1 + 0.01 * nrand()));
+	hist_summary(all, &s);
+	CHECK(s.med_lo <= s.p50 && s.p50 <= s.med_hi && (s.med_hi - s.med_lo) / 2 / s.p50 >= 0.5 / HIST_SUB / 2,
+	      "bucket-edge CI holds the median: [%g, %g] around %g", s.med_lo, s.med_hi, s.p50);
 	hist_reset(all);
 	CHECK(isnan(hist_quantile(all, 0.5)) && isinf(hist_median_ci_rel(all)), "empty histogram");
 	CHECK(sizeof(struct hist) < 64 * 1024, "constant memory: %zu bytes", sizeof(struct hist));

@@ -98,7 +98,7 @@ echo "proc.fork N=1 / bare fork+wait in a binary of scalebench's size and librar
 [ $ONLY_OVERHEAD = 1 ] && exit 0
 
 CORE="fs.create fs.open fs.stat fs.unlink proc.fork mem.mmap net.socket net.bind"
-echo "== 2. scalebench run --quick in $TMPFS (peak RSS: the largest of scalebench and the helper processes it reaps)"
+echo "== 2. scalebench run --quick in $TMPFS (peak RSS: the largest of scalebench, its bench workers and the helper processes they reap)"
 set -- $(measure $SB run --quick --dir "$TMPFS" -q --no-db -o "$W/quick.json")
 echo "every bench: wall ${1} s, peak RSS $(($2 / 1024)) MiB, exit $3"
 set -- $(measure $SB run $CORE --quick --dir "$TMPFS" -q --no-db -o "$W/quick-core.json")

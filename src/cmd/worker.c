@@ -144,6 +144,8 @@ static void read_worker(int fd, pid_t pid, struct reader *rd)
 	size_t len = 0, cap = 1 << 16;
 	char *buf = malloc(cap);
 	int forwarded = 0;
+	if (!buf)
+		kill(pid, SIGKILL);
 	while (buf) {
 		if (reg_stop_requested() && !forwarded) {
 			kill(pid, (int)reg_interrupted);
@@ -158,8 +160,10 @@ static void read_worker(int fd, pid_t pid, struct reader *rd)
 		}
 		if (len == cap) {
 			char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
-			if (!nb)
+			if (!nb) { /* a worker we cannot listen to must not block on its pipe */
+				kill(pid, SIGKILL);
 				break;
+			}
 			buf = nb;
 			cap *= 2;
 		}

@@ -270,6 +270,14 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 			 "points", pts, "n_only_in_a", only_a, "n_only_in_b", only_b);
 }
 
+/* Where the run swept its benches; results from before workers have no
+ * options.isolation and swept inside scalebench. */
+static const char *isolation(const struct run_result *r)
+{
+	const char *v = json_string_value(json_object_get(r->options, "isolation"));
+	return v && !strcmp(v, "worker") ? "each in a worker process" : "inside scalebench";
+}
+
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
 			const char *lb, const struct cmp_opts *o, int *regression)
 {
@@ -312,10 +320,19 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	free(ca);
 	free(cb);
 	*regression = t.regression;
-	return json_pack("{s:o,s:o,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i},"
+	/* what the two runs did differently that moves costs without the system
+	 * having changed */
+	json_t *caveats = json_array();
+	const char *ia = isolation(a), *ib = isolation(b);
+	if (strcmp(ia, ib))
+		json_array_append_new(caveats, json_sprintf("A swept its benches %s, B %s: what an "
+							    "operation costs can depend on the process "
+							    "that makes it (fork: up to x2)",
+							    ia, ib));
+	return json_pack("{s:o,s:o,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,
-			 "alpha", o->alpha, "verdict_changes", vchg, "refused", refused,
+			 "alpha", o->alpha, "caveats", caveats, "verdict_changes", vchg, "refused", refused,
 			 "benches_only_in_a", only_a, "benches_only_in_b", only_b, "benches",
 			 benches, "summary", "benches", "same", t.bench_words[CMP_SAME], "faster",
 			 t.bench_words[CMP_FASTER], "slower", t.bench_words[CMP_SLOWER], "noisy",

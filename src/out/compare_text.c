@@ -146,6 +146,8 @@ void compare_print_text(const json_t *c, FILE *f)
 			print_ns_list(f, js(v, "name"), json_object_get(v, "n_only_in_b"), "B");
 		}
 	}
+	json_array_foreach(json_object_get(c, "caveats"), i, v)
+		fprintf(f, "\ncaveat: %s\n", clean(json_string_value(v)));
 	const json_t *s = json_object_get(c, "summary"), *sb = json_object_get(s, "benches"),
 		     *sp = json_object_get(s, "points");
 	fprintf(f, "\nsummary: benches %lld same, %lld faster, %lld slower, %lld noisy; "

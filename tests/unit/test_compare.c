@@ -89,6 +89,20 @@ int main(void)
 	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
 	CHECK(json_array_size(json_object_get(c, "refused")) == 1 &&
 	      json_array_size(json_object_get(c, "benches")) == 0, "refused listed");
+	CHECK(json_array_size(json_object_get(c, "caveats")) == 0, "same isolation: no caveat");
+	json_decref(c);
+	result_free(&b);
+
+	/* one run swept in workers, the other (an older one) inside scalebench */
+	make(&b, NULL, 1);
+	if (!b.options)
+		b.options = json_object();
+	json_object_set_new(b.options, "isolation", json_string("worker"));
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	const char *cv = json_string_value(json_array_get(json_object_get(c, "caveats"), 0));
+	CHECK(json_array_size(json_object_get(c, "caveats")) == 1 && cv &&
+		      strstr(cv, "A swept its benches inside scalebench, B each in a worker process"),
+	      "isolation differs: caveat '%s'", cv ? cv : "");
 	json_decref(c);
 	result_free(&b);
 

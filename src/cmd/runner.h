@@ -32,7 +32,7 @@ struct run_args {
 	{"budget", 'b', OPT_DOUBLE, "SECONDS", "sampling time budget per point (quick 0.2, or 0.05 for benches that spend it all; default 0.5; full 1)", 0.001, 3600, NULL, &(a).budget, &(a).budget_seen}, \
 	{"quick", 0, OPT_FLAG, NULL, "small sweeps, the one-minute suite", 0, 0, NULL, &(a).quick, NULL}, \
 	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \
-	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times, keeping every repetition", 1, 1000, NULL, &(a).repeat, NULL}, \
+	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times (each in a new worker process), keeping every repetition", 1, 1000, NULL, &(a).repeat, NULL}, \
 	{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &(a).ci_pct, NULL}, \
 	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a bench parameter; keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
 	{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &(a).output, NULL}, \

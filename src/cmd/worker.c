@@ -56,12 +56,13 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			const struct bench_result *br)
 {
 	const struct clock_info *c = so->clk;
-	return json_pack("{s:s,s:s?,s:s?,s:O?,s:s,s:I,s:I,s:f,s:f,s:i,s:i,s:i,s:f,s:I,s:f,"
+	return json_pack("{s:s,s:s?,s:s?,s:O?,s:s,s:I,s:I,s:f,s:f,s:i,s:i,s:i,s:i,s:i,s:f,s:I,s:f,"
 			 "s:{s:s,s:s,s:f,s:f},s:{s:i,s:i,s:i,s:s?,s:s?},s:b}",
 			 "bench", b->name, "variant", br->variant, "target", br->target, "params",
 			 br->params, "scratch", so->scratch, "max_n", (json_int_t)so->max_n, "min_n",
 			 (json_int_t)so->min_n, "budget_s", so->budget_s, "run_budget_s",
 			 so->run_budget_s, "quick", so->quick, "full", so->full, "repeat", so->repeat,
+			 "rep_first", so->rep_first, "rep_count", so->rep_count,
 			 "ci_target", so->ci_target, "min_samples", (json_int_t)so->min_samples,
 			 "op_timeout_s", so->op_timeout_s, "clock", "id", c->id, "source", c->source,
 			 "resolution_ns", c->resolution_ns, "read_cost_ns", c->read_cost_ns, "net",
@@ -69,9 +70,10 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			 "peer", net_cfg.peer, "key", net_cfg.key, "progress", want_progress);
 }
 
-/* The worker died without handing its bench back: 1 if it crashed (said
- * on stderr), 0 if the signal stopping this run killed it. */
-static int record_death(struct bench_result *br, int status, uint64_t n)
+/* The worker died without handing its repetition back: got (described)
+ * gets a failing repetition, of kind crash; 1 (said on stderr). Or, if
+ * the signal stopping this run killed it, nothing but a note; 0. */
+static int record_death(struct bench_result *got, int status, uint64_t n)
 {
 	char msg[160];
 	if (WIFSIGNALED(status))
@@ -80,20 +82,16 @@ static int record_death(struct bench_result *br, int status, uint64_t n)
 	else
 		snprintf(msg, sizeof(msg), "the worker process exited with status %d without a result",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	/* killed by the signal that is stopping this run: an interruption */
 	if (reg_stop_requested() && WIFSIGNALED(status)) {
-		br->status = BS_INTERRUPTED;
-		bench_add_note(br, "%s", msg);
-		bench_fit(br);
+		bench_add_note(got, "%s", msg);
 		return 0;
 	}
-	fprintf(stderr, "scalebench: %s: %s at N=%llu; going on with the next bench\n", br->name, msg,
-		(unsigned long long)n);
-	struct repetition *rep = bench_add_rep(br);
+	fprintf(stderr, "scalebench: %s: %s at N=%llu; going on with the next bench\n", got->name,
+		msg, (unsigned long long)n);
+	struct repetition *rep = bench_add_rep(got);
 	struct failure *f = rep ? calloc(1, sizeof(*f)) : NULL;
-	br->status = BS_FAILED;
 	if (!f) {
-		bench_add_note(br, "%s", msg);
+		bench_add_note(got, "%s", msg);
 		return 1;
 	}
 	snprintf(f->phase, sizeof(f->phase), "worker");
@@ -104,7 +102,6 @@ static int record_death(struct bench_result *br, int status, uint64_t n)
 	f->state = sys_failure_state();
 	rep->fail = f;
 	rep_fit(rep);
-	bench_fit(br);
 	return 1;
 }
 
@@ -184,8 +181,12 @@ static void read_worker(int fd, pid_t pid, struct reader *rd)
 	free(buf);
 }
 
-int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts *so,
-		 int want_progress, struct bench_result *br, char *err, size_t errlen)
+/* One worker, for the repetitions so->rep_first (and rep_count) of b:
+ * what it hands back, or a crash, in got (described like br). 0, 1 (a
+ * harness failure, said on stderr), or -1 with err if none could start. */
+static int run_worker(const char *exe, const struct bench *b, const struct sweep_opts *so,
+		      int want_progress, const struct bench_result *br, struct bench_result *got,
+		      char *err, size_t errlen)
 {
 	int jp[2] = {-1, -1}, rp[2] = {-1, -1};
 	json_t *job = job_json(b, so, want_progress, br);
@@ -251,11 +252,8 @@ int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts
 	reg_forget_pid(pid);
 
 	char msg[256];
-	struct bench_result got;
 	int ret;
-	if (rd.bench && bench_from_json(rd.bench, &got, msg, sizeof(msg)) == 0) {
-		bench_result_clear(br);
-		*br = got;
+	if (rd.bench && bench_from_json(rd.bench, got, msg, sizeof(msg)) == 0) {
 		ret = rd.rc < 0;
 		/* a result, then a bad exit (a sanitizer's or valgrind's report) */
 		if (!ret && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
@@ -268,7 +266,15 @@ int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts
 		if (rd.bench)
 			fprintf(stderr, "scalebench: %s: the worker's result does not read back: %s\n",
 				b->name, msg);
-		ret = record_death(br, status, rd.last_n);
+		memset(got, 0, sizeof(*got));
+		if (runner_describe(got, b, br->variant, br->target)) {
+			bench_result_clear(got);
+			snprintf(err, errlen, "%s: out of memory", b->name);
+			json_decref(rd.bench);
+			return -1;
+		}
+		got->params = br->params ? json_incref(br->params) : NULL;
+		ret = record_death(got, status, rd.last_n);
 	}
 	json_decref(rd.bench);
 	return ret;
@@ -283,6 +289,65 @@ fail:
 	return -1;
 }
 
+/* got's repetitions, notes and skip go to br (the first worker's result
+ * becomes br); got is left empty. */
+static void merge(struct bench_result *br, struct bench_result *got, int first)
+{
+	if (first) {
+		bench_result_clear(br);
+		*br = *got;
+		memset(got, 0, sizeof(*got));
+		return;
+	}
+	for (int i = 0; i < got->nreps; i++) {
+		struct repetition *d = bench_add_rep(br);
+		if (!d)
+			break;
+		*d = got->reps[i];
+		memset(&got->reps[i], 0, sizeof(got->reps[i]));
+	}
+	for (int i = 0; i < got->nnotes; i++)
+		bench_add_note(br, "%s", got->notes[i]);
+	if (got->status == BS_SKIPPED && br->status != BS_SKIPPED) {
+		br->status = BS_SKIPPED;
+		br->skip_reason = got->skip_reason;
+		got->skip_reason = NULL;
+	}
+	bench_result_clear(got);
+}
+
+/* Each repetition in a worker of its own: a repetition is then a new
+ * process as well as a new sweep, so what depends on where a process
+ * lands (address-space layout, page colouring) shows up between
+ * repetitions instead of staying fixed for all of them. */
+int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts *so,
+		 int want_progress, struct bench_result *br, char *err, size_t errlen)
+{
+	int ret = 0;
+	for (int r = 0; r < so->repeat && !reg_stop_requested(); r++) {
+		struct sweep_opts one = *so;
+		one.rep_first = r;
+		one.rep_count = 1;
+		struct bench_result got;
+		int rc = run_worker(exe, b, &one, want_progress, br, &got, err, errlen);
+		if (rc < 0) {
+			if (r == 0)
+				return -1;
+			fprintf(stderr, "scalebench: %s\n", err);
+			ret = 1;
+			break;
+		}
+		ret |= rc;
+		int crashed = got.nreps && got.reps[got.nreps - 1].fail &&
+			      !strcmp(got.reps[got.nreps - 1].fail->kind, "crash");
+		merge(br, &got, r == 0);
+		if (br->status == BS_SKIPPED || crashed)
+			break; /* a crash would come again: the bench stops there */
+	}
+	sweep_settle(br, so->repeat);
+	return ret;
+}
+
 /* ---- the worker ---- */
 
 /* Every point's start goes back (the parent's count of points done, and the
@@ -290,11 +355,16 @@ fail:
  * progress line on a terminal. */
 struct wprog {
 	int fd, growth;
+	pid_t parent;
 };
 
 static void progress_line(void *ctx, const struct sweep_progress *p)
 {
 	const struct wprog *w = ctx;
+	/* re-parented: scalebench is gone (killed where the system cannot kill
+	 * its worker with it): stop as on SIGHUP, removing what the bench made */
+	if (getppid() != w->parent)
+		raise(SIGHUP);
 	if (p->growing && !w->growth)
 		return;
 	send_line(w->fd, json_pack("{s:[i,i,I,i,i,i]}", "p", p->rep, p->nreps, (json_int_t)p->n,
@@ -366,11 +436,13 @@ int cmd_worker(int argc, char **argv)
 		.min_n = (uint64_t)json_integer_value(json_object_get(job, "min_n")),
 		.budget_s = jnum(job, "budget_s"), .run_budget_s = jnum(job, "run_budget_s"),
 		.quick = jint(job, "quick"), .full = jint(job, "full"), .repeat = jint(job, "repeat"),
+		.rep_first = jint(job, "rep_first"), .rep_count = jint(job, "rep_count"),
 		.ci_target = jnum(job, "ci_target"),
 		.min_samples = (uint64_t)json_integer_value(json_object_get(job, "min_samples")),
 		.op_timeout_s = jnum(job, "op_timeout_s"), .clk = &ci,
 	};
-	struct wprog wp = {.fd = rfd, .growth = json_is_true(json_object_get(job, "progress"))};
+	struct wprog wp = {.fd = rfd, .growth = json_is_true(json_object_get(job, "progress")),
+			   .parent = getppid()};
 	so.progress = progress_line;
 	so.progress_ctx = &wp;
 	struct run_result tmp;

@@ -651,24 +651,29 @@ int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_
 	int rc = 0;
 	out->status = BS_OK;
 	mode_t um = umask(022); /* the modes of bench.h, whatever the user's umask */
-	for (int r = 0; r < o->repeat && !reg_stop_requested(); r++) {
+	int first = o->rep_first, count = o->rep_count ? o->rep_count : o->repeat - o->rep_first;
+	for (int r = first; r < first + count && !reg_stop_requested(); r++) {
 		if ((rc = run_rep(b, o, r, out, h)) < 0 || out->status == BS_SKIPPED)
 			break;
 	}
 	umask(um);
 	hist_free(h);
-	if (out->status == BS_SKIPPED) {
-		bench_fit(out);
-		return rc;
-	}
-	for (int r = 0; r < out->nreps; r++) {
-		if (out->reps[r].fail)
-			out->status = BS_FAILED;
-		if (out->reps[r].interrupted && out->status == BS_OK)
+	sweep_settle(out, count);
+	return rc;
+}
+
+void sweep_settle(struct bench_result *out, int wanted)
+{
+	if (out->status != BS_SKIPPED) {
+		out->status = BS_OK;
+		for (int r = 0; r < out->nreps; r++) {
+			if (out->reps[r].fail)
+				out->status = BS_FAILED;
+			if (out->reps[r].interrupted && out->status == BS_OK)
+				out->status = BS_INTERRUPTED;
+		}
+		if (reg_stop_requested() && out->status == BS_OK && out->nreps < wanted)
 			out->status = BS_INTERRUPTED;
 	}
-	if (reg_stop_requested() && out->status == BS_OK && out->nreps < o->repeat)
-		out->status = BS_INTERRUPTED;
 	bench_fit(out);
-	return rc;
 }

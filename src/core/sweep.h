@@ -22,6 +22,8 @@ struct sweep_opts {
 	double run_budget_s;     /* the same for benches that spend it all (BENCH_FULL_BUDGET); 0: budget_s */
 	int quick, full;
 	int repeat;              /* repetitions of the sweep, >= 1 */
+	int rep_first;           /* sweep_bench runs repetitions rep_first .. */
+	int rep_count;           /* .. rep_first + rep_count - 1 (0: to the last) */
 	double ci_target;        /* relative half-width of the median's CI, 0.02 */
 	uint64_t min_samples;    /* before the CI may stop a point */
 	double op_timeout_s;     /* one op longer than this is a failure */
@@ -46,5 +48,9 @@ int sweep_params(const char *variant, const json_t *overrides, json_t **out);
  * recorded failure is data, not an error. -errno only for the harness's
  * own failures (scratch directory, memory). */
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out);
+/* The bench's status from its repetitions (failed, interrupted, or ok;
+ * skipped stays), and its pooled verdict; wanted: the repetitions that
+ * were to run (fewer after a stop signal: interrupted). */
+void sweep_settle(struct bench_result *out, int wanted);
 
 #endif

@@ -49,3 +49,22 @@ check "the dead worker's sleeping children died with it" no_procs "$T/target"
 check "__worker by hand: exit 2, says it is internal" test $? -eq 2 -a -n "$(grep internal "$T/err")"
 "$SB" __worker 0 999 >/dev/null 2>"$T/err"
 check "__worker with a descriptor that is not open: exit 2" test $? -eq 2
+
+# --repeat: every repetition kept, each swept by a worker of its own
+"$SB" run proc.fork fs.stat --repeat 3 --dir "$T/target" --max-n 5 --budget 0.01 -q --no-db -o "$T/r3.json" >/dev/null 2>&1
+check "--repeat 3: three repetitions of three points each, pooled verdict over nine" jtrue "$T/r3.json" \
+	"all(b['status'] == 'ok' and [len(r['points']) for r in b['repetitions']] == [3, 3, 3] and b['verdict']['points'] == 9 for b in d['benches'])"
+check "--repeat 3: every repetition has its verdict" jtrue "$T/r3.json" \
+	"all(r['verdict']['class'] for b in d['benches'] for r in b['repetitions'])"
+
+# scalebench killed outright: its worker does not go on sweeping (Linux: it
+# dies with it; elsewhere it stops at its next point)
+"$SB" run fs.create --dir "$T/target" --max-n 100000 --budget 0.05 -q --no-db -o "$T/kk.json" >/dev/null 2>&1 &
+pid=$!
+i=0; while [ $i -lt 100 ] && [ -z "$(pgrep -P $pid -f __worker)" ]; do sleep 0.1; i=$((i+1)); done
+sleep 0.5
+kill -KILL $pid
+wait $pid 2>/dev/null
+i=0; while [ $i -lt 100 ] && ! no_procs "__worker .* $T/target"; do sleep 0.1; i=$((i+1)); done
+check "scalebench killed: no worker left within 10 s" no_procs "__worker .* $T/target"
+rm -rf "$T/target"/scalebench.* # what a killed scalebench could not remove

@@ -53,7 +53,13 @@ print("%.1f %d %d" % (time.monotonic() - t, resource.getrusage(resource.RUSAGE_C
 }
 p50() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["benches"][0]["repetitions"][0]["points"][0]["stats"]["p50_ns"])' "$1"; }
 samples() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["benches"][0]["repetitions"][0]["points"][0]["samples"])' "$1"; }
-med3() { python3 -c 'import sys; v=sorted(float(x) for x in sys.argv[1:]); print("%.3f [%.3f, %.3f]" % (v[len(v)//2], v[0], v[-1]))' "$@"; }
+# median [min, max] of the per-round ratios, and the 95% CI of that median
+# (order statistics, ranks n/2 -/+ 1.96 sqrt(n)/2: the harness's own rule)
+med3() { python3 -c '
+import math, sys
+v = sorted(float(x) for x in sys.argv[1:]); n = len(v); h = 1.959964 * math.sqrt(n) / 2
+lo = v[max(0, int(math.floor(n / 2 - h)) - 1)]; hi = v[min(n - 1, int(math.ceil(n / 2 + h + 1)) - 1)]
+print("%.3f [%.3f, %.3f], 95%% CI of the median %.3f .. %.3f" % (v[n // 2], v[0], v[-1], lo, hi))' "$@"; }
 
 echo "== machine: $(uname -r), $(nproc) CPUs, clock $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"
 if [ "$(id -u)" = 0 ]; then
@@ -63,7 +69,7 @@ else
 fi
 
 ROUNDS=${ROUNDS:-15}
-echo "== 1. harness overhead (same run, both on CPU 0: $ROUNDS rounds, scalebench and the bare loop in turn, first one then the other; median of the per-round ratios, [min, max])"
+echo "== 1. harness overhead (same run, both on CPU 0: $ROUNDS rounds, scalebench and the bare loop in turn, first one then the other; median of the per-round ratios, [min, max], and that median's 95% CI)"
 # the bare loop's file is made as fs.stat makes its entries (bench.h modes, openat O_CREAT|O_EXCL)
 mkdir -p "$TMPFS/bare" && chmod 755 "$TMPFS/bare" &&
 	python3 -c 'import os,sys; os.umask(0o22); os.close(os.open(sys.argv[1], os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))' "$TMPFS/bare/e0" || exit 2

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "sys.h"
 #include "bench.h"
 #include "registry.h"
 
@@ -124,20 +125,6 @@ static int setup(struct bench_env *env, void **state)
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* One file operation of the current phase on item k; bytes moved or -1. */
 static int64_t file_op(struct st *s, uint64_t k, char *rbuf, uint64_t *rng)
 {
@@ -154,7 +141,7 @@ static int64_t file_op(struct st *s, uint64_t k, char *rbuf, uint64_t *rng)
 			s->call = "openat(O_CREAT|O_TRUNC)";
 			return -1;
 		}
-		if (write_all(fd, s->buf, len)) {
+		if (sys_write_all(fd, s->buf, len)) {
 			int e = errno ? errno : EIO;
 			close(fd);
 			errno = e;

@@ -26,20 +26,6 @@
 #include "runner.h"
 #include "sys.h"
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* One JSON document on one line (steals j). */
 static int send_line(int fd, json_t *j)
 {
@@ -47,7 +33,7 @@ static int send_line(int fd, json_t *j)
 	json_decref(j);
 	if (!s)
 		return -1;
-	int rc = write_all(fd, s, strlen(s)) || write_all(fd, "\n", 1) ? -1 : 0;
+	int rc = sys_write_all(fd, s, strlen(s)) || sys_write_all(fd, "\n", 1) ? -1 : 0;
 	free(s);
 	return rc;
 }
@@ -236,7 +222,7 @@ static int run_worker(const char *exe, const struct bench *b, const struct sweep
 	jp[0] = rp[1] = -1;
 	/* the job is small (a pipe holds it): write it all, then listen */
 	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-	write_all(jp[1], jtext, strlen(jtext));
+	sys_write_all(jp[1], jtext, strlen(jtext));
 	signal(SIGPIPE, old);
 	close(jp[1]);
 	jp[1] = -1;

@@ -1,6 +1,7 @@
 /* Linux implementation of netsys.h: sendfile, splice and MSG_ZEROCOPY
  * senders; a namespace pair joined by veth. */
 #include "netsys.h"
+#include "sys.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -190,14 +191,7 @@ static int run_ip(char *const argv[], int nsfd, const char *input, char *err, si
 	}
 	if (input) {
 		close(in[0]);
-		size_t len = strlen(input), off = 0;
-		while (off < len) {
-			ssize_t w = write(in[1], input + off, len - off);
-			if (w <= 0 && errno != EINTR)
-				break;
-			if (w > 0)
-				off += (size_t)w;
-		}
+		sys_write_all(in[1], input, strlen(input)); /* a short write shows as ip's failure */
 		close(in[1]);
 	}
 	int st = 0;

@@ -42,6 +42,10 @@ int sys_footprint(long *mappings, long *anon_kib);
  * poll getppid() instead). Returns 1 if the kernel will do it, 0 if not. */
 int sys_child_dies_with_parent(void);
 
+/* write(2) until all n bytes are out, retrying on EINTR: 0, or -1 with
+ * errno set (a write of 0 bytes counts as EIO). */
+int sys_write_all(int fd, const void *buf, size_t n);
+
 /* The path to start this program again from (its workers): on Linux
  * /proc/self/exe resolved (or "/proc/self/exe" itself when the file was
  * replaced since); elsewhere argv0 (a path with a slash, or found through

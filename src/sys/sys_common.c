@@ -1,5 +1,6 @@
 /* Shared, OS-independent parts of src/sys/: POSIX interfaces only. */
 #include "sys_common.h"
+#include "sys.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -635,5 +636,23 @@ int sb_exe_from_argv0(const char *argv0, char *out, size_t len)
 	if (strlen(real) >= len)
 		return -ENAMETOOLONG;
 	snprintf(out, len, "%s", real);
+	return 0;
+}
+
+int sys_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* Benches in worker processes (worker.h): the parent's side, which starts
- * `scalebench __worker JOBFD RESULTFD`, and the worker's, cmd_worker.
+ * `scalebench __worker JOBFD RESULTFD BENCH SCRATCH`, and the worker's,
+ * cmd_worker.
  *
  * Signals: a Ctrl-C reaches both (one process group); a signal sent to the
  * parent alone is forwarded. The worker stops its sweep as an in-process
@@ -75,17 +76,11 @@ static int record_death(struct bench_result *got, int status, uint64_t n)
 	fprintf(stderr, "scalebench: %s: %s at N=%llu; going on with the next bench\n", got->name,
 		msg, (unsigned long long)n);
 	struct repetition *rep = bench_add_rep(got);
-	struct failure *f = rep ? calloc(1, sizeof(*f)) : NULL;
+	struct failure *f = rep ? sweep_failure("worker", "worker process", "crash", n, 0, msg) : NULL;
 	if (!f) {
 		bench_add_note(got, "%s", msg);
 		return 1;
 	}
-	snprintf(f->phase, sizeof(f->phase), "worker");
-	snprintf(f->call, sizeof(f->call), "worker process");
-	snprintf(f->kind, sizeof(f->kind), "crash");
-	snprintf(f->msg, sizeof(f->msg), "%s", msg);
-	f->n = n;
-	f->state = sys_failure_state();
 	rep->fail = f;
 	rep_fit(rep);
 	return 1;

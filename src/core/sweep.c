@@ -112,23 +112,33 @@ static const char *failure_kind(int err)
 	}
 }
 
-static struct failure *make_failure(const char *phase, const char *call, uint64_t n, int err,
-				    const char *extra)
+struct failure *sweep_failure(const char *phase, const char *call, const char *kind, uint64_t n,
+			      int err, const char *msg)
 {
 	struct failure *f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	snprintf(f->phase, sizeof(f->phase), "%s", phase);
 	snprintf(f->call, sizeof(f->call), "%s", call ? call : "?");
-	snprintf(f->kind, sizeof(f->kind), "%s", failure_kind(err));
+	snprintf(f->kind, sizeof(f->kind), "%s", kind);
+	snprintf(f->msg, sizeof(f->msg), "%s", msg);
 	f->n = n;
 	f->err = err;
-	if (extra && *extra)
-		snprintf(f->msg, sizeof(f->msg), "%s: %s (%s)", f->call, strerror(err), extra);
-	else
-		snprintf(f->msg, sizeof(f->msg), "%s: %s", f->call, strerror(err));
 	f->state = sys_failure_state();
 	return f;
+}
+
+static struct failure *make_failure(const char *phase, const char *call, uint64_t n, int err,
+				    const char *extra)
+{
+	char msg[sizeof(((struct failure *)0)->msg)];
+	if (!call)
+		call = "?";
+	if (extra && *extra)
+		snprintf(msg, sizeof(msg), "%.63s: %s (%s)", call, strerror(err), extra);
+	else
+		snprintf(msg, sizeof(msg), "%.63s: %s", call, strerror(err));
+	return sweep_failure(phase, call, failure_kind(err), n, err, msg);
 }
 
 /* ---- parameters and variants ---- */

@@ -48,6 +48,10 @@ int sweep_params(const char *variant, const json_t *overrides, json_t **out);
  * recorded failure is data, not an error. -errno only for the harness's
  * own failures (scratch directory, memory). */
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out);
+/* First-failure data: the fields as given (call NULL: "?"), and the state
+ * of the system right now. NULL if out of memory. */
+struct failure *sweep_failure(const char *phase, const char *call, const char *kind, uint64_t n,
+			      int err, const char *msg);
 /* The bench's status from its repetitions (failed, interrupted, or ok;
  * skipped stays), and its pooled verdict; wanted: the repetitions that
  * were to run (fewer after a stop signal: interrupted). */

@@ -105,7 +105,11 @@ check: setup
 	$(MAKE) unit POSIX_ONLY=1
 	sh tests/run.sh
 
-test: check
+# Everyday work: the native build, its unit tests and the integration
+# scripts marked "# tier: fast" (under two minutes); `make check` is the gate.
+test: setup
+	$(MAKE) all unit
+	sh tests/run.sh --fast
 
 # libFuzzer target for the result reader and the writers it feeds (clang):
 # `make fuzz` runs it for FUZZ_SECONDS on fuzz/corpus (kept in the repo; new

@@ -3,7 +3,12 @@
 # POSIX-only), integration tests against the real binary, and a valgrind
 # pass. Each check prints a line; the last line is the tally
 # "N passed, N failed, N skipped".
+# tests/run.sh --fast (`make test`): the native unit tests and the
+# integration scripts that carry a line "# tier: fast" (each a few seconds),
+# for everyday work; `make check` runs everything.
 cd "$(dirname "$0")/.." || exit 2
+fast=0
+[ "${1:-}" = --fast ] && fast=1
 passed=0; failed=0; skipped=0
 log=$(mktemp -d /tmp/scalebench-tests.XXXXXX)
 trap 'rm -rf "$log"' EXIT
@@ -39,7 +44,9 @@ run() {
 	fi
 }
 
-for variant in native native-san posix; do
+variants="native native-san posix"
+[ $fast = 1 ] && variants=native
+for variant in $variants; do
 	for t in build/$variant/tests/test_*; do
 		[ -x "$t" ] && run "unit/$variant/$(basename "$t")" "$t"
 	done
@@ -47,8 +54,13 @@ done
 
 for t in tests/integration/*.sh; do
 	case $t in */lib.sh) continue ;; esac
+	[ $fast = 1 ] && ! grep -q '^# tier: fast' "$t" && continue
 	run "integration/$(basename "$t" .sh)" env SB="$PWD/scalebench" sh "$t"
 done
+if [ $fast = 1 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]; exit
+fi
 # The same binary behaviours under the sanitizers and the POSIX-only build.
 for variant in native-san posix; do
 	for t in tests/integration/cli.sh tests/integration/quick_tmpdir.sh tests/integration/sigint.sh tests/integration/worker.sh tests/integration/ulimit.sh tests/integration/badinput.sh tests/integration/io_benches.sh; do

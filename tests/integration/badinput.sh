@@ -2,6 +2,7 @@
 # wrong version, hostile values. Each gets exit 2 and one message naming
 # the file and what is wrong; nothing crashes (no signal, no sanitizer
 # report) and no output file is left behind.
+# tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/target"
 "$SB" run fs.stat --dir "$T/target" --max-n 5 --budget 0.005 -q --no-db -o "$T/good.json" >/dev/null 2>&1

@@ -1,4 +1,5 @@
 # Every bench file is registered in src/bench/list.h and shown by `list`.
+# tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
 "$SB" list >"$T/list"

@@ -1,5 +1,6 @@
 # The command line: help, version, list, and bad input that must stop the
 # run before any work with a one-line message and exit 2, leaving nothing.
+# tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 
 check "--version prints the version" sh -c '"$SB" --version | grep -q "^scalebench [0-9]"'
@@ -8,7 +9,7 @@ check "run --help documents exit codes" sh -c '"$SB" run --help | grep -q "^exit
 "$SB" list >"$T/list" 2>&1
 check "list shows fs.create with its axis" out_has "$T/list" "^fs.create *entries in the directory"
 "$SB" list --format json >"$T/list.json"
-check "list --format json parses" jtrue "$T/list.json" "len(d) >= 8 and all('axis' in b for b in d)"
+check "list --format json parses" jtrue "$T/list.json" "len(d) >= 8 and every('axis' in b for b in d)"
 
 # expect_usage "desc" pattern args...: exit 2, one stderr line matching pattern, no stdout
 expect_usage() {
@@ -57,5 +58,5 @@ fi
 expect_usage "--cpus with a bad list" "--cpus" run --cpus 7-2 --dir "$T/target"
 if [ "${SB_VARIANT:-}" != posix ]; then
 	"$SB" run fs.stat --cpus 0 -n 5 -b 0.01 -q --dir "$T/target" -o "$T/cpus.json" >/dev/null 2>&1
-	check "--cpus 0 pins every point to CPU 0 and is recorded" jtrue "$T/cpus.json" "d['options']['cpus'] == '0' and all(p['cpu'] == [0, 0] for p in d['benches'][0]['repetitions'][0]['points'])"
+	check "--cpus 0 pins every point to CPU 0 and is recorded" jtrue "$T/cpus.json" "d['options']['cpus'] == '0' and every(p['cpu'] == [0, 0] for p in d['benches'][0]['repetitions'][0]['points'])"
 fi

@@ -2,6 +2,7 @@
 # doctored copy 1.5x slower is a regression (exit 3) and the reverse is
 # faster (exit 0); differing bench versions are refused; benches and
 # points that only one side has are named; history ids work as inputs.
+# tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 H="$(dirname "$0")/helpers"
 mkdir -p "$T/target"

@@ -3,6 +3,7 @@
 # on "xfs", with net.bind at version 2). Any change of the output shows
 # as a diff; after an intended change, regenerate with
 #   SB_UPDATE_GOLDEN=1 SB=./scalebench sh tests/integration/golden.sh
+# tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
 D=tests/data G=tests/golden

@@ -2,6 +2,7 @@
 # filtered by history, shown back as the same JSON document, concurrent
 # runs both stored, a failing database leaving the run's JSON intact, and
 # damaged rows or files reported, never crashing.
+# tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 H="$(dirname "$0")/helpers"
 mkdir -p "$T/target"

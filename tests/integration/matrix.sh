@@ -32,8 +32,8 @@ rc=$?
 check "small matrix exits 0" test $rc -eq 0
 [ $rc -eq 0 ] || cat "$T/m.err"
 check "one target per file system, in order" sh -c 'jget "$1" "list(d[\"targets\"]) == [\"ext4\", \"xfs\", \"tmpfs\", \"btrfs:--nodesize 3\"]" | grep -q True' _ "$T/m.json"
-check "each mounted target has its own snapshot naming its file system" sh -c 'jget "$1" "all(d[\"targets\"][t][\"snapshot\"][\"filesystem\"][\"type\"] == t for t in (\"ext4\", \"xfs\", \"tmpfs\"))" | grep -q True' _ "$T/m.json"
-check "images: loop device with direct I/O, image path and backing fs recorded" sh -c 'jget "$1" "all(d[\"targets\"][t][\"loop\"][\"direct_io\"] and d[\"targets\"][t][\"image\"][\"path\"] and d[\"targets\"][t][\"image\"][\"backing_fs\"] for t in (\"ext4\", \"xfs\"))" | grep -q True' _ "$T/m.json"
+check "each mounted target has its own snapshot naming its file system" sh -c 'jget "$1" "every(d[\"targets\"][t][\"snapshot\"][\"filesystem\"][\"type\"] == t for t in (\"ext4\", \"xfs\", \"tmpfs\"))" | grep -q True' _ "$T/m.json"
+check "images: loop device with direct I/O, image path and backing fs recorded" sh -c 'jget "$1" "every(d[\"targets\"][t][\"loop\"][\"direct_io\"] and d[\"targets\"][t][\"image\"][\"path\"] and d[\"targets\"][t][\"image\"][\"backing_fs\"] for t in (\"ext4\", \"xfs\"))" | grep -q True' _ "$T/m.json"
 check "the snapshot says where the image lives and what backs it" sh -c 'jget "$1" "d[\"targets\"][\"xfs\"][\"snapshot\"][\"matrix\"][\"image\"][\"path\"].endswith(\".img\") and d[\"targets\"][\"tmpfs\"][\"snapshot\"][\"matrix\"][\"backing\"].startswith(\"memory\")" | grep -q True' _ "$T/m.json"
 check "failing mkfs: file system skipped with the reason" sh -c 'jget "$1" "d[\"targets\"][\"btrfs:--nodesize 3\"][\"skipped\"]" | grep -q "mkfs.btrfs failed"' _ "$T/m.json"
 check "every bench of every mounted fs measured, labelled with its target" sh -c 'jget "$1" "sorted((b[\"target\"], b[\"name\"], b[\"status\"]) for b in d[\"benches\"] if b.get(\"variant\") in (None, \"engine=io_uring,direct=0\"))" | grep -q "(.ext4., .fs.create., .ok.), (.ext4., .fs.readdir., .ok.), (.ext4., .io.randread., .ok.), (.tmpfs., .fs.create., .ok.)"' _ "$T/m.json"

@@ -1,5 +1,6 @@
 # A small run of every bench in a plain temporary directory: JSON result
 # with every bench, points, verdicts, snapshot; nothing left behind.
+# tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/target"
 "$SB" run --dir "$T/target" --max-n 50 --budget 0.02 -q -o "$T/r.json" >"$T/out" 2>"$T/err"
@@ -9,11 +10,11 @@ for b in fs.create fs.open fs.stat fs.unlink proc.fork mem.mmap net.socket net.b
 	check "summary has a line for $b" out_has "$T/out" "^$b "
 done
 check "result names schema 1" jtrue "$T/r.json" "d['schema_version'] == 1"
-check "every bench measured is swept to 50" jtrue "$T/r.json" "all(max(p['n'] for r in b['repetitions'] for p in r['points']) == 50 for b in d['benches'] if b['status'] != 'skipped')"
-check "every bench measured has a verdict class" jtrue "$T/r.json" "all(b['verdict']['class'] in ('O(1)','O(log n)','O(n)','O(n log n)','worse','unclear') for b in d['benches'] if b['status'] != 'skipped')"
+check "every bench measured is swept to 50" jtrue "$T/r.json" "every(max(p['n'] for r in b['repetitions'] for p in r['points']) == 50 for b in d['benches'] if b['status'] != 'skipped')"
+check "every bench measured has a verdict class" jtrue "$T/r.json" "every(b['verdict']['class'] in ('O(1)','O(log n)','O(n)','O(n log n)','worse','unclear') for b in d['benches'] if b['status'] != 'skipped')"
 check "every skipped bench says why" jtrue "$T/r.json" "all(b.get('skip_reason') for b in d['benches'] if b['status'] == 'skipped')"
-check "points carry p99, CI, rusage and a histogram summing to the samples" jtrue "$T/r.json" "all(p['stats']['p99_ns'] > 0 and len(p['stats']['median_ci95_ns']) == 2 and 'sys_s' in p['per_op'] and sum(c for i, c in p['histogram']['bins']) == p['samples'] for b in d['benches'] for r in b['repetitions'] for p in r['points'])"
-check "snapshot has kernel, cpu, memory, filesystem, limits" jtrue "$T/r.json" "all(k in d['snapshot'] for k in ('kernel', 'cpu', 'memory', 'filesystem', 'limits'))"
+check "points carry p99, CI, rusage and a histogram summing to the samples" jtrue "$T/r.json" "every(p['stats']['p99_ns'] > 0 and len(p['stats']['median_ci95_ns']) == 2 and 'sys_s' in p['per_op'] and sum(c for i, c in p['histogram']['bins']) == p['samples'] for b in d['benches'] for r in b['repetitions'] for p in r['points'])"
+check "snapshot has kernel, cpu, memory, filesystem, limits" jtrue "$T/r.json" "every(k in d['snapshot'] for k in ('kernel', 'cpu', 'memory', 'filesystem', 'limits'))"
 check "clock read cost recorded" jtrue "$T/r.json" "d['clock']['read_cost_ns'] > 0"
 check "command line and options recorded" jtrue "$T/r.json" "d['command_line'][1] == 'run' and d['options']['max_n'] == 50"
 check "target directory left empty" empty_dir "$T/target"

@@ -1,6 +1,7 @@
 # report: a self-contained HTML file over real results (and run --report),
 # hostile names escaped, CSV with one row per point; rendered in headless
 # Chromium and the screenshot checked for drawn plots.
+# tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 H="$(dirname "$0")/helpers"
 mkdir -p "$T/target"

@@ -16,16 +16,20 @@ static void usage(FILE *f, const struct opt *opts)
 {
 	fprintf(f,
 		"usage: scalebench compare A B [C ...] [options]\n\n"
-		"Compare result B (and C ...) with the baseline A, per bench and point:\n"
-		"the change of the median and of p99, a Mann-Whitney U test on the latency\n"
-		"histograms, Cliff's delta as the effect size, and a word: same (median\n"
-		"change under the threshold), slower or faster (beyond it and significant),\n"
-		"noisy (beyond it but not significant). Then a word per bench: slower when\n"
-		"2/3 of its points are slower and their median change is beyond the\n"
-		"threshold, or when the top third of its sweep is slower (a whole run can\n"
-		"shift a little, so single points do not decide). Verdict changes come first.\n"
-		"Benches whose version differs are refused; what only one side has is named.\n"
-		"A and B are result files or history ids (12 or #12, see `scalebench history`).\n\n");
+		"Compare result B (and C ...) with the baseline A. The word per bench, which\n"
+		"decides the exit code, comes from the repetitions (`run -r K`, each a fresh\n"
+		"worker): Welch's t-test of the repetitions' mean log median, over the whole\n"
+		"sweep and over its top third; slower or faster when the change is beyond the\n"
+		"threshold and significant, noisy when it is not confirmed, same within the\n"
+		"threshold. With fewer than 3 repetitions a side the word is insufficient\n"
+		"and no regression is called (one run cannot tell a change from the run's\n"
+		"own luck), unless --strict, which judges the samples of one run: a\n"
+		"Mann-Whitney U test per point on the histograms, slower when 2/3 of the\n"
+		"points are, or the top third. Per point, the change of the median and p99,\n"
+		"the U test and Cliff's delta are shown as detail. Verdict changes come\n"
+		"first; recorded conditions that differ (placement, kernel, clock source...)\n"
+		"are named. Benches whose version differs are refused; what only one side\n"
+		"has is named. A and B are result files or history ids (12 or #12).\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 no regression, 3 a significant regression (a bench slower, or a\n"
 		   "verdict significantly worse), 2 bad arguments or an unreadable input,\n"
@@ -36,10 +40,13 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *dbspec = NULL, *format = "text";
 	double threshold = 5, alpha = 0.01;
-	int help = 0;
+	int help = 0, strict = 0;
+	uint64_t min_reps = 3;
 	const struct opt opts[] = {
 		{"threshold", 't', OPT_DOUBLE, "PCT", "a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
-		{"alpha", 0, OPT_DOUBLE, "P", "significance level of the test per point (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
+		{"alpha", 0, OPT_DOUBLE, "P", "significance level of the tests (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
+		{"min-repetitions", 0, OPT_U64, "K", "repetitions a side needed to call a change (default 3)", 2, 1000, NULL, &min_reps, NULL},
+		{"strict", 0, OPT_FLAG, NULL, "with fewer repetitions, judge on the samples of one run (false alarms likely)", 0, 0, NULL, &strict, NULL},
 		{"format", 'f', OPT_CHOICE, "FMT", "text (table, default) or json", 0, 0, "text|json", &format, NULL},
 		{"db", 0, OPT_STR, "PATH|URL", "history database for ids (default as for history)", 0, 0, NULL, &dbspec, NULL},
 		{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &help, NULL},
@@ -74,8 +81,9 @@ int cmd_compare(int argc, char **argv)
 			rc = EXIT_USAGE;
 			goto out;
 		}
-	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha};
-	int json = !strcmp(format, "json"), any = 0;
+	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha, .min_reps = (int)min_reps,
+			     .strict = strict};
+	int json = !strcmp(format, "json"), any = 0, insufficient = 0;
 	json_t *all = json_array();
 	for (int i = 1; i < npos; i++) {
 		int reg = 0;
@@ -86,6 +94,8 @@ int cmd_compare(int argc, char **argv)
 			break;
 		}
 		any |= reg;
+		insufficient += (int)json_integer_value(json_object_get(
+			json_object_get(json_object_get(c, "summary"), "benches"), "insufficient"));
 		if (!json) {
 			if (i > 1)
 				printf("\n");
@@ -101,6 +111,11 @@ int cmd_compare(int argc, char **argv)
 		json_decref(doc);
 	}
 	json_decref(all);
+	if (insufficient)
+		fprintf(stderr, "scalebench compare: %d bench comparison%s with fewer than %d "
+				"repetitions a side: no regression called there (run with -r %d, or "
+				"--strict to judge the samples of one run)\n",
+			insufficient, insufficient == 1 ? "" : "s", (int)min_reps, (int)min_reps);
 	if (fflush(stdout))
 		rc = EXIT_RUNTIME;
 	if (rc == EXIT_OK && any)

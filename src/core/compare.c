@@ -5,7 +5,16 @@
  * Matching: benches by name; a bench whose version differs is refused
  * (what it measures changed) and listed as such. Points by N; the
  * repetitions of a bench are pooled by adding their histograms, which is
- * exact. What only one side has is named, never silently dropped. */
+ * exact. What only one side has is named, never silently dropped.
+ *
+ * The unit of replication is the repetition (a fresh worker process each,
+ * `run -r K`), not the sample: what differs between two runs of an
+ * unchanged system is the run itself (the CPU each process landed on, the
+ * frequency, the neighbours of a virtual machine), many times the spread
+ * within one run. So the bench's word, which decides the exit code, comes
+ * from Welch's t-test over the repetitions' levels (rep_word), and a bench
+ * with fewer than 3 repetitions a side is "insufficient" unless --strict.
+ * The per-point Mann-Whitney test over samples stays as detail. */
 #include "compare.h"
 
 #include <math.h>
@@ -99,8 +108,8 @@ static double change(double a, double b)
 }
 
 struct tally {
-	int words[4];       /* points */
-	int bench_words[4]; /* benches */
+	int words[CMP_NWORDS];       /* points */
+	int bench_words[CMP_NWORDS]; /* benches */
 	int regression;
 };
 
@@ -146,18 +155,18 @@ static int growth_rank(enum growth g)
 /* A verdict change counts as real when both verdicts are definite and the
  * exponents' confidence intervals do not overlap. */
 static json_t *verdict_change(const char *name, const struct verdict *a,
-			      const struct verdict *b, struct tally *t)
+			      const struct verdict *b, int judged, struct tally *t)
 {
 	int ra = growth_rank(a->cls), rb = growth_rank(b->cls);
 	int sig = ra && rb && isfinite(a->exp_lo) && isfinite(b->exp_lo) &&
 		  (a->exp_hi < b->exp_lo || b->exp_hi < a->exp_lo);
 	int worse = ra && rb && rb > ra;
-	if (sig && worse)
+	if (sig && worse && judged)
 		t->regression = 1;
-	return json_pack("{s:s,s:s,s:s,s:o,s:o,s:b,s:b}", "bench", name, "from",
+	return json_pack("{s:s,s:s,s:s,s:o,s:o,s:b,s:b,s:b}", "bench", name, "from",
 			 growth_name(a->cls), "to", growth_name(b->cls), "exponent_from",
 			 num(a->exponent), "exponent_to", num(b->exponent), "significant", sig,
-			 "worse", worse);
+			 "worse", worse, "judged", judged);
 }
 
 static json_t *side(const struct run_result *r, const char *label)
@@ -231,8 +240,157 @@ static enum cmp_word bench_word(json_t *pts, const struct cmp_opts *o, double *m
 	return broad ? CMP_NOISY : CMP_SAME;
 }
 
+/* Repetitions of b that measured at least one point. */
+static int reps_with_points(const struct bench_result *b)
+{
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		k += b->reps[r].npts > 0;
+	return k;
+}
+
+/* The median of repetition r at n, or NAN when it has no such point. */
+static double rep_p50(const struct repetition *r, uint64_t n)
+{
+	for (int i = 0; i < r->npts; i++)
+		if (r->pts[i].n == n)
+			return r->pts[i].st.p50 > 0 ? r->pts[i].st.p50 : NAN;
+	return NAN;
+}
+
+static int every_rep_has(const struct bench_result *b, uint64_t n)
+{
+	for (int r = 0; r < b->nreps; r++)
+		if (b->reps[r].npts && !isfinite(rep_p50(&b->reps[r], n)))
+			return 0;
+	return 1;
+}
+
+/* The N that every repetition (with points) of both sides measured,
+ * sorted: each repetition's level is taken over the same N, so that a
+ * repetition that stopped early does not look cheaper or dearer. */
+static uint64_t *common_n(const struct bench_result *ba, const struct bench_result *bb, int *count)
+{
+	int k = 0, nd;
+	uint64_t *v = distinct_n(ba, &nd);
+	for (int i = 0; v && i < nd; i++)
+		if (every_rep_has(ba, v[i]) && every_rep_has(bb, v[i]))
+			v[k++] = v[i];
+	*count = k;
+	return v;
+}
+
+/* Each repetition's level: the mean over ns[from..to) of ln(median). */
+static int rep_levels(const struct bench_result *b, const uint64_t *ns, int from, int to, double *out)
+{
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++) {
+		if (!b->reps[r].npts)
+			continue;
+		double sum = 0;
+		for (int i = from; i < to; i++)
+			sum += log(rep_p50(&b->reps[r], ns[i]));
+		out[k++] = sum / (to - from);
+	}
+	return k;
+}
+
+struct welch {
+	double change; /* exp(mean B - mean A) - 1 */
+	double t, df, p;
+};
+
+static void mean_var(const double *x, int k, double *m, double *v)
+{
+	double s = 0, q = 0;
+	for (int i = 0; i < k; i++)
+		s += x[i];
+	*m = s / k;
+	for (int i = 0; i < k; i++)
+		q += (x[i] - *m) * (x[i] - *m);
+	*v = k > 1 ? q / (k - 1) : 0;
+}
+
+/* Welch's t-test of the levels of B against those of A (k >= 2 a side). */
+static void welch_test(const double *a, int ka, const double *b, int kb, struct welch *w)
+{
+	double ma, va, mb, vb;
+	mean_var(a, ka, &ma, &va);
+	mean_var(b, kb, &mb, &vb);
+	double d = mb - ma, sa = va / ka, sb = vb / kb, se2 = sa + sb;
+	w->change = expm1(d);
+	if (!(se2 > 0)) { /* identical repetitions on both sides */
+		w->t = d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY;
+		w->df = ka + kb - 2;
+		w->p = d == 0 ? 1 : 0;
+		return;
+	}
+	w->t = d / sqrt(se2);
+	double den = (ka > 1 ? sa * sa / (ka - 1) : 0) + (kb > 1 ? sb * sb / (kb - 1) : 0);
+	w->df = den > 0 ? se2 * se2 / den : ka + kb - 2;
+	w->p = fit_t_pvalue(w->t, w->df);
+}
+
+/* A change beyond the threshold is slower or faster when the test says so
+ * at alpha, noisy when it does not; within the threshold, same. */
+static enum cmp_word rep_word(const struct welch *w, const struct cmp_opts *o, double alpha)
+{
+	if (!isfinite(w->change) || fabs(w->change) < o->threshold)
+		return CMP_SAME;
+	if (w->p < alpha)
+		return w->change > 0 ? CMP_SLOWER : CMP_FASTER;
+	return CMP_NOISY;
+}
+
+static json_t *welch_json(const struct welch *w, enum cmp_word word)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:s}", "change_pct", num(w->change * 100), "t",
+			 num(w->t), "df", num(w->df), "p", num(w->p), "word", cmp_word_name(word));
+}
+
+/* The bench's word from its repetitions: the levels over every common N
+ * (a change of the whole sweep) and over its top third, at least 2 points
+ * (growth that only shows at large N), each tested at alpha/2. Slower
+ * when either is; faster likewise; noisy when either is; else same. */
+static enum cmp_word rep_test(const struct bench_result *ba, const struct bench_result *bb,
+			      const uint64_t *ns, int nn, const struct cmp_opts *o, json_t **out)
+{
+	double *la = calloc((size_t)ba->nreps + 1, sizeof(double));
+	double *lb = calloc((size_t)bb->nreps + 1, sizeof(double));
+	*out = NULL;
+	if (!la || !lb) {
+		free(la);
+		free(lb);
+		return CMP_NOISY;
+	}
+	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
+	int two = from > 0; /* a top third apart from the whole */
+	double alpha = two ? o->alpha / 2 : o->alpha;
+	struct welch wa, wt;
+	int ka = rep_levels(ba, ns, 0, nn, la), kb = rep_levels(bb, ns, 0, nn, lb);
+	welch_test(la, ka, lb, kb, &wa);
+	enum cmp_word w = rep_word(&wa, o, alpha), wtop = CMP_SAME;
+	if (two) {
+		rep_levels(ba, ns, from, nn, la);
+		rep_levels(bb, ns, from, nn, lb);
+		welch_test(la, ka, lb, kb, &wt);
+		wtop = rep_word(&wt, o, alpha);
+	}
+	free(la);
+	free(lb);
+	enum cmp_word word = w == CMP_SLOWER || wtop == CMP_SLOWER   ? CMP_SLOWER
+			     : w == CMP_FASTER || wtop == CMP_FASTER ? CMP_FASTER
+			     : w == CMP_NOISY || wtop == CMP_NOISY   ? CMP_NOISY
+								     : CMP_SAME;
+	*out = json_pack("{s:i,s:i,s:i,s:f,s:o,s:o}", "repetitions_a", ka, "repetitions_b", kb,
+			 "points", nn, "alpha_each", alpha, "sweep", welch_json(&wa, w), "top",
+			 two ? welch_json(&wt, wtop) : json_null());
+	return word;
+}
+
 static json_t *compare_bench(const struct bench_result *ba, const struct bench_result *bb,
-			     const struct cmp_opts *o, struct tally *t, uint64_t *ca, uint64_t *cb)
+			     const struct cmp_opts *o, struct tally *t, uint64_t *ca, uint64_t *cb,
+			     int *judged)
 {
 	int na, nb;
 	uint64_t *va = distinct_n(ba, &na), *vb = distinct_n(bb, &nb);
@@ -251,6 +409,21 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 	char key[200];
 	double mc;
 	enum cmp_word w = bench_word(pts, o, &mc);
+	/* the bench's word: from the repetitions when each side has enough */
+	int need = o->min_reps > 0 ? o->min_reps : 3, nn = 0;
+	int ka = reps_with_points(ba), kb = reps_with_points(bb);
+	const char *test = "samples";
+	json_t *rt = NULL;
+	uint64_t *ns = ka >= need && kb >= need ? common_n(ba, bb, &nn) : NULL;
+	if (ns && nn > 0) {
+		test = "repetitions";
+		w = rep_test(ba, bb, ns, nn, o, &rt);
+	} else if (!o->strict) {
+		test = "none";
+		w = CMP_INSUFFICIENT;
+	}
+	free(ns);
+	*judged = w != CMP_INSUFFICIENT;
 	t->bench_words[w]++;
 	if (w == CMP_SLOWER)
 		t->regression = 1;
@@ -262,9 +435,11 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 		nslow += pw && !strcmp(pw, "slower");
 		nfast += pw && !strcmp(pw, "faster");
 	}
-	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name", bench_key(ba, key, sizeof(key)),
-			 "version", ba->version, "status_a", bench_status_name(ba->status),
-			 "status_b", bench_status_name(bb->status), "word", cmp_word_name(w),
+	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
+			 bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
+			 bench_status_name(ba->status), "status_b", bench_status_name(bb->status),
+			 "word", cmp_word_name(w), "test", test, "repetitions_a", ka,
+			 "repetitions_b", kb, "repetition_test", rt ? rt : json_null(),
 			 "median_change_pct", num(mc * 100), "points_compared",
 			 (int)json_array_size(pts), "points_slower", nslow, "points_faster", nfast,
 			 "points", pts, "n_only_in_a", only_a, "n_only_in_b", only_b);
@@ -276,6 +451,71 @@ static const char *isolation(const struct run_result *r)
 {
 	const char *v = json_string_value(json_object_get(r->options, "isolation"));
 	return v && !strcmp(v, "worker") ? "each in a worker process" : "inside scalebench";
+}
+
+/* The text of a recorded condition at a dotted path of a JSON tree (a
+ * string, a number, or an "unavailable" object as the snapshot writes it),
+ * in buf; "" when absent. */
+static const char *cond_text(const json_t *root, const char *path, char *buf, size_t len)
+{
+	char part[64];
+	const json_t *v = root;
+	for (const char *p = path; v && *p;) {
+		size_t k = strcspn(p, ".");
+		snprintf(part, sizeof(part), "%.*s", (int)k, p);
+		v = json_object_get(v, part);
+		p += k + (p[k] == '.');
+	}
+	buf[0] = 0;
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_number(v))
+		snprintf(buf, len, "%g", json_number_value(v));
+	else if (json_is_object(v) && json_object_get(v, "unavailable"))
+		snprintf(buf, len, "unknown");
+	else if (v && !json_is_null(v)) {
+		char *d = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+		snprintf(buf, len, "%s", d ? d : "");
+		free(d);
+	}
+	return buf;
+}
+
+/* Conditions a run records but does not control, which move costs
+ * without the system under test having changed: named when they differ. */
+static void conditions(const struct run_result *a, const struct run_result *b, json_t *caveats)
+{
+	static const struct {
+		int opts; /* 1: options, 0: snapshot */
+		const char *path, *what;
+	} c[] = {
+		{1, "cpus", "CPU placement (--cpus)"},
+		{0, "kernel.release", "kernel"},
+		{0, "kernel.version", "kernel build"},
+		{0, "kernel.preempt.model", "preemption model"},
+		{0, "clocksource.current", "clock source"},
+		{0, "cpu.governor", "frequency governor"},
+		{0, "cpu.model", "CPU model"},
+		{0, "cpu.count_online", "CPUs online"},
+		{0, "memory.thp.enabled", "transparent huge pages"},
+		{0, "virtualization.hypervisor.type", "hypervisor"},
+		{1, "scale", "scale (--quick/--full)"},
+		{1, "ci_target", "CI target (--ci)"},
+	};
+	char va[256], vb[256];
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const json_t *ra = c[i].opts ? a->options : a->snapshot;
+		const json_t *rb = c[i].opts ? b->options : b->snapshot;
+		if (!ra || !rb)
+			continue;
+		cond_text(ra, c[i].path, va, sizeof(va));
+		cond_text(rb, c[i].path, vb, sizeof(vb));
+		if (strcmp(va, vb))
+			json_array_append_new(caveats,
+					      json_sprintf("%s differs: A %s, B %s", c[i].what,
+							   *va ? va : "(not recorded)",
+							   *vb ? vb : "(not recorded)"));
+	}
 }
 
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
@@ -307,9 +547,10 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							bb->version));
 			continue;
 		}
+		int judged = 0;
+		json_array_append_new(benches, compare_bench(ba, bb, o, &t, ca, cb, &judged));
 		if (ba->v.cls != bb->v.cls)
-			json_array_append_new(vchg, verdict_change(ka, &ba->v, &bb->v, &t));
-		json_array_append_new(benches, compare_bench(ba, bb, o, &t, ca, cb));
+			json_array_append_new(vchg, verdict_change(ka, &ba->v, &bb->v, judged, &t));
 	}
 	for (int i = 0; i < b->nbenches; i++) {
 		char kb[200];
@@ -329,14 +570,16 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							    "operation costs can depend on the process "
 							    "that makes it (fork: up to x2)",
 							    ia, ib));
-	return json_pack("{s:o,s:o,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i},"
+	conditions(a, b, caveats);
+	return json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,
-			 "alpha", o->alpha, "caveats", caveats, "verdict_changes", vchg, "refused", refused,
-			 "benches_only_in_a", only_a, "benches_only_in_b", only_b, "benches",
+			 "alpha", o->alpha, "min_repetitions", o->min_reps > 0 ? o->min_reps : 3,
+			 "strict", o->strict, "caveats", caveats, "verdict_changes", vchg, "refused",
+			 refused, "benches_only_in_a", only_a, "benches_only_in_b", only_b, "benches",
 			 benches, "summary", "benches", "same", t.bench_words[CMP_SAME], "faster",
 			 t.bench_words[CMP_FASTER], "slower", t.bench_words[CMP_SLOWER], "noisy",
-			 t.bench_words[CMP_NOISY], "points", "same", t.words[CMP_SAME], "faster",
-			 t.words[CMP_FASTER], "slower", t.words[CMP_SLOWER], "noisy",
-			 t.words[CMP_NOISY], "regression", t.regression);
+			 t.bench_words[CMP_NOISY], "insufficient", t.bench_words[CMP_INSUFFICIENT],
+			 "points", "same", t.words[CMP_SAME], "faster", t.words[CMP_FASTER], "slower",
+			 t.words[CMP_SLOWER], "noisy", t.words[CMP_NOISY], "regression", t.regression);
 }

@@ -163,6 +163,17 @@ static double t_central(double t, int df)
 	return 2 / FIT_PI * (th + s * cos(th) * sum);
 }
 
+double fit_t_pvalue(double t, double df)
+{
+	if (!(df >= 1) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	int d = df > 1000 ? 1000 : (int)floor(df); /* t_central sums df terms */
+	double p = 1 - t_central(fabs(t), d);
+	return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
 /* The t with P(|T| < t) = central, df degrees of freedom (bisection). */
 static double t_quantile(double central, int df)
 {

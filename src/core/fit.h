@@ -45,5 +45,8 @@ int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v);
 const char *growth_name(enum growth g); /* "O(1)", "O(log n)", ... */
 int growth_from_name(const char *s);    /* inverse, -1 if unknown */
 const char *fit_model_name(int model);  /* "1", "log n", "n", "n log n", "n^2" */
+/* Two-sided p-value of Student's t with df degrees of freedom (df is
+ * rounded down: conservative for Welch's fractional df); NAN if df < 1. */
+double fit_t_pvalue(double t, double df);
 
 #endif

@@ -86,6 +86,6 @@ enum cmp_word hcmp_word(double change, double p, double delta, double threshold,
 
 const char *cmp_word_name(enum cmp_word w)
 {
-	static const char *const names[] = {"same", "faster", "slower", "noisy"};
-	return (unsigned)w < 4 ? names[w] : "?";
+	static const char *const names[] = {"same", "faster", "slower", "noisy", "insufficient"};
+	return (unsigned)w < CMP_NWORDS ? names[w] : "?";
 }

@@ -31,7 +31,10 @@ struct hcmp {
 	double delta;          /* Cliff's delta, B relative to A */
 };
 
-enum cmp_word { CMP_SAME = 0, CMP_FASTER, CMP_SLOWER, CMP_NOISY };
+/* CMP_INSUFFICIENT: a bench with fewer repetitions a side than compare
+ * needs to call a change (compare.c), never a point's word. */
+enum cmp_word { CMP_SAME = 0, CMP_FASTER, CMP_SLOWER, CMP_NOISY, CMP_INSUFFICIENT };
+#define CMP_NWORDS 5
 
 /* a and b hold nb bucket counts each. Returns -1 when either is empty. */
 int hcmp_counts(const uint64_t *a, const uint64_t *b, int nb, struct hcmp *out);

@@ -65,9 +65,12 @@ void compare_print_text(const json_t *c, FILE *f)
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
 	print_side(f, "A", json_object_get(c, "a"));
 	print_side(f, "B", json_object_get(c, "b"));
-	fprintf(f, "threshold %.3g%%, alpha %.3g per point (Mann-Whitney U on the histograms; "
+	fprintf(f, "threshold %.3g%%, alpha %.3g; bench words from the repetitions (Welch's t, "
+		   "at least %lld a side%s); point words from the samples (Mann-Whitney U; "
 		   "delta = Cliff's delta, > 0: B slower)\n",
-		jnum(c, "threshold_pct"), jnum(c, "alpha"));
+		jnum(c, "threshold_pct"), jnum(c, "alpha"),
+		(long long)json_integer_value(json_object_get(c, "min_repetitions")),
+		json_is_true(json_object_get(c, "strict")) ? "; --strict: else from the samples" : "");
 	const json_t *vc = json_object_get(c, "verdict_changes");
 	size_t i;
 	json_t *v;
@@ -77,10 +80,12 @@ void compare_print_text(const json_t *c, FILE *f)
 			fprintf(f, "  %-12s %s -> %s  (exponent %.2f -> %.2f)%s\n", js(v, "bench"),
 				js(v, "from"), js(v, "to"), jnum(v, "exponent_from"),
 				jnum(v, "exponent_to"),
-				json_is_true(json_object_get(v, "significant"))
-					? (json_is_true(json_object_get(v, "worse")) ? "  WORSE"
-										     : "  better")
-					: "  (not significant: exponent intervals overlap)");
+				!json_is_true(json_object_get(v, "significant"))
+					? "  (not significant: exponent intervals overlap)"
+				: !json_is_true(json_object_get(v, "judged"))
+					? "  (not judged: too few repetitions)"
+				: json_is_true(json_object_get(v, "worse")) ? "  WORSE"
+									    : "  better");
 	}
 	fprintf(f, "\n%-12s %8s %10s %10s %8s %10s %10s %8s %8s %6s  %s\n", "bench", "N",
 		"median A", "median B", "change", "p99 A", "p99 B", "change", "p", "delta", "word");
@@ -114,12 +119,33 @@ void compare_print_text(const json_t *c, FILE *f)
 		}
 		if (json_array_size(pts)) {
 			const char *w = js(v, "word");
+			const json_t *rt = json_object_get(v, "repetition_test");
+			char how[200];
+			if (json_is_object(rt)) {
+				const json_t *sw = json_object_get(rt, "sweep"), *tp = json_object_get(rt, "top");
+				char pa[16], pt[80];
+				snprintf(pa, sizeof(pa), "%.3g", jnum(sw, "p"));
+				pt[0] = 0;
+				if (json_is_object(tp))
+					snprintf(pt, sizeof(pt), ", top third %s p %.3g",
+						 pct(jnum(tp, "change_pct"), b3, sizeof(b3)), jnum(tp, "p"));
+				snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s",
+					 (long long)json_integer_value(json_object_get(rt, "repetitions_a")),
+					 (long long)json_integer_value(json_object_get(rt, "repetitions_b")),
+					 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt);
+			} else if (!strcmp(w, "insufficient")) {
+				snprintf(how, sizeof(how), "; %lld and %lld repetitions",
+					 (long long)json_integer_value(json_object_get(v, "repetitions_a")),
+					 (long long)json_integer_value(json_object_get(v, "repetitions_b")));
+			} else {
+				snprintf(how, sizeof(how), "; from the samples (--strict)");
+			}
 			fprintf(f, "%-12s %8s  median change %s; slower at %lld, faster at %lld of %lld "
-				   "points  => %s\n",
+				   "points%s  => %s\n",
 				js(v, "name"), "bench", pct(jnum(v, "median_change_pct"), b1, sizeof(b1)),
 				(long long)json_integer_value(json_object_get(v, "points_slower")),
 				(long long)json_integer_value(json_object_get(v, "points_faster")),
-				(long long)json_integer_value(json_object_get(v, "points_compared")),
+				(long long)json_integer_value(json_object_get(v, "points_compared")), how,
 				!strcmp(w, "slower") ? "SLOWER" : w);
 		}
 	}
@@ -150,12 +176,13 @@ void compare_print_text(const json_t *c, FILE *f)
 		fprintf(f, "\ncaveat: %s\n", clean(json_string_value(v)));
 	const json_t *s = json_object_get(c, "summary"), *sb = json_object_get(s, "benches"),
 		     *sp = json_object_get(s, "points");
-	fprintf(f, "\nsummary: benches %lld same, %lld faster, %lld slower, %lld noisy; "
-		   "points %lld same, %lld faster, %lld slower, %lld noisy%s\n",
+	fprintf(f, "\nsummary: benches %lld same, %lld faster, %lld slower, %lld noisy, "
+		   "%lld insufficient; points %lld same, %lld faster, %lld slower, %lld noisy%s\n",
 		(long long)json_integer_value(json_object_get(sb, "same")),
 		(long long)json_integer_value(json_object_get(sb, "faster")),
 		(long long)json_integer_value(json_object_get(sb, "slower")),
 		(long long)json_integer_value(json_object_get(sb, "noisy")),
+		(long long)json_integer_value(json_object_get(sb, "insufficient")),
 		(long long)json_integer_value(json_object_get(sp, "same")),
 		(long long)json_integer_value(json_object_get(sp, "faster")),
 		(long long)json_integer_value(json_object_get(sp, "slower")),

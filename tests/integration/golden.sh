@@ -17,7 +17,8 @@ golden() { # name exit-status command...
 		echo "not ok - golden $name (exit $rc)"; diff -u "$G/$name" "$T/$name" | head -40; cat "$T/err"
 	fi
 }
-golden compare.txt 3 "$SB" compare $D/base.json $D/slow.json
-golden compare.json 3 "$SB" compare $D/base.json $D/slow.json --format json
+golden compare.txt 3 "$SB" compare --strict $D/base.json $D/slow.json
+golden compare.json 3 "$SB" compare --strict $D/base.json $D/slow.json --format json
 golden compare-self.txt 0 "$SB" compare $D/base.json $D/base.json
+golden compare-default.txt 0 "$SB" compare $D/base.json $D/slow.json
 golden report.csv 0 "$SB" report $D/base.json $D/slow.json --format csv

@@ -18,7 +18,7 @@ vg "run stores into sqlite" 0 run fs.stat --dir "$T/target" --max-n 3 --budget 0
 vg "history" 0 history --db "$T/h.db"
 vg "show json" 0 show 1 --db "$T/h.db" --format json
 vg "report csv of a history id" 0 report 1 --db "$T/h.db" --format csv
-vg "compare: regression" 3 compare "$T/a.json" "$T/b.json" 1 --db "$T/h.db"
+vg "compare: regression (--strict: one repetition a side)" 3 compare --strict "$T/a.json" "$T/b.json" 1 --db "$T/h.db"
 vg "report html" 0 report "$T/a.json" "$T/b.json" -o "$T/r.html"
 vg "compare of a truncated file" 2 compare "$T/a.json" "$T/bad.json"
 vg "show of a missing run" 1 show 99 --db "$T/h.db"

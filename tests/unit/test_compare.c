@@ -8,9 +8,12 @@
 #include "compare.h"
 #include "t.h"
 
-/* A sweep of 9 points, n = 1..256; point i's latencies are around base ns
- * times factor[i] (1 when factor is NULL), 400 samples each. */
-static void make(struct run_result *r, const double *factor, int version)
+/* A sweep of 9 points, n = 1..256, in nreps repetitions; point i's
+ * latencies in repetition r are around 1000 ns times factor[i] (1 when
+ * factor is NULL) times run[r] (1 when run is NULL: a run effect, the
+ * shift of a whole repetition), 400 samples each. */
+static void make_reps(struct run_result *r, const double *factor, int version, int nreps,
+		      const double *run)
 {
 	memset(r, 0, sizeof(*r));
 	r->schema_version = SB_SCHEMA_VERSION;
@@ -18,23 +21,30 @@ static void make(struct run_result *r, const double *factor, int version)
 	struct bench_result *b = result_add_bench(r);
 	b->name = strdup("x.op");
 	b->version = version;
-	struct repetition *rep = bench_add_rep(b);
 	struct hist *h = hist_new();
-	for (int i = 0; i < 9; i++) {
-		struct point *p = rep_add_point(rep);
-		hist_reset(h);
-		double f = factor ? factor[i] : 1;
-		for (int k = 0; k < 400; k++) /* a spread of +-10% around 1000 ns */
-			hist_add(h, f * (900 + (k * 37) % 200));
-		p->n = (uint64_t)1 << i;
-		p->batch = 1;
-		p->samples = p->ops = h->count;
-		hist_summary(h, &p->st);
-		point_set_bins(p, h);
+	for (int q = 0; q < nreps; q++) {
+		struct repetition *rep = bench_add_rep(b);
+		for (int i = 0; i < 9; i++) {
+			struct point *p = rep_add_point(rep);
+			hist_reset(h);
+			double f = (factor ? factor[i] : 1) * (run ? run[q] : 1);
+			for (int k = 0; k < 400; k++) /* a spread of +-10% around 1000 ns */
+				hist_add(h, f * (900 + (k * 37) % 200));
+			p->n = (uint64_t)1 << i;
+			p->batch = 1;
+			p->samples = p->ops = h->count;
+			hist_summary(h, &p->st);
+			point_set_bins(p, h);
+		}
+		rep_fit(rep);
 	}
 	hist_free(h);
-	rep_fit(rep);
 	bench_fit(b);
+}
+
+static void make(struct run_result *r, const double *factor, int version)
+{
+	make_reps(r, factor, version, 1, NULL);
 }
 
 static const char *bench_word_of(const json_t *c)
@@ -42,12 +52,13 @@ static const char *bench_word_of(const json_t *c)
 	return json_string_value(json_object_get(json_array_get(json_object_get(c, "benches"), 0), "word"));
 }
 
+/* One run a side, judged on its samples (--strict). */
 static void expect(const double *fb, int vb, const char *word, int regression, const char *what)
 {
 	struct run_result a, b;
 	make(&a, NULL, 1);
 	make(&b, fb, vb);
-	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .strict = 1};
 	int reg = -1;
 	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
 	CHECK(c != NULL, "%s: built", what);
@@ -58,6 +69,85 @@ static void expect(const double *fb, int vb, const char *word, int regression, c
 	json_decref(c);
 	result_free(&a);
 	result_free(&b);
+}
+
+static const char *rep_word_of(const double *fa, const double *runa, int ka, const double *fb,
+			       const double *runb, int kb, int strict, int *reg)
+{
+	static char word[32];
+	struct run_result a, b;
+	make_reps(&a, fa, 1, ka, runa);
+	make_reps(&b, fb, 1, kb, runb);
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .strict = strict};
+	json_t *c = compare_results(&a, "a", &b, "b", &o, reg);
+	snprintf(word, sizeof(word), "%s", c ? bench_word_of(c) : "(none)");
+	json_decref(c);
+	result_free(&a);
+	result_free(&b);
+	return word;
+}
+
+/* A uniform deviate in (0, 1) from a fixed-seed LCG (the test must not
+ * depend on the C library's rand). */
+static double uniform(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(uint64_t *s)
+{
+	double u = uniform(s), v = uniform(s);
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* The repetition is the unit of replication: run effects of 10% with
+ * tight samples inside each run are not a change; a real one is. */
+static void repetitions(void)
+{
+	double slow[9] = {1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2};
+	double ten[9] = {1.1, 1.1, 1.1, 1.1, 1.1, 1.1, 1.1, 1.1, 1.1};
+	double top[9] = {1, 1, 1, 1, 1, 1, 1.3, 1.3, 1.3};
+	double ra[3] = {1.00, 1.10, 0.93}, rb[3] = {1.08, 0.95, 1.04};
+	double tight[3] = {1.0, 1.01, 0.99}, tight2[3] = {0.995, 1.005, 1.0};
+	int reg;
+	const char *w = rep_word_of(NULL, ra, 3, NULL, rb, 3, 0, &reg);
+	CHECK(strcmp(w, "slower") && strcmp(w, "faster") && reg == 0,
+	      "run effects of 10%%, 3 repetitions a side: not a change (%s)", w);
+	/* the same runs judged on the samples of one run each: a false alarm */
+	w = rep_word_of(NULL, ra + 1, 1, NULL, ra + 2, 1, 1, &reg);
+	CHECK(!strcmp(w, "faster") && reg == 0, "the samples of one run each see a change (%s)", w);
+	w = rep_word_of(NULL, ra, 1, NULL, ra + 1, 1, 1, &reg);
+	CHECK(!strcmp(w, "slower") && reg == 1, "... and call it a regression (%s)", w);
+	w = rep_word_of(NULL, ra, 1, NULL, ra + 1, 1, 0, &reg);
+	CHECK(!strcmp(w, "insufficient") && reg == 0, "without --strict: insufficient (%s)", w);
+	w = rep_word_of(NULL, tight, 3, slow, tight2, 3, 0, &reg);
+	CHECK(!strcmp(w, "slower") && reg == 1, "20%% slower, 3 repetitions a side: slower (%s)", w);
+	w = rep_word_of(NULL, tight, 3, ten, tight2, 3, 0, &reg);
+	CHECK(!strcmp(w, "slower") && reg == 1, "10%% slower, 3 repetitions a side: slower (%s)", w);
+	w = rep_word_of(slow, tight, 3, NULL, tight2, 3, 0, &reg);
+	CHECK(!strcmp(w, "faster") && reg == 0, "20%% faster: faster (%s)", w);
+	w = rep_word_of(NULL, tight, 3, top, tight2, 3, 0, &reg);
+	CHECK(!strcmp(w, "slower") && reg == 1, "top third 30%% slower: slower (%s)", w);
+	w = rep_word_of(NULL, tight, 3, NULL, tight2, 3, 0, &reg);
+	CHECK(!strcmp(w, "same") && reg == 0, "no change: same (%s)", w);
+	w = rep_word_of(NULL, tight, 2, slow, tight2, 3, 0, &reg);
+	CHECK(!strcmp(w, "insufficient") && reg == 0, "2 repetitions on a side: insufficient (%s)", w);
+
+	/* false alarms under run effects of sd 10%: 200 A/A comparisons */
+	uint64_t seed = 42;
+	int alarms = 0, trials = 200;
+	for (int i = 0; i < trials; i++) {
+		double x[3], y[3];
+		for (int k = 0; k < 3; k++) {
+			x[k] = exp(0.10 * gauss(&seed));
+			y[k] = exp(0.10 * gauss(&seed));
+		}
+		w = rep_word_of(NULL, x, 3, NULL, y, 3, 0, &reg);
+		alarms += reg;
+	}
+	CHECK(alarms <= trials * 3 / 100, "run effects of sd 10%%: %d false alarms in %d A/A comparisons",
+	      alarms, trials);
 }
 
 int main(void)
@@ -84,7 +174,7 @@ int main(void)
 	struct run_result a, b;
 	make(&a, NULL, 1);
 	make(&b, all, 2);
-	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .strict = 1};
 	int reg;
 	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
 	CHECK(json_array_size(json_object_get(c, "refused")) == 1 &&
@@ -126,7 +216,18 @@ int main(void)
 	CHECK(vc && json_is_false(json_object_get(vc, "significant")) && reg == 0,
 	      "overlapping intervals: not a regression");
 	json_decref(c);
+	/* without --strict, one run a side calls nothing, not even a verdict */
+	o.strict = 0;
+	b.benches[0].v.exp_lo = 0.9;
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	vc = json_array_get(json_object_get(c, "verdict_changes"), 0);
+	CHECK(vc && json_is_false(json_object_get(vc, "judged")) && reg == 0 &&
+		      !strcmp(bench_word_of(c), "insufficient"),
+	      "one repetition a side: insufficient, the verdict change not judged");
+	json_decref(c);
 	result_free(&a);
 	result_free(&b);
+
+	repetitions();
 	return t_done("test_compare");
 }

@@ -2,13 +2,18 @@
 """Make a doctored copy of a scalebench result for the compare tests.
 
 doctor.py IN OUT [--factor F] [--factor-top F] [--version BENCH=V] [--drop BENCH] [--set-name OLD=NEW]
-                 [--snapshot PATH=VALUE]
+                 [--snapshot PATH=VALUE] [--replicate K]
 
 --factor F multiplies every latency by F (--factor-top F: only in the top
 third of each sweep, at least 2 points): the *_ns statistics, and each
 histogram bin moves to the bucket holding F times its midpoint (the
 log-linear layout of src/core/hist.h: 2^e split into 128 buckets).
+--replicate K makes each bench's first repetition into K, the k-th
+scaled by 1 + 0.01 * (k - (K-1)/2): repetitions 1% apart, a tight and
+known run-to-run spread for compare's repetition test (the spread of real
+repetitions on a busy machine decides what a test of it can see).
 """
+import copy
 import json
 import math
 import sys
@@ -71,6 +76,18 @@ def main():
             for b in d["benches"]:
                 if b["name"] == old:
                     b["name"] = new
+        elif opt == "--replicate":
+            k = int(val)
+            for b in d["benches"]:
+                if not b["repetitions"]:
+                    continue
+                reps = []
+                for q in range(k):
+                    r = copy.deepcopy(b["repetitions"][0])
+                    for p in r["points"]:
+                        scale_point(p, 1 + 0.01 * (q - (k - 1) / 2))
+                    reps.append(r)
+                b["repetitions"] = reps
         elif opt == "--snapshot":
             path, v = val.split("=", 1)
             o = d["snapshot"]

@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# compare's false-alarm rate: PAIRS pairs of back-to-back runs of the same
+# build on the same machine (nothing changed between A and B), each pair
+# compared; prints per pair the bench words and compare's exit code, then
+# the totals: how many bench comparisons came out SLOWER and how many
+# compares exited 3. Goal (docs/compare.md): no exit 3, at most 1% SLOWER.
+#
+#   sh bench/compare-aa.sh [PAIRS]          (default 10)
+#   env: SB (./scalebench), DIR (/dev/shm), REPEAT (3), ARGS (--quick),
+#        STRICT=1 also compares each pair with --strict on its first
+#        repetition alone (what one run a side would have said)
+set -u
+cd "$(dirname "$0")/.." || exit 2
+PAIRS=${1:-10}
+SB=${SB:-./scalebench}
+DIR=${DIR:-/dev/shm}
+REPEAT=${REPEAT:-3}
+ARGS=${ARGS:---quick}
+[ -x "$SB" ] || { echo "compare-aa: $SB not built (make)" >&2; exit 2; }
+W=$(mktemp -d /tmp/scalebench-aa.XXXXXX) || exit 1
+trap 'rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM
+echo "compare-aa: $PAIRS pairs of '$SB run $ARGS -r $REPEAT --dir $DIR', load $(cut -d' ' -f1-3 /proc/loadavg)"
+tot=0; slow=0; fast=0; noisy=0; exit3=0; secs=0; sslow=0; sexit3=0
+run() { # run OUT
+	t0=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	"$SB" run $ARGS -r "$REPEAT" --dir "$DIR" --no-db -q -o "$1" >/dev/null 2>"$W/err" ||
+		{ echo "compare-aa: run failed:"; cat "$W/err"; exit 1; }
+	secs=$(echo "$secs + $(date +%s.%N) - $t0" | bc)
+}
+words() { # words JSON -> "benches slower faster noisy insufficient"
+	python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["comparisons"][0]
+w = [b["word"] for b in c["benches"]]
+print(len(w), w.count("slower"), w.count("faster"), w.count("noisy"), w.count("insufficient"),
+      " ".join(b["name"] for b in c["benches"] if b["word"] == "slower"))' "$1"
+}
+i=1
+while [ $i -le "$PAIRS" ]; do
+	run "$W/a.json"; run "$W/b.json"
+	"$SB" compare "$W/a.json" "$W/b.json" --format json >"$W/c.json" 2>/dev/null; rc=$?
+	set -- $(words "$W/c.json")
+	n=$1; s=$2; f=$3; z=$4; shift 5
+	tot=$((tot + n)); slow=$((slow + s)); fast=$((fast + f)); noisy=$((noisy + z))
+	[ $rc = 3 ] && exit3=$((exit3 + 1))
+	line="pair $i: $n benches, $s slower, $f faster, $z noisy, exit $rc${*:+ (slower: $*)}"
+	if [ "${STRICT:-0}" = 1 ]; then
+		python3 - "$W/a.json" "$W/b.json" <<'PY'
+import json, sys
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    for b in d["benches"]:
+        b["repetitions"] = b["repetitions"][:1]
+    json.dump(d, open(f + ".1", "w"))
+PY
+		"$SB" compare --strict "$W/a.json.1" "$W/b.json.1" --format json >"$W/s.json" 2>/dev/null; src=$?
+		set -- $(words "$W/s.json")
+		sslow=$((sslow + $2)); [ $src = 3 ] && sexit3=$((sexit3 + 1))
+		line="$line; one repetition --strict: $2 slower, exit $src"
+	fi
+	echo "$line"
+	i=$((i + 1))
+done
+pct=$(echo "scale=2; 100 * $slow / ($tot + ($tot == 0))" | bc)
+echo "total: $tot bench comparisons: $slow slower ($pct%), $fast faster, $noisy noisy; exit 3 in $exit3 of $PAIRS compares"
+[ "${STRICT:-0}" = 1 ] && echo "one repetition a side with --strict: $sslow slower, exit 3 in $sexit3 of $PAIRS"
+echo "time per run (-r $REPEAT): $(echo "scale=1; $secs / (2 * $PAIRS)" | bc) s; load $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ $exit3 -eq 0 ] && [ $((100 * slow)) -le "$tot" ]; then echo "PASS"; else echo "FAIL"; fi

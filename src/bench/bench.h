@@ -36,6 +36,19 @@
  * throughput-over-time series; a bench may add figures of its own
  * (fairness across streams, per-phase results) with meter_extra().
  *
+ * Placement: a bench with more than one process or thread (a server, the
+ * helpers holding its load) names its default placement in .placement:
+ * "same" (every process on one CPU: no cross-CPU wake-ups, the stable
+ * choice for round-trip latency on a virtual machine), "spread" (the
+ * bench's own side on the first allowed CPU, each other side on the next)
+ * or "free" (the scheduler decides; points may land on two levels). The
+ * user picks another with -p placement=...; the core pins the bench's
+ * process before setup (children inherit it) and records the choice in
+ * the bench's params and a note. A process or thread the bench starts
+ * calls bench_place(env, k) first thing, k = 1 for its peer (the server),
+ * so that "spread" can put it on another CPU. NULL: one process, nothing
+ * to place.
+ *
  * Variants: a NULL-terminated list of "key=value,key=value" parameter sets;
  * the core runs the sweep once per variant (each a separate bench result,
  * named by the same bench name plus its variant), and the bench reads its
@@ -80,7 +93,17 @@ struct bench_env {
 	double interval_s;       /* run(): throughput-over-time interval (0: budget/100) */
 	uint64_t per_op_units;   /* op mode: one op covers this many units (entries of a
 				  * listing); samples are recorded per unit. 0 = 1 */
+	/* placement in force (set by the core): BENCH_PLACE_* and the CPUs */
+	int place;
+	int place_ncpu;
+	int place_cpu[64];
 };
+
+enum bench_place { BENCH_PLACE_NONE = 0, BENCH_PLACE_SAME, BENCH_PLACE_SPREAD, BENCH_PLACE_FREE };
+/* Pin the calling process or thread as side k of the bench (0: the bench's
+ * own, 1: its peer...) under the placement in force; nothing under "free"
+ * or where the system has no affinity control. */
+void bench_place(const struct bench_env *env, int k);
 
 struct meter;
 uint64_t meter_now(void);  /* ns, the clock every sample is read from */
@@ -118,6 +141,7 @@ struct bench {
 	const char *const *variants; /* NULL, or NULL-terminated "k=v,k=v" sets */
 	const char *unit;     /* what one op is, for throughput: "request", "packet"; default "op" */
 	uint64_t space_mib;   /* scratch space a default sweep needs (MiB), to size matrix images */
+	const char *placement; /* default placement ("same", "spread", "free"), or NULL: see above */
 	int (*setup)(struct bench_env *env, void **state);
 	int (*grow)(void *state, uint64_t i);
 	int (*set_n)(void *state, uint64_t n);

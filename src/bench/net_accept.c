@@ -118,6 +118,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_accept = {
 	.name = "net.accept", .version = 1, .axis = "connections already accepted and held",
+	.placement = "same",
 	.summary = "accept a pending TCP connection with N accepted connections held open",
 	.op_desc = "accept on a blocking listening socket; the client connects before, both close after",
 	.quick_max_n = 200, .default_max_n = 10000, .full_max_n = 100000,

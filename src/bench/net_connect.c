@@ -128,6 +128,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_connect = {
 	.name = "net.connect", .version = 1, .axis = "connections already established",
+	.placement = "same",
 	.summary = "connect to a server until its event loop has accepted, with N connections established",
 	.op_desc = "connect + recv of the byte the server sends on accept; socket made before, reset (SO_LINGER 0) after",
 	.quick_max_n = 200, .default_max_n = 10000, .full_max_n = 100000,

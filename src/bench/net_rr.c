@@ -124,6 +124,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_rr = {
 	.name = "net.rr", .version = 1, .axis = "concurrent connections, one transaction in flight each",
+	.placement = "same",
 	.summary = "1-byte TCP request/response transactions per second with N concurrent connections",
 	.op_desc = "one transaction: send 1 byte, receive its echo (latency from the send)",
 	.quick_max_n = 16, .default_max_n = 64, .full_max_n = 1024, .series = SERIES_POW2,

@@ -264,6 +264,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_stream = {
 	.name = "net.stream", .version = 1, .axis = "parallel TCP streams",
+	.placement = "spread",
 	.summary = "TCP bulk throughput with N parallel streams (send, sendfile, splice, MSG_ZEROCOPY)",
 	.op_desc = "one send call of up to 128 KiB on a ready stream (sender side)",
 	.quick_max_n = 4, .default_max_n = 16, .full_max_n = 64, .series = SERIES_POW2,

@@ -116,6 +116,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_udp = {
 	.name = "net.udp", .version = 1, .axis = "UDP payload bytes",
+	.placement = "spread",
 	.summary = "UDP datagrams per second from one socket to a sink server, by payload size",
 	.op_desc = "one send of an N-byte datagram on a connected UDP socket",
 	.quick_max_n = 1024, .default_max_n = 32768, .full_max_n = MAX_PAYLOAD, .min_n = 16,

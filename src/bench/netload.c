@@ -99,6 +99,7 @@ static int helper_spawn(struct netload *l)
 	}
 	if (pid == 0) {
 		close(sv[0]);
+		bench_place(l->env, 1);
 		helper_main(l, sv[1]);
 	}
 	close(sv[1]);

@@ -630,6 +630,7 @@ int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
 	}
 	if (pid == 0) {
 		close(sv[0]);
+		bench_place(env, 1);
 		child_main(&sp, sv[1]);
 	}
 	close(sv[1]);

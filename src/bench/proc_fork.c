@@ -103,6 +103,7 @@ static void teardown(void *state)
 
 const struct bench bench_proc_fork = {
 	.name = "proc.fork", .version = 1, .axis = "live (sleeping) processes",
+	.placement = "same",
 	.summary = "fork a child that exits at once, and reap it, with N sleeping processes alive",
 	.op_desc = "fork + child _exit(0) + waitpid",
 	.quick_max_n = 100, .default_max_n = 1000, .full_max_n = 10000,

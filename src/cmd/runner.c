@@ -158,6 +158,11 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	    (a->output && check_output(a->output, err, errlen)) ||
 	    (a->report && check_output(a->report, err, errlen)))
 		return -1;
+	const char *pl = json_string_value(json_object_get(rn->over, "placement"));
+	if (pl && strcmp(pl, "same") && strcmp(pl, "spread") && strcmp(pl, "free")) {
+		snprintf(err, errlen, "-p placement=%.40s: not a placement (same, spread or free)", pl);
+		return -1;
+	}
 	const char *vars[64];
 	for (int i = 0; i < rn->nsel; i++) {
 		if (bench_variants(rn->sel[i], rn->over, vars, 64) < 0) {

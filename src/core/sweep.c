@@ -541,6 +541,60 @@ static void report(const struct sweep_opts *o, struct sweep_progress *pr)
 		o->progress(o->progress_ctx, pr);
 }
 
+/* ---- placement (bench.h) ---- */
+
+void bench_place(const struct bench_env *env, int k)
+{
+	if (env->place_ncpu <= 0 || k < 0)
+		return;
+	if (env->place == BENCH_PLACE_SAME)
+		sys_pin_cpus(&env->place_cpu[0], 1);
+	else if (env->place == BENCH_PLACE_SPREAD)
+		sys_pin_cpus(&env->place_cpu[k % env->place_ncpu], 1);
+}
+
+/* Pins the bench's own process for its placement (its children inherit
+ * it) and records the choice; the CPUs allowed before go to saved, to be
+ * restored after teardown (an in-process sweep goes on with other
+ * benches). */
+static void place_bench(const struct bench *b, struct bench_env *env, struct bench_result *out,
+			int *saved, int *nsaved)
+{
+	*nsaved = 0;
+	if (!b->placement)
+		return;
+	const char *mode = bench_param(env, "placement", b->placement);
+	env->place = !strcmp(mode, "same")	? BENCH_PLACE_SAME
+		     : !strcmp(mode, "spread") ? BENCH_PLACE_SPREAD
+					       : BENCH_PLACE_FREE;
+	if (out->params && !json_object_get(out->params, "placement"))
+		json_object_set_new(out->params, "placement", json_string(mode));
+	int n = sys_cpus_allowed(env->place_cpu, (int)(sizeof(env->place_cpu) / sizeof(int)));
+	if (n <= 0) {
+		env->place = BENCH_PLACE_FREE;
+		bench_add_note(out, "placement %s: this system has no CPU affinity control; the "
+				    "scheduler placed every process", mode);
+		return;
+	}
+	env->place_ncpu = n;
+	if (env->place == BENCH_PLACE_FREE) {
+		bench_add_note(out, "placement free: the scheduler placed the bench and its peers on "
+				    "CPUs %d..%d (points may land on two levels)",
+			       env->place_cpu[0], env->place_cpu[n - 1]);
+		return;
+	}
+	memcpy(saved, env->place_cpu, (size_t)n * sizeof(int));
+	*nsaved = n;
+	sys_pin_cpus(&env->place_cpu[0], 1);
+	if (env->place == BENCH_PLACE_SAME || n == 1)
+		bench_add_note(out, "placement %s: the bench and its peers on CPU %d "
+				    "(-p placement=same|spread|free)", mode, env->place_cpu[0]);
+	else
+		bench_add_note(out, "placement spread: the bench on CPU %d, its peer on CPU %d "
+				    "(-p placement=same|spread|free)",
+			       env->place_cpu[0], env->place_cpu[1 % n]);
+}
+
 static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		   struct bench_result *out, struct hist *h)
 {
@@ -581,7 +635,8 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 
 	struct sweep_progress pr = {.bench = b->name, .rep = repi + 1, .nreps = o->repeat,
 				    .npoints = np};
-	int harness_rc = 0;
+	int harness_rc = 0, saved[64], nsaved;
+	place_bench(b, &c.env, out, saved, &nsaved);
 	int rc = b->setup ? b->setup(&c.env, &c.st) : 0;
 	if (rc == BENCH_SKIP) {
 		if (c.st && b->teardown)
@@ -642,6 +697,8 @@ done:
 	if (b->teardown)
 		b->teardown(c.st);
 out:
+	if (nsaved)
+		sys_pin_cpus(saved, nsaved);
 	if (c.env.note[0])
 		bench_add_note(out, "%s", c.env.note); /* identical notes are kept once */
 	close(c.env.dirfd);

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Placement is a controlled, recorded variable: a bench with a server
+# (net.rr) runs by default with every process on one CPU; -p placement=
+# spread puts its server on the next CPU, free leaves all to the
+# scheduler; the CPUs each process may use are read from /proc while the
+# sweep runs, and the result records the choice. A bad placement is exit 2.
+# tier: fast (tests/run.sh --fast, make test)
+. "$(dirname "$0")/lib.sh"
+mkdir -p "$T/target"
+"$SB" run net.rr -p placement=bogus --dir "$T/target" -q --no-db -o "$T/bad.json" >/dev/null 2>"$T/bad.err"
+check "bad placement: exit 2, named" sh -c '[ $1 = 2 ] && grep -q "placement=bogus.*same, spread or free" "$2" && [ ! -e "$3" ]' _ $? "$T/bad.err" "$T/bad.json"
+if [ "${SB_VARIANT:-native}" = posix ]; then
+	"$SB" run net.rr --max-n 2 --budget 0.01 --dir "$T/target" -q --no-db -o "$T/p.json" >/dev/null 2>&1
+	check "POSIX build: placement recorded as not controlled" jtrue "$T/p.json" "any('no CPU affinity control' in n for n in d['benches'][0]['notes'])"
+	exit 0
+fi
+ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+first=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+# affinity MODE: the Cpus_allowed_list of each process below the run, once
+# the server and the worker are up (--ci 0.1: every point spends its 1 s)
+affinity() {
+	"$SB" run net.rr --max-n 2 --budget 1 --ci 0.1 --dir "$T/target" -q --no-db -o "$T/$1.json" ${1:+-p placement=$1} >/dev/null 2>&1 &
+	pid=$!
+	i=0; while [ $i -lt 100 ] && [ "$(descendants $pid)" -lt 2 ]; do sleep 0.1; i=$((i+1)); done
+	sleep 0.3
+	for p in $(below $pid); do
+		grep -h '^Cpus_allowed_list' /proc/$p/status 2>/dev/null | awk '{print $2}'
+	done | sort | uniq -c | awk '{print $1 "x" $2}' | tr '\n' ' ' >"$T/$1.aff"
+	wait $pid
+}
+affinity same
+check "same (the default): worker and server both on CPU $first [$(cat "$T/same.aff")]" grep -qx "[2-9]x$first " "$T/same.aff"
+check "same: recorded in params and a note" jtrue "$T/same.json" "d['benches'][0]['params']['placement'] == 'same' and any('placement same' in n for n in d['benches'][0]['notes'])"
+if [ "$ncpu" -ge 2 ]; then
+	second=$(python3 -c 'import os; print(sorted(os.sched_getaffinity(0))[1])')
+	affinity spread
+	check "spread: the worker on CPU $first, the server on CPU $second [$(cat "$T/spread.aff")]" sh -c 'grep -q "1x$2 " "$1" && grep -q "[1-9]x$3 " "$1"' _ "$T/spread.aff" "$second" "$first"
+	check "spread: recorded" jtrue "$T/spread.json" "d['benches'][0]['params']['placement'] == 'spread' and any('its peer on CPU' in n for n in d['benches'][0]['notes'])"
+	affinity free
+	check "free: every process may run on every CPU [$(cat "$T/free.aff")]" sh -c '! grep -q "x$2 " "$1" && [ -s "$1" ]' _ "$T/free.aff" "$first"
+else
+	skip "spread and free: one CPU allowed"
+fi
+check "nothing left in the target" empty_dir "$T/target"

@@ -151,6 +151,10 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		snprintf(err, errlen, "--quick and --full exclude each other");
 		return -1;
 	}
+	if (a->decide && a->no_decide) {
+		snprintf(err, errlen, "--decide and --no-decide exclude each other");
+		return -1;
+	}
 	if (a->cpus && sys_set_cpus(a->cpus, err, errlen))
 		return -1;
 	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
@@ -174,6 +178,7 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	rn->so = (struct sweep_opts){
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
+		.decide = !a->no_decide && (a->decide || a->full),
 	};
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
 	/* Benches that spend their whole budget (throughput over time) get a
@@ -208,12 +213,13 @@ static void progress_cb(void *ctx, const struct sweep_progress *p)
 static json_t *options_json(const struct runner *rn)
 {
 	const struct run_args *a = &rn->a;
-	return json_pack("{s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s}", "dir", a->dir, "cpus", a->cpus, "output",
+	return json_pack("{s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "dir", a->dir, "cpus", a->cpus, "output",
 			 a->output, "max_n", (json_int_t)a->max_n, "budget_s", rn->so.budget_s, "run_budget_s", rn->so.run_budget_s,
 			 "ci_target", rn->so.ci_target, "repeat", (json_int_t)a->repeat, "scale",
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",
 			 (json_int_t)rn->so.min_samples, "op_timeout_s", rn->so.op_timeout_s,
-			 "params", rn->over, "isolation", rn->exe[0] ? "worker" : "in-process");
+			 "params", rn->over, "isolation", rn->exe[0] ? "worker" : "in-process", "decide",
+			 rn->so.decide && rn->exe[0]);
 }
 
 int runner_start(struct runner *rn, int argc, char **argv)

@@ -21,6 +21,7 @@ struct run_args {
 	double budget, ci_pct;
 	int quick, full, quiet, help;
 	int in_process;   /* --in-process: no worker processes */
+	int decide, no_decide; /* --decide / --no-decide (default: on with --full) */
 	int budget_seen;
 	struct opt_list params;
 };
@@ -41,6 +42,8 @@ struct run_args {
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
 	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
+	{"decide", 0, OPT_FLAG, NULL, "an unclear verdict: more repetitions, N in shuffled order, up to 3x the sweep's time (default with --full)", 0, 0, NULL, &(a).decide, NULL}, \
+	{"no-decide", 0, OPT_FLAG, NULL, "not even with --full", 0, 0, NULL, &(a).no_decide, NULL}, \
 	{"in-process", 0, OPT_FLAG, NULL, "sweep every bench inside this process, not each in a fresh worker (for debuggers; a bench then measures what earlier ones left behind)", 0, 0, NULL, &(a).in_process, NULL}, \
 	{"quiet", 'q', OPT_FLAG, NULL, "no progress on stderr", 0, 0, NULL, &(a).quiet, NULL}, \
 	{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &(a).help, NULL}

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "netsrv.h"
 #include "opt.h"
@@ -301,10 +302,93 @@ static void merge(struct bench_result *br, struct bench_result *got, int first)
  * process as well as a new sweep, so what depends on where a process
  * lands (address-space layout, page colouring) shows up between
  * repetitions instead of staying fixed for all of them. */
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* An unclear verdict after the sweep: spend up to three times the time the
+ * sweeps took on more repetitions, each visiting the bench's N in a fresh
+ * shuffled order with every point in a worker of its own (the load built
+ * from zero for it), so that drift over time (a neighbour's load, a warming
+ * cache) cannot look like growth, and the pooled verdict gets more points.
+ * Rounds go on until the verdict is decided or the time is spent. Load
+ * axes only (a bench with grow); a note says what was added and why. */
+static int decide(const char *exe, const struct bench *b, const struct sweep_opts *so,
+		  int want_progress, struct bench_result *br, uint64_t spent_ns, char *err,
+		  size_t errlen)
+{
+	uint64_t ns[64];
+	int np = sweep_series_for(b, br->max_n, ns, 64);
+	if (!b->grow || np < 3 || br->status != BS_OK || br->v.cls != GROWTH_UNCLEAR)
+		return 0;
+	char why[200];
+	snprintf(why, sizeof(why), "%s", br->v.reason);
+	uint64_t t0 = clock_ns(), cap = 3 * spent_ns, seed = (t0 ^ (uint64_t)getpid()) | 1;
+	int rounds = 0, points = 0, ret = 0, stop = 0;
+	while (!stop && !reg_stop_requested() && clock_ns() - t0 < cap && rounds < 20) {
+		for (int i = np - 1; i > 0; i--) { /* Fisher-Yates */
+			int j = (int)(next_rand(&seed) % (uint64_t)(i + 1));
+			uint64_t t = ns[i];
+			ns[i] = ns[j];
+			ns[j] = t;
+		}
+		struct repetition *rep = bench_add_rep(br);
+		if (!rep)
+			break;
+		for (int k = 0; k < np && !reg_stop_requested() && clock_ns() - t0 < cap; k++) {
+			struct sweep_opts one = *so;
+			one.min_n = one.max_n = ns[k];
+			one.repeat = 1;
+			one.rep_first = 0;
+			one.rep_count = 1;
+			struct bench_result got;
+			int rc = run_worker(exe, b, &one, want_progress, br, &got, err, errlen);
+			if (rc < 0) {
+				fprintf(stderr, "scalebench: %s\n", err);
+				ret = 1;
+				stop = 1;
+				break;
+			}
+			ret |= rc;
+			struct repetition *gr = got.nreps ? &got.reps[0] : NULL;
+			if (!gr || gr->fail || gr->interrupted || got.status != BS_OK || gr->npts < 1) {
+				stop = 1; /* a failure is data of the sweeps, not of this */
+				bench_result_clear(&got);
+				break;
+			}
+			struct point *slot = rep_add_point(rep);
+			if (slot) {
+				*slot = gr->pts[gr->npts - 1];
+				memset(&gr->pts[gr->npts - 1], 0, sizeof(*slot));
+				points++;
+			}
+			bench_result_clear(&got);
+		}
+		rounds++;
+		rep_fit(rep);
+		bench_fit(br);
+		if (br->v.cls != GROWTH_UNCLEAR)
+			break;
+	}
+	if (rounds)
+		bench_add_note(br, "verdict unclear after the sweep (%s): %d more repetition%s, each N "
+				   "in a fresh worker in shuffled order (%d points, %.1f s of %.1f s: three "
+				   "times the sweeps): now %s",
+			       why, rounds, rounds == 1 ? "" : "s", points,
+			       (double)(clock_ns() - t0) / 1e9, (double)cap / 1e9,
+			       br->v.cls == GROWTH_UNCLEAR ? "still unclear" : growth_name(br->v.cls));
+	return ret;
+}
+
 int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts *so,
 		 int want_progress, struct bench_result *br, char *err, size_t errlen)
 {
 	int ret = 0;
+	uint64_t t0 = clock_ns();
 	for (int r = 0; r < so->repeat && !reg_stop_requested(); r++) {
 		struct sweep_opts one = *so;
 		one.rep_first = r;
@@ -326,6 +410,10 @@ int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts
 			break; /* a crash would come again: the bench stops there */
 	}
 	sweep_settle(br, so->repeat);
+	if (so->decide && !reg_stop_requested()) {
+		ret |= decide(exe, b, so, want_progress, br, clock_ns() - t0, err, errlen);
+		sweep_settle(br, so->repeat);
+	}
 	return ret;
 }
 

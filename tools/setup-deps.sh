@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages scalebench needs to build and test, when
 # they are missing. As root it runs apt-get; otherwise it names what is
 # missing and fails. One list, used by `make run`, `make check` and CI.

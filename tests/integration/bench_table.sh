@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every bench file is registered in src/bench/list.h and shown by `list`.
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.." || exit 1

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # compare on real results: a run against itself is "same" (exit 0); a
 # doctored copy 1.5x slower is a regression (exit 3) and the reverse is
 # faster (exit 0); differing bench versions are refused; benches and

@@ -46,6 +46,48 @@ check "LICENSE is the MIT license of the scalebench authors" sh -c \
 	'head -1 "$1" | grep -qx "MIT License" && grep -q "^Copyright (c) 2026 the scalebench authors$" "$1" &&
 	 grep -q "^Permission is hereby granted, free of charge" "$1"' _ "$root/LICENSE"
 
+# The libraries the binary links (its NEEDED entries, and those
+# tools/probe.sh links statically): each must be one whose license allows
+# linking into an MIT program (no GPL-only library), and the README's
+# library table must name its Debian package. A library not in this list
+# fails until its license is checked and added here and to the README.
+# name|Debian package|license (from /usr/share/doc/PACKAGE/copyright)
+LIBS='c|libc6|LGPL-2.1+
+m|libc6|LGPL-2.1+
+pthread|libc6|LGPL-2.1+
+dl|libc6|LGPL-2.1+
+rt|libc6|LGPL-2.1+
+jansson|libjansson4|Expat (MIT)
+uring|liburing2|MIT or LGPL-2.1+
+aio|libaio1|LGPL-2.1+
+sqlite3|libsqlite3-0|public domain
+pq|libpq5|PostgreSQL
+archive|libarchive13|BSD-2-clause
+sodium|libsodium23|ISC
+crypto|libssl3|Apache-2.0
+ssl|libssl3|Apache-2.0
+z|zlib1g|Zlib
+bz2|libbz2-1.0|BSD-style
+lzma|liblzma5|public domain
+zstd|libzstd1|BSD-3-clause
+lz4|liblz4-1|BSD-2-clause
+xml2|libxml2|MIT
+acl|libacl1|LGPL-2.1+
+attr|libattr1|LGPL-2.1+'
+linked=$( { readelf -d "$SB" 2>/dev/null | sed -n 's/.*Shared library: \[lib\([^].]*\)\.so.*/\1/p'
+	STATIC=1 sh "$root/tools/probe.sh" cc native | tr ' ' '\n' | sed -n 's/^-l//p'; } | sort -u)
+check "the binary links libraries ($(echo $linked))" sh -c 'printf "%s\n" "$1" | grep -qx c' _ "$linked"
+unknown=""; unnamed=""; gpl=""
+for l in $linked; do
+	row=$(printf '%s\n' "$LIBS" | grep "^$l|") || { unknown="$unknown $l"; continue; }
+	case $(printf '%s\n' "$row" | cut -d'|' -f3) in GPL*) gpl="$gpl $l" ;; esac
+	pkg=$(printf '%s\n' "$row" | cut -d'|' -f2)
+	grep -q "^| .*\b$pkg\b" "$root/README.md" || unnamed="$unnamed $l($pkg)"
+done
+check "every linked library has a license that allows it (unknown:${unknown:- none})" test -z "$unknown"
+check "the README's library table names each (missing:${unnamed:- none})" test -z "$unnamed"
+check "no linked library is GPL-only (GPL:${gpl:- none})" test -z "$gpl"
+
 if ! command -v git >/dev/null 2>&1 || ! git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
 	skip "SPDX lines: $root is not a git checkout (git ls-files names the files to check)"
 	exit 0

@@ -1,5 +1,10 @@
+# SPDX-License-Identifier: MIT
 # scalebench — see README.md. `make` builds ./scalebench; `make run` and
 # `make check` first install missing Debian packages (when root).
+# The version, in this one place: --version, the result's tool.version and
+# the tarball's name come from it; man/scalebench.1 (.TH) and
+# debian/changelog repeat it literally (dpkg and man need it there), and
+# tests/integration/version.sh fails when they disagree.
 VERSION := 0.1.0
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -56,7 +61,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all setup run check test unit fuzz install uninstall clean print-link
+.PHONY: all setup run check test unit fuzz install uninstall clean print-link dist print-version
 all: scalebench
 
 ifeq ($(BUILD),build/native)
@@ -139,5 +144,22 @@ uninstall:
 
 clean:
 	rm -rf build scalebench
+
+print-version:
+	@echo $(VERSION)
+
+# The release tarball: what git holds at HEAD (committed files only, not
+# the work tree), under the directory scalebench-VERSION/, written to
+# DIST_DIR (default: here).
+DIST_DIR ?= .
+DIST := scalebench-$(VERSION)
+dist:
+	@git rev-parse --verify -q HEAD >/dev/null 2>&1 || \
+		{ echo "make dist: not a git checkout: the tarball is made with git archive of HEAD" >&2; exit 2; }
+	@git diff --quiet HEAD -- 2>/dev/null || \
+		echo "make dist: note: uncommitted changes are not in the tarball (it holds HEAD)" >&2
+	git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST_DIR)/$(DIST).tar.gz.tmp HEAD
+	mv -f $(DIST_DIR)/$(DIST).tar.gz.tmp $(DIST_DIR)/$(DIST).tar.gz
+	@echo "$(DIST_DIR)/$(DIST).tar.gz"
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bare C loops, the reference the harness is measured against: the same
  * call timed with CLOCK_MONOTONIC around each call, no harness at all.
  *   bare fstatat DIR NAME COUNT   fstatat(dirfd(DIR), NAME) — what fs.stat times

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Figures for the core (issue 2), rerunnable:
 #   sh bench/core-figures.sh [--full | --overhead]   (--overhead: part 1 only)
 #  1. harness overhead: median fs.stat at N=1 vs a bare fstatat()/stat()

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Cross-check of scalebench's data path against fio: the same file, in the
 # same run, with the same parameters; then the file-system matrix. Rerun it
 # at will; it prints everything to stdout (keep it with `| tee`).

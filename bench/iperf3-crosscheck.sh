@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Cross-check of the net.* benches against iperf3 on this machine, in one
 # run (absolute figures drift between runs: only same-run ratios count).
 #   1. net.stream (sender=send) with 1 and 4 streams on loopback vs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the result reader on arbitrary bytes, and the writers
  * fed by whatever it accepts. Invariants: no crash, no leak, no undefined
  * behaviour; an accepted document writes back to JSON that reads again;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench: how does the cost of an operating-system operation grow as
  * the load grows? Thin dispatcher: one file per subcommand in src/cmd/. */
 #include <stdio.h>

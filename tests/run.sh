@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The test runner: unit tests of every build variant (native, ASan+UBSan,
 # POSIX-only), integration tests against the real binary, and a valgrind
 # pass. Each check prints a line; the last line is the tally

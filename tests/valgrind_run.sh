@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The binary under valgrind ($SB_WRAP): a tiny run of every bench, no leaks
 # and no memory errors (valgrind exits 99 on either), in the workers too.
 . "$(dirname "$0")/integration/lib.sh"

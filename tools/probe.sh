@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Feature probes: link a small program per library and print what the build
 # should use, in one line. `probe.sh CC native` prints -DHAVE_* defines for
 # the optional io engines found and the link flags of every library

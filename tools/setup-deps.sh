@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages scalebench needs to build and test, when
 # they are missing. As root it runs apt-get; otherwise it names what is
 # missing and fails. One list, used by `make run`, `make check` and CI.
@@ -7,10 +8,12 @@ set -eu
 # fio, iperf3: cross-checks; iproute2: --netns; libsqlite3-dev, libpq-dev:
 # history backends; postgresql: its test server; chromium: the report test;
 # clang + libclang-rt-14-dev: the libFuzzer target; strace: kills a run in
-# the middle of storing it.
+# the middle of storing it; git: make dist; dpkg-dev, debhelper, lintian,
+# man-db: the Debian package and its test (tests/integration/deb.sh).
 PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3
       liburing-dev libaio-dev xfsprogs btrfs-progs fio mount iperf3 iproute2
-      pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace"
+      pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace
+      git dpkg-dev debhelper lintian man-db"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bench contract.
  *
  * A bench performs and undoes operations; the core (src/core/sweep.c) owns

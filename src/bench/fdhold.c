@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fdhold.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by benches whose load is N open descriptors (net.*): raise the
  * soft RLIMIT_NOFILE toward the hard limit when the sweep needs it (and
  * say so in a note), and hold descriptors registered for cleanup. */

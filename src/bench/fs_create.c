@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.create: create a new empty file in a directory of N entries. */
 #include <fcntl.h>
 #include <unistd.h>

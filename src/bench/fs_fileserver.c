@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.fileserver: the file-server workload after Felix von Leitner's 2006
  * real-world test. Each point runs the whole workload with N concurrent
  * workers:

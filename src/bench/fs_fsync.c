@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.fsync: latency of a small appended write + fsync, with N MiB of dirty
  * (written, not yet synced) data outstanding in other files. File systems
  * that flush the whole journal or every dirty file on one fsync (ext3

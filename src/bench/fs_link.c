@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.link: make a hard link to a random existing file, in a directory of N
  * entries. */
 #include <fcntl.h>

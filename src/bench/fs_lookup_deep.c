@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.lookup-deep: stat a directory N levels down a chain of directories
  * d/d/.../d: the cost of path lookup by depth. The chain is removed by the
  * bench itself, deepest first (a recursive removal would hold N

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.mkdir: make a new directory in a directory of N entries. */
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.open: open and close a random existing file of a directory of N entries. */
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.readdir: list a whole directory of N entries; the sample is the cost
  * per entry (the listing's time divided by N, env->per_op_units), so that
  * O(1) means a listing costs the same per entry at every size. */

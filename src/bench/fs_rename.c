@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.rename: rename a file to a new name within a directory of N entries. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.smallfile: create a file, write 4 KiB, fsync, close, in a directory of
  * N entries: the durable small-file write (mail spools, package managers). */
 #include <fcntl.h>

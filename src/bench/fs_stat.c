@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.stat: stat a random existing file of a directory of N entries. */
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fs.unlink: remove a file from a directory of N other entries. */
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "fsdir.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the directory benches (fs.*): a directory holding N entries
  * named e<i>, probe entries named p<i>, and per-slot name buffers filled
  * untimed by prep so that no name is formatted inside the timed region. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io.randread: random 4 KiB reads (bs) of a 64 MiB file (size_mib) with N requests in flight. */
 #include "iofile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io.randwrite: random 4 KiB overwrites (bs) of a 64 MiB file (size_mib) with N requests in flight.
  * Buffered writes stop at the page cache (no fsync). */
 #include "iofile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io.seqread: sequential reads of a 64 MiB file (size_mib), bandwidth and per-request latency
  * by request size; `depth` requests in flight (default 1). */
 #include "iofile.h"

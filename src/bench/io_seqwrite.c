@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io.seqwrite: sequential overwrites of a 64 MiB file (size_mib), bandwidth and per-request
  * latency by request size. Buffered writes stop at the page cache (no fsync). */
 #include "iofile.h"

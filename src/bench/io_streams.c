@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io.streams: N concurrent readers, each streaming its own large file
  * sequentially (the file-server case where seeks between streams kill
  * throughput). Aggregate bandwidth comes from the core's throughput; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The data-path engine and driver: see iofile.h. */
 #include "iofile.h"
 

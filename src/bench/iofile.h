@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the data-path benches (io.*): one scratch file, an engine that
  * moves requests (psync, libaio, io_uring, mmap), and a driver that keeps
  * `depth` requests in flight and reports each completion to the meter.

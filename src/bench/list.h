@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Every bench, one line each, in the order `list` and `run` use.
  * tests/integration/bench_table.sh checks that every bench file is here. */
 BENCH(fs_create)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mem.mmap: map and unmap one page with N mappings already present.
  * The N mappings alternate their protection so that the kernel cannot
  * merge neighbours into one: N stays the number of distinct mappings.

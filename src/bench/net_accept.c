@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.accept: accept() a pending connection with N connections already
  * accepted and held by this process (the server's side of net.connect).
  * The clients are helper processes; a helper connects untimed before each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.bind: bind a new socket to a kernel-chosen loopback port with N
  * ports already bound. The socket is made untimed before, closed after. */
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.connect: connect() to a server until its event loop has accepted
  * the connection (the client reads the one byte the server sends on
  * accept), with N connections already established to the same server.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.request: request/response round trip (64 bytes each way) on one
  * active connection while N idle keep-alive connections are open on the
  * same server, one sweep per event mechanism of the server; parameter

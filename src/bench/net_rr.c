@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.rr: small request/response transactions per second (netperf's
  * TCP_RR idea) with N connections each keeping one 1-byte transaction in
  * flight against an echo server. The core's ops/s is transactions/s; each

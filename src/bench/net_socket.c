@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.socket: socket + close with N sockets already open, and one hole
  * kept in the middle of the held descriptors (version 2). Without it the
  * held descriptors are contiguous and the kernel's "lowest free

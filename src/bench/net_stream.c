@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.stream: TCP bulk throughput with N parallel streams from this
  * process to a sink server (one process each end, one event loop each,
  * like iperf3 3.12), with four sender paths: send, sendfile, splice and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* net.udp: UDP datagrams per second with a payload of N bytes, from one
  * connected socket to a sink server. The core counts what was sent
  * (packets/s, bytes/s, the time of each send); the bench adds what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helper processes that hold established client connections for the
  * net.* benches (see netsrv.h): each raises its descriptor limit to the
  * hard limit and holds up to that many, so that the client side never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Server and control lines of the net.* benches (the connection helpers
  * are in netload.c): see netsrv.h. Everything a child does ends in _exit(), so that no atexit
  * cleanup of the parent's registry runs in it. */

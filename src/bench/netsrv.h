@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the net.* benches and `scalebench serve`: where the traffic
  * goes (loopback, a namespace pair, a peer), the server process with its
  * event loop, and helper processes that hold the idle client connections

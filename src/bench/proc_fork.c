@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proc.fork: fork + child _exit + waitpid, with N sleeping processes alive. */
 #include <errno.h>
 #include <signal.h>

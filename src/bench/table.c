@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bench table, generated from list.h. */
 #include <string.h>
 #include "bench.h"

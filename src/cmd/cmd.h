@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Subcommands: one file each; each returns the process exit code. */
 #ifndef SB_CMD_H
 #define SB_CMD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench compare A B [C ...]: A is the baseline, each other result is
  * compared with it. Exit 3 when any comparison finds a regression, so CI
  * can fail on it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The matrix's file-system specs and sizes: see fsspec.h. */
 #include "fsspec.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The matrix's file-system list: "TYPE[:MKFS OPTIONS][@MOUNT OPTIONS],..."
  * split at the commas that start a known file-system name (mount options
  * hold commas), and image sizes such as "512M". Unit-tested on its own. */

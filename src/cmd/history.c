@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench history: list the runs stored in the history database; and
  * the hook by which `run` stores its result there (run_store_history). */
 #include <stdio.h>

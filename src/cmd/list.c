@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench list: every bench with its axis and one line. */
 #include <stdio.h>
 #include <string.h>

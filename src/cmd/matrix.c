@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench matrix: the same benches on several file systems, side by
  * side. For each file system of --fs: an image file made in --dir (tmpfs:
  * none), formatted with the standard mkfs, attached to a loop device with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See netopt.h. The namespaces are anonymous, held by registered
  * processes: when those die (at the end, on Ctrl-C, or when scalebench is
  * killed: they have a parent-death signal), the kernel removes both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The network options of `run` (-4/-6, --netns, --peer, --key): their
  * checks before any work, and the namespace pair of --netns. */
 #ifndef SB_NETOPT_H

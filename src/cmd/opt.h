@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Option tables: one per command; they drive parsing, validation and the
  * option part of --help, so the three cannot disagree. */
 #ifndef SB_OPT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench report RESULT ...: one self-contained HTML file (or CSV) over
  * result files and history ids; and the hook by which `run --report FILE`
  * writes one for the run it just made. */

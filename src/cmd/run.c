@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench run: sweep the selected benches in a scratch directory made
  * in --dir and write the result. Everything it creates is registered
  * (registry.h) and removed at the end, on error, and on SIGINT/SIGTERM,

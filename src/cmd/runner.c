@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 #include "runner.h"
 
 #include <errno.h>

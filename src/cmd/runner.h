@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What `run` and `matrix` share: the common options, bench selection with
  * variants and --param, the sweep of the selected benches on one target
  * directory, and writing the result. */

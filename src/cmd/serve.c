@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench serve: the server side of the net.* benches for a client on
  * another host (`run net.* --peer HOST:PORT --key K`). The control
  * protocol is in docs/protocol.md: lines of at most CTL_MAX bytes; HELLO

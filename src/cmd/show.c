@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scalebench show ID: one stored run, as the summary, the JSON result
  * document (what compare and report read back) or CSV. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Benches in worker processes (worker.h): the parent's side, which starts
  * `scalebench __worker JOBFD RESULTFD BENCH SCRATCH`, and the worker's,
  * cmd_worker.

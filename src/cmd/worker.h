@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Each bench sweeps in a worker: a fresh process of this same program,
  * started by exec for one bench (one variant, every repetition), so that
  * no bench measures what an earlier one left in the process (a heap grown

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Clock calibration. The cost of a read is the median, over 15 trials, of
  * the mean time per read of 2,000 back-to-back reads: the median throws
  * out trials hit by an interrupt or a migration. */

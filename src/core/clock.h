@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The clock every sample is read from: CLOCK_MONOTONIC, in whole ns. */
 #ifndef SB_CLOCK_H
 #define SB_CLOCK_H

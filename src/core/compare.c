@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Comparing two results (baseline A, candidate B) bench by bench and
  * point by point; the outcome is a JSON tree (docs/compare.md) that the
  * command prints as a table or as JSON, so both say the same thing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Result against result: see compare.c; the output tree is documented in
  * docs/compare.md. */
 #ifndef SB_COMPARE_H

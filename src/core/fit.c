@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growth fit and verdict.
  *
  * The method, in plain words

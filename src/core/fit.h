@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Growth fit and verdict: which of O(1), O(log n), O(n), O(n log n) or
  * worse describes how a cost grows along a sweep, or "unclear".
  * See fit.c for the method. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Mann-Whitney U and Cliff's delta from bucket counts: see hcmp.h.
  *
  * Walking the buckets upwards with `below` = samples (of A and B) in lower

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Comparing two latency distributions given as histograms (dense bucket
  * counts in the layout of hist.h), for `scalebench compare`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Log-linear histogram: see hist.h for the layout and its error bound.
  *
  * Bucket of a value v >= 2^HIST_EMIN: write v = m * 2^e with m in [1,2);

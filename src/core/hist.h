@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Log-linear latency histogram with bounded relative error.
  *
  * Values are nanoseconds (double, so that batch-timed operations below

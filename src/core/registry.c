@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Resource registry: see registry.h.
  *
  * Signal handlers only record the signal; everything is released from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Registry of every resource a run creates, so that all of it is removed
  * on normal exit, on error and on SIGINT/SIGTERM/SIGHUP.
  *

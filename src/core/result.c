@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Building, fitting and freeing results. */
 #include "result.h"
 

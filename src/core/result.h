@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The in-memory result of a run: what the sweep produces, what the JSON
  * writer serializes and what the JSON reader gives back (so compare and
  * report work on the same structures). Every time is in ns. */

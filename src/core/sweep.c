@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sweep driver.
  *
  * For each repetition: a fresh scratch subdirectory, setup, then for each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sweep driver: runs one bench over its geometric series of N. */
 #ifndef SB_SWEEP_H
 #define SB_SWEEP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The comparison tree (compare.c) as a table: verdict changes first, then
  * one line per bench and point, then what could not be compared, then the
  * tally. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The history database's front: backend choice, the default location,
  * the metadata every backend stores beside the document, and loading a
  * result named either by a file or by a history id. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The history database: every run's result, stored with searchable
  * metadata beside the full JSON document. Two backends behind one small
  * interface, chosen by the spelling of the target:

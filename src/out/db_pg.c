@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* History in a shared PostgreSQL database (libpq), for a fleet of hosts
  * reporting to one place. Same tables and columns as db_sqlite.c
  * (docs/history.md); migrations run under a transaction-scoped advisory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* History in an embedded SQLite file. WAL journal and a busy timeout, so
  * that concurrent runs wait for each other instead of failing; every
  * write in one BEGIN IMMEDIATE transaction, so a crash mid-write rolls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The result as JSON (schema: docs/result-schema.md), written and read
  * with jansson so that every string is escaped by one tested serializer.
  * The reader checks every field it uses and names the first that is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The HTML report: one self-contained file (inline CSS and SVG, no script,
  * no font or image from anywhere) over one or more results. Sections:
  * the inputs, a verdict table (bench x input, differences marked), per

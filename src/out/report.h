@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Writers of the report (report.c: HTML with inline CSS and SVG, nothing
  * fetched from anywhere) and of CSV (csv.c), over one or more results.
  * Every string from a result is escaped on the way out. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The snapshots side by side: each snapshot flattened to "path = value"
  * rows (kernel.release, filesystem.type, ...), one column per input, and
  * the rows whose values differ highlighted and listed first. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SVG plots for the HTML report: a log-log line plot with an optional
  * shaded band per series, and latency-distribution step plots. Drawn by
  * hand (no library, nothing fetched): axes with 1-2-5 ticks, a legend

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The human summary: one line per bench (cost at the smallest and the
  * largest N, p99 at the largest, verdict with exponent), then notes and
  * failures. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event backends: one internal interface over select, poll, epoll,
  * io_uring and (where the OS has it) kqueue, for the network servers.
  *

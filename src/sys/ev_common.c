@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* select and poll backends (POSIX, both builds) and the dispatch of
  * ev.h. Both scan every watched descriptor on each wait: that O(n) is
  * what net.request measures. */

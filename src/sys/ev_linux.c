@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Native event backends of Linux: epoll (level-triggered) and io_uring
  * (one multishot IORING_OP_POLL_ADD per descriptor, re-armed when the
  * kernel ends it). kqueue has no implementation here. */

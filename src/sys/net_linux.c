@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linux implementation of netsys.h: sendfile, splice and MSG_ZEROCOPY
  * senders; a namespace pair joined by veth. */
 #include "netsys.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The POSIX-only build: the Linux-only network mechanisms are absent and
  * say why (see netsys.h and ev.h). */
 #include "ev.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linux-only network mechanisms behind one interface each: the sender
  * paths of net.stream (sendfile, splice, MSG_ZEROCOPY) and the network
  * namespace pair of --netns. net_linux.c implements them; net_posix.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU placement on Linux: sched_setaffinity and sched_getcpu. */
 #include <errno.h>
 #include <sched.h>

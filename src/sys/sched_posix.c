@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU placement through POSIX alone: there is no affinity interface. */
 #include <errno.h>
 #include <stdio.h>

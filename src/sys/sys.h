@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One internal interface over what differs between operating systems.
  * sys_linux.c implements it with /proc, /sys, statfs, klogctl and prctl;
  * sys_posix.c with POSIX interfaces alone (built with `make POSIX_ONLY=1`),

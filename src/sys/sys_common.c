@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared, OS-independent parts of src/sys/: POSIX interfaces only. */
 #include "sys_common.h"
 #include "sys.h"

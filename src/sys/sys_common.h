@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers shared by sys_linux.c and sys_posix.c. POSIX interfaces only:
  * this file and sys_common.c are compiled in both builds. Internal to
  * src/sys/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linux implementation of sys.h: /proc, /sys, statfs, klogctl, prctl.
  * Everything that cannot be read becomes {"unavailable": "<reason>"}, so
  * that no key of the snapshot or of the failure state is ever missing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Linux: page-cache dropping, loop devices (LOOP_CONFIGURE with direct
  * I/O and autoclear) and mount(2) with an option string. See sys.h. Only
  * the matrix and the io.* benches call these, on things scalebench made. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* POSIX-only implementation of sys.h (`make POSIX_ONLY=1`): uname,
  * sysconf, statvfs, getrlimit, gethostname, fcntl. It has the same keys as
  * the Linux snapshot; whatever POSIX cannot tell is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Bad result files given to compare and report: truncated, malformed,
 # wrong version, hostile values. Each gets exit 2 and one message naming
 # the file and what is wrong; nothing crashes (no signal, no sanitizer

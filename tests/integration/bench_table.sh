@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every bench file is registered in src/bench/list.h and shown by `list`.
 # tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"

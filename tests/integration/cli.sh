@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The command line: help, version, list, and bad input that must stop the
 # run before any work with a one-line message and exit 2, leaving nothing.
 # tier: fast (tests/run.sh --fast, make test)

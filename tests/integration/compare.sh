@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # compare on real results (3 repetitions each, what compare needs to call
 # a change): a run against itself is "same" (exit 0); a doctored copy 1.5x
 # slower is a regression (exit 3) and the reverse is faster (exit 0);

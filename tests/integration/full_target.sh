@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A target that fills up mid-sweep (a tmpfs made by this test with room for
 # 300 inodes): fs.create stops with ENOSPC recorded as a limit, with
 # first-failure data, the run goes on, and nothing is left behind.

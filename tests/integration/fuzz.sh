@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A short libFuzzer run of the result reader (fuzz/fuzz_result.c) on the
 # corpus kept in fuzz/corpus: `make fuzz` for FUZZ_SECONDS (20 here). Any
 # crash, leak or undefined behaviour fails it; skipped without clang.

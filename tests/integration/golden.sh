@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Golden files: compare (text and JSON) and report --format csv over two
 # fixed results (tests/data: a real run, and a copy doctored 1.3x slower,
 # on "xfs", with net.bind at version 2). Any change of the output shows

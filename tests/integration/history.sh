@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The history database: runs stored by default and with --db, listed and
 # filtered by history, shown back as the same JSON document, concurrent
 # runs both stored, a failing database leaving the run's JSON intact, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The io.* benches and the new fs.* benches at small sizes: every engine
 # and O_DIRECT variant measures (or skips with a reason in a build without
 # it), the page-cache state and the request size are in each point, and an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the integration tests: ok/notok/skip lines the runner counts,
 # and a scratch area removed on exit. $SB is the binary under test.
 : "${SB:?SB must name the scalebench binary}"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # scalebench matrix: refused without root; as root, a small matrix on ext4,
 # xfs, tmpfs and a file system whose mkfs fails (skipped with the reason);
 # a small full image gives ENOSPC recorded with first-failure data; Ctrl-C

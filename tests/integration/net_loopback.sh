@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every net.* bench at small N over loopback, IPv4 and IPv6: results with
 # points and the bench's own figures; select stops at FD_SETSIZE and says
 # so; a low descriptor limit stops net.connect with a "limit" failure

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # --netns (root): every net.* bench at small N with the server and the
 # client in two namespaces joined by a veth pair; afterwards, and after
 # Ctrl-C, no namespace, veth, process or socket is left.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # serve + run --peer across two namespaces made by this test (root): the
 # benches run against the peer; a wrong or missing key is refused;
 # garbage, oversized and out-of-turn control messages get "ERR" and that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The PostgreSQL history backend against a real server that this test
 # starts itself (Debian's postgresql): initdb into the scratch directory as
 # the postgres user, a unix socket there and no TCP, stopped and removed at

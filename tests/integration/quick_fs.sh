@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The quick suite on a tmpfs and on a loop-mounted ext4 made by this test
 # (root only), with the file system recorded in the snapshot and nothing
 # left behind: no files, mounts or loop devices.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A small run of every bench in a plain temporary directory: JSON result
 # with every bench, points, verdicts, snapshot; nothing left behind.
 # tier: fast (tests/run.sh --fast, make test)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # report: a self-contained HTML file over real results (and run --report),
 # hostile names escaped, CSV with one row per point; rendered in headless
 # Chromium and the screenshot checked for drawn plots.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SIGINT mid-run: exit 130, the partial result is written and valid, the
 # scratch directory and every sleeping child process are gone. Three ways:
 # a SIGINT sent to scalebench alone (it forwards it to the bench's worker

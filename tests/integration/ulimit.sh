@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A low descriptor limit: net.socket stops with a recorded failure (EMFILE,
 # kind "limit", with first-failure data), the run still completes and the
 # next bench still runs.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # history, show, compare and report under valgrind: no leak, no memory
 # error (valgrind exits 99 on either), on real results and a bad file.
 . "$(dirname "$0")/lib.sh"

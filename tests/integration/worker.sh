@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every bench sweeps in a fresh worker process: a bench does not measure
 # what earlier benches left in the process, a worker that dies is recorded
 # as a failure and the run goes on, and nothing is left behind.

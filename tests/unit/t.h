@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Minimal unit-test harness: CHECK counts, t_done() prints the tally in
  * the form tests/run.sh adds up ("N passed, N failed") and sets the exit. */
 #ifndef SB_T_H

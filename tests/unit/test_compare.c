@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Result against result on synthetic sweeps: the bench-level word that
  * decides the exit code. One point shifted (a noisy run) is not a
  * regression; every point shifted is; the top third shifted (growth at

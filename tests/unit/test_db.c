@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The SQLite history backend on a real temporary database: store, list
  * with filters, read back equal; a corrupted row, a file that is not a
  * database and a schema from the future give errors, not crashes. */

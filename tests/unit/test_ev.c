@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event backends (src/sys/ev.h): every mechanism this build has reports
  * exactly the readable descriptors, forgets deleted ones, times out; the
  * others say why they are missing; control lines and the server

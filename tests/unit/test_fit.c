@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the growth fit (src/core/fit.c) on synthetic sweeps.
  *
  * Series run over n = 1, 2, 5, 10, ..., 100000 (1-2-5 steps, 16 points).

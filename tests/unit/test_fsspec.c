@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The matrix's --fs list and --image-size, table-driven. */
 #include <string.h>
 #include "cmd/fsspec.h"

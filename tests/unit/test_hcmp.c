@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The comparison statistics on synthetic histograms with known shifts:
  * Mann-Whitney U from bucket counts, Cliff's delta, and the word. */
 #include <math.h>

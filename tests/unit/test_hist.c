@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Histogram: quantiles against exact quantiles of random data (the error
  * bound holds), merge is exact, bucket layout is consistent. */
 #include <math.h>

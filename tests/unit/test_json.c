@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Result JSON: written then read back equal; bad documents give an error
  * naming the field, never a crash. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Option tables: parsing, validation, messages. */
 #include <string.h>
 #include "cmd/opt.h"

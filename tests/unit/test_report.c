@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Escaping on the way out: HTML/SVG text and CSV fields, with hostile
  * strings; and a report over a result with hostile names stays inert and
  * self-contained. */

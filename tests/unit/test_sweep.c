@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sweep driver with synthetic benches that run through the real core:
  * series, a linear-cost bench gets O(n), a constant one O(1), a tiny op
  * gets batch timing, a failing grow or op gives first-failure data at the

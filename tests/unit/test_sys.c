@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of src/sys/: the snapshot, the first-failure state (also
  * after EMFILE), the file-system type, the open-descriptor count. Built
  * both natively and with POSIX_ONLY=1 (SB_POSIX_ONLY). */

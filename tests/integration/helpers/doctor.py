@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Make a doctored copy of a scalebench result for the compare tests.
 
 doctor.py IN OUT [--factor F] [--factor-top F] [--version BENCH=V] [--drop BENCH] [--set-name OLD=NEW]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pngstat.py FILE X0 Y0 X1 Y1: statistics of a region of a PNG screenshot
 (8-bit RGB/RGBA, not interlaced, as Chromium writes them), with the
 standard library only. Prints "distinct=N nonwhite=F" where F is the share

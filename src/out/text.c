@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The human summary: one line per bench (cost at the smallest and the
- * largest N, p99 at the largest, verdict with exponent), then notes and
- * failures. */
+/* The human summary: a few lines of findings (what grows, what stopped,
+ * what stalled, what stayed unclear), one line per bench grouped by family
+ * (cost at the smallest and the largest N, p99 at the largest, verdict
+ * with exponent), then notes (each text once, with the benches it is
+ * about), repetitions and failures. The whole table is in the JSON. */
 #include "result.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 char *fmt_ns(double ns, char *buf, size_t len)
@@ -167,6 +170,130 @@ static void print_matrix(const struct run_result *r, FILE *f)
 	print_table(r, f, t, nt, w, matrix_cell_bw, 1);
 }
 
+/* The length of a bench name's family ("fs" of "fs.create"). */
+static size_t family_len(const char *name)
+{
+	const char *dot = name ? strchr(name, '.') : NULL;
+	return dot ? (size_t)(dot - name) : name ? strlen(name) : 0;
+}
+
+static int same_family(const char *a, const char *b)
+{
+	size_t la = family_len(a);
+	return la == family_len(b) && !strncmp(a, b, la);
+}
+
+/* Appends s to buf (len), with ", " before all but the first; "..." once
+ * full. */
+static void list_add(char *buf, size_t len, const char *s)
+{
+	size_t used = strlen(buf);
+	if (used + 4 >= len)
+		return;
+	int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", s);
+	if (n < 0 || (size_t)n >= len - used)
+		snprintf(buf + len - 4, 4, "...");
+}
+
+/* The findings on top: benches whose cost grows, that stopped on a failure
+ * or limit, that stalled (a bench's own "findings" in a point's extras),
+ * and how many stayed unclear. */
+static void print_findings(const struct run_result *r, FILE *f)
+{
+	char grows[1024] = "", stops[1024] = "", stalls[1024] = "", unclear[1024] = "", lb[160],
+	     item[400];
+	int nunclear = 0, nmeasured = 0;
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *br = &r->benches[i];
+		if (br->status == BS_SKIPPED)
+			continue;
+		nmeasured++;
+		bench_label(br, lb, sizeof(lb));
+		if (br->v.cls >= GROWTH_LOGN && br->v.cls <= GROWTH_WORSE) {
+			snprintf(item, sizeof(item), "%s %s (x%.2f)", lb, growth_name(br->v.cls), br->v.ratio);
+			list_add(grows, sizeof(grows), item);
+		} else if (br->v.cls == GROWTH_UNCLEAR) {
+			nunclear++;
+			list_add(unclear, sizeof(unclear), lb);
+		}
+		for (int k = 0; k < br->nreps; k++)
+			if (br->reps[k].fail) {
+				snprintf(item, sizeof(item), "%s %s at N=%llu", lb, br->reps[k].fail->kind,
+					 (unsigned long long)br->reps[k].fail->n);
+				list_add(stops, sizeof(stops), item);
+				break;
+			}
+		int stalled = 0;
+		for (int k = 0; k < br->nreps && !stalled; k++)
+			for (int j = 0; j < br->reps[k].npts && !stalled; j++) {
+				json_t *fd = json_object_get(br->reps[k].pts[j].extra, "findings");
+				if (json_is_array(fd) && json_array_size(fd)) {
+					const char *t = json_string_value(json_array_get(fd, 0));
+					snprintf(item, sizeof(item), "%s: %.160s", lb, t ? t : "see the JSON");
+					list_add(stalls, sizeof(stalls), item);
+					stalled = 1;
+				}
+			}
+	}
+	fprintf(f, "findings:\n");
+	if (*grows)
+		fprintf(f, "  grows    %s\n", grows);
+	if (*stops)
+		fprintf(f, "  stops    %s\n", stops);
+	if (*stalls)
+		fprintf(f, "  stalls   %s\n", stalls);
+	if (nunclear)
+		fprintf(f, "  unclear  %d of %d: %s (why below)\n", nunclear, nmeasured, unclear);
+	if (!*grows && !*stops && !*stalls && !nunclear)
+		fprintf(f, "  nothing grows, stops or stalls (%d bench%s O(1) or on a parameter axis)\n",
+			nmeasured, nmeasured == 1 ? "" : "es");
+	fputc('\n', f);
+}
+
+/* Each note once: with the one bench it is about, "NAME (all K variants)"
+ * when every variant of one bench carries it, else the list of them. */
+static void print_notes(const struct run_result *r, FILE *f, int *any)
+{
+	char lb[160], names[1024], nm[200];
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *bi = &r->benches[i];
+		for (int k = 0; k < bi->nnotes; k++) {
+			const char *text = bi->notes[k];
+			int seen = 0;
+			for (int j = 0; j < i && !seen; j++) /* said already, with an earlier bench */
+				for (int q = 0; q < r->benches[j].nnotes && !seen; q++)
+					seen = !strcmp(r->benches[j].notes[q], text);
+			if (seen)
+				continue;
+			int nwith = 0, allsame = 1, nvariants = 0;
+			names[0] = 0;
+			for (int j = i; j < r->nbenches; j++) {
+				const struct bench_result *bj = &r->benches[j];
+				int has = 0;
+				for (int q = 0; q < bj->nnotes && !has; q++)
+					has = !strcmp(bj->notes[q], text);
+				int sib = bj->name && bi->name && !strcmp(bj->name, bi->name) &&
+					  !((bj->target == NULL) != (bi->target == NULL)) &&
+					  (!bj->target || !strcmp(bj->target, bi->target));
+				nvariants += sib;
+				if (!has)
+					continue;
+				nwith++;
+				allsame &= sib;
+				snprintf(nm, sizeof(nm), "%s%s%s", bj->target ? bj->target : "",
+					 bj->target ? ": " : "", bench_label(bj, lb, sizeof(lb)));
+				list_add(names, sizeof(names), nm);
+			}
+			if (nwith > 1 && allsame && nwith == nvariants)
+				snprintf(names, sizeof(names), "%s%s%s (all %d variants)",
+					 bi->target ? bi->target : "", bi->target ? ": " : "", bi->name, nwith);
+			if (!(*any)++)
+				fprintf(f, "\n");
+			fprintf(f, "note %s: %s\n", names, text);
+		}
+	}
+}
+
 void result_print_text(const struct run_result *r, FILE *f)
 {
 	char a[32], b[32], c[32], lb[160];
@@ -180,11 +307,27 @@ void result_print_text(const struct run_result *r, FILE *f)
 	}
 	if (r->targets)
 		print_matrix(r, f);
-	else
+	else {
+		print_findings(r, f);
 		fprintf(f, "%-*s %-11s %-17s %10s %10s %10s  %s\n", w, "bench", "status", "N",
 			"cost@min", "cost@max", "p99@max", "verdict  exponent [95% CI]  max/min");
-	for (int i = 0; i < r->nbenches && !r->targets; i++) {
+	}
+	/* rows grouped by family, the families in order of first appearance,
+	 * a blank line between two */
+	int *order = calloc((size_t)r->nbenches + 1, sizeof(int)), no = 0;
+	for (int i = 0; order && i < r->nbenches; i++) {
+		int first = 1;
+		for (int j = 0; j < i && first; j++)
+			first = !same_family(r->benches[j].name, r->benches[i].name);
+		for (int j = i; first && j < r->nbenches; j++)
+			if (same_family(r->benches[j].name, r->benches[i].name))
+				order[no++] = j;
+	}
+	for (int oi = 0; oi < r->nbenches && !r->targets; oi++) {
+		int i = order ? order[oi] : oi;
 		const struct bench_result *br = &r->benches[i];
+		if (oi && !same_family(br->name, r->benches[order ? order[oi - 1] : oi - 1].name))
+			fputc('\n', f);
 		bench_label(br, lb, sizeof(lb));
 		if (br->status == BS_SKIPPED) {
 			fprintf(f, "%-*s %-11s %s\n", w, lb, "skipped",
@@ -207,7 +350,9 @@ void result_print_text(const struct run_result *r, FILE *f)
 			fprintf(f, "  %.4g MiB/s@max", hi->bytes_per_s / (1 << 20));
 		fputc('\n', f);
 	}
+	free(order);
 	int any = 0;
+	print_notes(r, f, &any);
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
 		char nm[200];
@@ -217,11 +362,6 @@ void result_print_text(const struct run_result *r, FILE *f)
 			if (!any++)
 				fprintf(f, "\n");
 			fprintf(f, "skip %s: %s\n", nm, br->skip_reason ? br->skip_reason : "");
-		}
-		for (int k = 0; k < br->nnotes; k++) {
-			if (!any++)
-				fprintf(f, "\n");
-			fprintf(f, "note %s: %s\n", nm, br->notes[k]);
 		}
 		if (br->nreps > 1)
 			for (int k = 0; k < br->nreps; k++) {

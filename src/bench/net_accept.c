@@ -117,6 +117,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_net_accept = {
+	.params = bench_no_params,
 	.name = "net.accept", .version = 1, .axis = "connections already accepted and held",
 	.summary = "accept a pending TCP connection with N accepted connections held open",
 	.op_desc = "accept on a blocking listening socket; the client connects before, both close after",

@@ -127,6 +127,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_net_connect = {
+	.params = bench_no_params,
 	.name = "net.connect", .version = 1, .axis = "connections already established",
 	.summary = "connect to a server until its event loop has accepted, with N connections established",
 	.op_desc = "connect + recv of the byte the server sends on accept; socket made before, reset (SO_LINGER 0) after",

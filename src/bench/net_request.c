@@ -33,6 +33,12 @@ struct st {
 
 static void teardown(void *state);
 
+static const struct bench_param_spec params[] = {
+	BP_ENUM("mech", "epoll", "select|poll|epoll|io_uring", "the server's event mechanism (one variant each)"),
+	BP_U64("gap_us", "100", 0, 999999, "pause between two requests (us)"),
+	{0},
+};
+
 static int setup(struct bench_env *env, void **state)
 {
 	struct st *s = calloc(1, sizeof(*s));
@@ -151,6 +157,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_net_request = {
+	.params = params,
 	.name = "net.request", .version = 1, .axis = "idle keep-alive connections on the server",
 	.summary = "64-byte request/response on one connection with N idle connections open, per event mechanism",
 	.op_desc = "send 64 bytes + recv the 64-byte echo, the server waiting in select/poll/epoll/io_uring",

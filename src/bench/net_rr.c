@@ -123,6 +123,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_net_rr = {
+	.params = bench_no_params,
 	.name = "net.rr", .version = 1, .axis = "concurrent connections, one transaction in flight each",
 	.summary = "1-byte TCP request/response transactions per second with N concurrent connections",
 	.op_desc = "one transaction: send 1 byte, receive its echo (latency from the send)",

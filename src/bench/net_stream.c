@@ -47,6 +47,11 @@ struct st {
 
 static void teardown(void *state);
 
+static const struct bench_param_spec params[] = {
+	BP_ENUM("sender", "send", "send|sendfile|splice|zerocopy", "how the sender moves data (one variant each)"),
+	{0},
+};
+
 static int setup(struct bench_env *env, void **state)
 {
 	struct st *s = calloc(1, sizeof(*s));
@@ -263,6 +268,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_net_stream = {
+	.params = params,
 	.name = "net.stream", .version = 1, .axis = "parallel TCP streams",
 	.summary = "TCP bulk throughput with N parallel streams (send, sendfile, splice, MSG_ZEROCOPY)",
 	.op_desc = "one send call of up to 128 KiB on a ready stream (sender side)",

@@ -115,6 +115,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_net_udp = {
+	.params = bench_no_params,
 	.name = "net.udp", .version = 1, .axis = "UDP payload bytes",
 	.summary = "UDP datagrams per second from one socket to a sink server, by payload size",
 	.op_desc = "one send of an N-byte datagram on a connected UDP socket",

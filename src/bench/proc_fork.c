@@ -102,6 +102,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_proc_fork = {
+	.params = bench_no_params,
 	.name = "proc.fork", .version = 1, .axis = "live (sleeping) processes",
 	.summary = "fork a child that exits at once, and reap it, with N sleeping processes alive",
 	.op_desc = "fork + child _exit(0) + waitpid",

@@ -86,7 +86,7 @@ static const struct bench_param_spec params[] = {
 	BP_U64("dirs", "16", 1, 1000000, "directories the files are spread over"),
 	BP_U64("reads", "2*files", 0, 1000000000, "random whole-file reads per point"),
 	BP_U64("min_kib", "2", 1, 65536, "smallest file (KiB)"),
-	BP_U64("max_kib", "200", 1, 65536, "largest file (KiB); sizes are uniform in min_kib..max_kib"),
+	BP_U64("max_kib", "200", 1, 65536, "largest file (KiB); sizes are log-uniform in min_kib..max_kib"),
 	BP_U64("overwrite_pct", "25", 0, 100, "share of the files overwritten (%)"),
 	BP_U64("interval_ms", "100", 1, 60000, "interval of the throughput-over-time series (ms)"),
 	BP_U64("stall_ms", "500", 1, 3600000, "an interval with no completion this long is a stall (ms)"),

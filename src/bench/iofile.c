@@ -50,7 +50,7 @@ static const char *engine_absent(const char *value)
 }
 
 #define P_ENGINE_RW {.name = "engine", .type = BP_TYPE_ENUM, .def = "psync", .values = "psync|libaio|io_uring", \
-	.help = "I/O engine (one variant each): psync (pread/pwrite; depth > 1 = threads), libaio, io_uring", \
+	.help = "I/O engine (one variant each): psync (pwrite; depth > 1 = threads), libaio, io_uring", \
 	.absent = engine_absent}
 #define P_ENGINE_READ {.name = "engine", .type = BP_TYPE_ENUM, .def = "psync", .values = "psync|libaio|io_uring|mmap", \
 	.help = "I/O engine (one variant each): psync (pread; depth > 1 = threads), libaio, io_uring, mmap (page copies)", \

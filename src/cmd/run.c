@@ -16,6 +16,9 @@ static void usage(FILE *f, const struct opt *opts)
 		"Sweep each selected bench (default: all) over a geometric series of N and\n"
 		"say how its cost grows. BENCH is a name from `scalebench list`, FAMILY a\n"
 		"prefix such as fs or net.\n\n"
+		"-p KEY=VALUE sets a parameter of the benches that take it: `scalebench list\n"
+		"BENCH` shows them, with their values, range and default. A KEY that no\n"
+		"selected bench takes, or a VALUE out of its range, is exit 2 before any work.\n\n"
 		"net.* benches run over loopback by default; --netns puts the server and the\n"
 		"client in two network namespaces joined by a veth pair; --peer drives a\n"
 		"`scalebench serve` on another host (see docs/net.md).\n\n");

@@ -315,6 +315,20 @@ int runner_describe(struct bench_result *br, const struct bench *b, const char *
 		       : 0;
 }
 
+/* A -p key that another selected bench takes is not this bench's: it
+ * neither reaches the bench nor appears among its parameters in the result. */
+static void drop_foreign(const struct bench *b, json_t *params)
+{
+	const char *k;
+	json_t *v;
+	void *tmp;
+	if (params)
+		json_object_foreach_safe(params, tmp, k, v) {
+			if (!param_known(b, k))
+				json_object_del(params, k);
+		}
+}
+
 int runner_sweep(struct runner *rn, const char *dir, const char *target)
 {
 	char scratch[4096];
@@ -356,6 +370,7 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				break;
 			}
 			sweep_params(vars[vi], rn->over, &br->params);
+			drop_foreign(b, br->params);
 			if (runner_describe(br, b, vars[vi], target)) {
 				exit_code = EXIT_RUNTIME;
 				break;

@@ -77,6 +77,15 @@ check "valid -p: the parameters are in the result" \
 rm -f "$T/ok.json"
 check "valid -p: the target is left empty" empty_dir "$T/target"
 
+# a key that only some of the selected benches take reaches those alone
+"$SB" run io.seqread io.randread -p depth=2 -p engine=psync -p direct=0 -p size_mib=4 --dir "$T/target" \
+	--max-n 4 --budget 0.01 -q --no-db -o "$T/ok.json" >/dev/null 2>"$T/err"
+rc=$?
+check "depth for io.seqread and io.randread: exit 0, in seqread's parameters only" \
+	sh -c "[ $rc = 0 ] && jget '$T/ok.json' \"[(b['name'], b['status'], 'depth' in b['params']) for b in d['benches']]\" | grep -Fxq \"[('io.seqread', 'ok', True), ('io.randread', 'ok', False)]\""
+rm -f "$T/ok.json"
+check "the target is left empty" empty_dir "$T/target"
+
 # list BENCH prints the parameters; --help says how
 "$SB" list io.randread >"$T/list" 2>&1
 check "list io.randread: engine with its values and default" \

@@ -60,7 +60,12 @@
  * does not declare is a bug of the bench: the core says so on stderr (and
  * aborts when SCALEBENCH_PARAM_STRICT is set, as the tests do). A bench
  * without a table (.params NULL) still runs; its known keys are then only
- * those its variants set, so any other -p key is refused for it.
+ * those its variants set, so any other -p key is refused for it, and its
+ * values are checked only against its variants (tests/unit/test_param.c
+ * names every bench that lacks a table). A bench that takes no parameter
+ * says so with .params = bench_no_params. After adding or changing a
+ * table, run `sh tools/params-docs.sh` to regenerate the docs' listings.
+ * BP_TEST_ONLY entries (inject=...) are accepted but left out of listings.
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H

@@ -71,8 +71,8 @@ int runner_check_dir(const char *dir, char *err, size_t errlen)
 	 * a FUSE file system that refuses mkdir) is found now, by making one
 	 * and removing it at once. */
 	char probe[4096];
-	snprintf(probe, sizeof(probe), "%s/.scalebench-probe.%ld", dir, (long)getpid());
-	if (mkdir(probe, 0700)) {
+	snprintf(probe, sizeof(probe), "%s/.scalebench-probe.XXXXXX", dir);
+	if (!mkdtemp(probe)) {
 		snprintf(err, errlen, "--dir %s: cannot make a directory there: %s", dir, strerror(errno));
 		return -1;
 	}

@@ -122,6 +122,24 @@ PY
 check "every key read by bench_param*() in src/bench/ is declared in the bench's table" \
 	python3 "$T/keys.py" "$T/list.json" "$ROOT"
 
+# ... and at run time: every bench, every variant, briefly, with
+# SCALEBENCH_PARAM_STRICT set (lib.sh): a read of an undeclared key would
+# abort the worker (a failure of kind crash) and say "bug:" on stderr. The
+# -p keys each reach only the benches that take them.
+mkdir -p "$T/all"
+"$SB" run --dir "$T/all" --max-n 5 --budget 0.005 -q --no-db -p size_mib=4 -p file_mib=1 -p files=20 \
+	-o "$T/all.json" >/dev/null 2>"$T/all.err"
+rc=$?
+strict_ok() {
+	[ $rc = 0 ] && ! grep -q 'bug:' "$T/all.err" && jtrue "$T/all.json" \
+		"len(d['benches']) >= 40 and not any((r.get('failure') or {}).get('kind') == 'crash' for b in d['benches'] for r in b.get('repetitions', []))"
+}
+check "every bench and variant run with strict parameter reads: exit 0, no bug, no crash" strict_ok
+check "that run ran the benches (most ok)" \
+	jtrue "$T/all.json" "sum(b['status'] == 'ok' for b in d['benches']) >= 30"
+check "that run left its target empty" empty_dir "$T/all"
+rm -f "$T/all.json"
+
 # docs/benches.md and the man page carry exactly what the tables say
 "$SB" list --params-md >"$T/md"
 sed -n '/^<!-- params: begin/,/^<!-- params: end/p' "$ROOT/docs/benches.md" | sed '1d;$d' >"$T/md.doc"

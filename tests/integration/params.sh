@@ -201,7 +201,8 @@ else echo "not ok - README's sample summary: $(cat "$T/cols.err")"; fi
 rm -rf "$T/target"/* 2>/dev/null
 
 # fuzz: seeded random -p strings (keys: real, misspelt, random bytes;
-# values: in range, out of range, negative, huge, empty, random bytes;
+# values: in range, out of range, negative, huge, empty, random bytes
+# (printable and 128..254, not always UTF-8);
 # separators =, ==, none, commas). Against a missing --dir the run can
 # never start, so every case is exit 2 from the parameter check or the
 # --dir check; a second set runs for real on fs.fsync and must give 0 or 2.
@@ -215,9 +216,9 @@ gen() { # count seed keys...
 			if (r < 0.5) key = k[1 + int(rand() * nk)]
 			else if (r < 0.8) { key = k[1 + int(rand() * nk)]; p = 1 + int(rand() * length(key))
 				key = substr(key, 1, p - 1) substr(key, p + 1) }   # one letter dropped
-			else { key = ""; m = int(rand() * 8); for (j = 0; j < m; j++) key = key sprintf("%c", 33 + int(rand() * 94)) }
+			else { key = ""; m = int(rand() * 8); for (j = 0; j < m; j++) key = key sprintf("%c", 33 + int(rand() * 222)) }
 			if (rand() < 0.7) val = v[1 + int(rand() * 19)]
-			else { val = ""; m = int(rand() * 6); for (j = 0; j < m; j++) val = val sprintf("%c", 32 + int(rand() * 95)) }
+			else { val = ""; m = int(rand() * 6); for (j = 0; j < m; j++) val = val sprintf("%c", 32 + int(rand() * 223)) }
 			s = rand(); sep = s < 0.8 ? "=" : s < 0.9 ? "==" : s < 0.95 ? "" : ","
 			print key sep val
 		}

@@ -14,7 +14,7 @@ static void usage(FILE *f)
 		"commands:\n"
 		"  run [BENCH|FAMILY ...]   sweep benches and say how their cost grows\n"
 		"  matrix [BENCH|FAMILY ...] the same benches on several file systems (root)\n"
-		"  list                     the benches, with their axis\n"
+		"  list [BENCH]             the benches, with their axis; a bench's parameters (-p)\n"
 		"  serve                    the server side of net.* for `run --peer` on another host\n"
 		"  history                  the runs stored in the history database\n"
 		"  show ID                  one stored run (text, json or csv)\n"

@@ -64,7 +64,7 @@ if [ $fast = 1 ]; then
 fi
 # The same binary behaviours under the sanitizers and the POSIX-only build.
 for variant in native-san posix; do
-	for t in tests/integration/cli.sh tests/integration/quick_tmpdir.sh tests/integration/sigint.sh tests/integration/worker.sh tests/integration/ulimit.sh tests/integration/badinput.sh tests/integration/io_benches.sh tests/integration/placement.sh; do
+	for t in tests/integration/cli.sh tests/integration/quick_tmpdir.sh tests/integration/sigint.sh tests/integration/worker.sh tests/integration/ulimit.sh tests/integration/badinput.sh tests/integration/io_benches.sh tests/integration/placement.sh tests/integration/params.sh; do
 		run "integration/$variant/$(basename "$t" .sh)" env SB="$PWD/build/$variant/scalebench" SB_VARIANT=$variant sh "$t"
 	done
 done

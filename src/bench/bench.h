@@ -55,6 +55,31 @@
  * named by the same bench name plus its variant), and the bench reads its
  * parameters with bench_param(). `run -p key=value` overrides a parameter
  * and keeps only the variants that agree with it.
+ *
+ * Parameters: every key a bench reads with bench_param() or
+ * bench_param_u64() (its own, its helpers' such as iofile.c's, and every
+ * key its variants set) is declared in .params, a table ending in {0}:
+ *   static const struct bench_param_spec params[] = {
+ *       BP_U64("depth", "1", 1, 4096, "requests in flight of the seq benches"),
+ *       BP_ENUM("engine", "psync", "psync|libaio|io_uring|mmap", "I/O engine"),
+ *       BP_BOOL("direct", "0", "O_DIRECT"),
+ *       BP_FILE("file", "read this existing file instead of making one"),
+ *       {0},
+ *   };
+ * `run` and `matrix` check every -p KEY=VALUE against the tables of the
+ * selected benches before any work (unknown key, wrong type, out of range:
+ * exit 2); `scalebench list BENCH` prints the table, and docs/benches.md and
+ * the man page carry it (`scalebench list --params-md`, `--params-man`;
+ * tests/integration/params.sh checks they agree). A read of a key the table
+ * does not declare is a bug of the bench: the core says so on stderr (and
+ * aborts when SCALEBENCH_PARAM_STRICT is set, as the tests do). A bench
+ * without a table (.params NULL) still runs; its known keys are then only
+ * those its variants set, so any other -p key is refused for it, and its
+ * values are checked only against its variants (tests/unit/test_param.c
+ * names every bench that lacks a table). A bench that takes no parameter
+ * says so with .params = bench_no_params. After adding or changing a
+ * table, run `sh tools/params-docs.sh` to regenerate the docs' listings.
+ * BP_TEST_ONLY entries (inject=...) are accepted but left out of listings.
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H
@@ -86,6 +111,7 @@ struct bench_env {
 	uint64_t max_n;    /* largest N of this sweep */
 	int quick;         /* --quick */
 	const json_t *params;  /* effective parameters of this variant (object of strings) */
+	const struct bench *bench; /* the bench swept (set by the core) */
 	/* filled by the bench: */
 	const char *failed_call; /* set by bench_fail() */
 	char note[256];          /* one line the result should carry (limits raised...) */
@@ -113,7 +139,36 @@ int meter_stop(struct meter *m); /* 1 when the point must end (budget, CI, signa
 /* Attach a figure of the bench's own to the point (takes the reference). */
 void meter_extra(struct meter *m, const char *key, json_t *value);
 
-/* Parameter of the current variant, or def. */
+/* A bench's declared parameter (see the top of this file). */
+enum bench_param_type {
+	BP_TYPE_U64 = 1, /* unsigned decimal (or 0x hex) integer within [min, max] */
+	BP_TYPE_BOOL,    /* 0 or 1 */
+	BP_TYPE_ENUM,    /* one of values ("a|b|c") */
+	BP_TYPE_STR,     /* any non-empty text */
+	BP_TYPE_FILE,    /* the path of an existing, readable regular file */
+};
+
+struct bench_param_spec {
+	const char *name;
+	enum bench_param_type type;
+	const char *def;      /* the default as text ("64"; "2*files"); NULL: none */
+	uint64_t min, max;    /* BP_TYPE_U64: allowed range, inclusive */
+	const char *values;   /* BP_TYPE_ENUM: the allowed values, "a|b|c" */
+	const char *help;     /* one line */
+	/* BP_TYPE_ENUM, optional: NULL if value is in this build, else why not */
+	const char *(*absent)(const char *value);
+	unsigned flags;       /* BP_TEST_ONLY: for the tests, not listed in docs */
+};
+#define BP_TEST_ONLY 1u
+
+#define BP_U64(n, d, lo, hi, h) {.name = (n), .type = BP_TYPE_U64, .def = (d), .min = (lo), .max = (hi), .help = (h)}
+#define BP_BOOL(n, d, h) {.name = (n), .type = BP_TYPE_BOOL, .def = (d), .min = 0, .max = 1, .help = (h)}
+#define BP_ENUM(n, d, v, h) {.name = (n), .type = BP_TYPE_ENUM, .def = (d), .values = (v), .help = (h)}
+#define BP_STR(n, d, h) {.name = (n), .type = BP_TYPE_STR, .def = (d), .help = (h)}
+#define BP_FILE(n, h) {.name = (n), .type = BP_TYPE_FILE, .help = (h)}
+
+/* Parameter of the current variant, or def. The key must be declared in
+ * the bench's .params (when it has one). */
 const char *bench_param(const struct bench_env *env, const char *key, const char *def);
 uint64_t bench_param_u64(const struct bench_env *env, const char *key, uint64_t def);
 
@@ -140,6 +195,7 @@ struct bench {
 	enum bench_series series;
 	unsigned flags;       /* enum bench_flag */
 	const char *const *variants; /* NULL, or NULL-terminated "k=v,k=v" sets */
+	const struct bench_param_spec *params; /* NULL, or the parameters it reads, ending in {0} */
 	const char *unit;     /* what one op is, for throughput: "request", "packet"; default "op" */
 	uint64_t space_mib;   /* scratch space a default sweep needs (MiB), to size matrix images */
 	const char *placement; /* default placement ("same", "spread", "free"), or NULL: see above */
@@ -160,6 +216,10 @@ static inline int bench_fail(struct bench_env *env, const char *call)
 	env->failed_call = call;
 	return -e;
 }
+
+/* An empty parameter table: .params = bench_no_params declares that the
+ * bench takes none (every -p key is then refused for it). */
+extern const struct bench_param_spec bench_no_params[];
 
 /* The table, generated from list.h. */
 extern const struct bench *const bench_table[];

@@ -16,6 +16,7 @@ static int op(void *state, unsigned slot)
 }
 
 const struct bench bench_fs_create = {
+	.params = bench_no_params,
 	.name = "fs.create", .version = 1, .axis = "entries in the directory",
 	.summary = "create a new empty file in a directory already holding N entries",
 	.op_desc = "openat(O_CREAT|O_EXCL) + close; the file is unlinked untimed",

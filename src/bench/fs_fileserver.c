@@ -82,6 +82,19 @@ static void path_of(const struct st *s, uint64_t i, char *buf, size_t len)
 		 (unsigned long long)i);
 }
 
+static const struct bench_param_spec params[] = {
+	BP_U64("files", "1000", 1, 10000000, "files populated, then overwritten, read and deleted"),
+	BP_U64("dirs", "16", 1, 1000000, "directories the files are spread over"),
+	BP_U64("reads", "2*files", 0, 1000000000, "random whole-file reads per point"),
+	BP_U64("min_kib", "2", 1, 65536, "smallest file (KiB)"),
+	BP_U64("max_kib", "200", 1, 65536, "largest file (KiB); sizes are log-uniform in min_kib..max_kib"),
+	BP_U64("overwrite_pct", "25", 0, 100, "share of the files overwritten (%)"),
+	BP_U64("interval_ms", "100", 1, 60000, "interval of the throughput-over-time series (ms)"),
+	BP_U64("stall_ms", "500", 1, 3600000, "an interval with no completion this long is a stall (ms)"),
+	BP_U64("seed", "1", 0, 4294967295u, "seed of the file sizes and the read order"),
+	{0},
+};
+
 static int setup(struct bench_env *env, void **state)
 {
 	struct st *s = calloc(1, sizeof(*s));
@@ -375,6 +388,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_fs_fileserver = {
+	.params = params,
 	.name = "fs.fileserver", .version = 1, .axis = "concurrent workers",
 	.summary = "file-server workload: populate, overwrite, random whole-file reads, delete; per phase",
 	.op_desc = "one whole-file operation (create+write, overwrite, read or unlink) of the workload",

@@ -30,6 +30,12 @@ struct st {
 	size_t append;
 };
 
+static const struct bench_param_spec params[] = {
+	BP_BOOL("redirty", "1", "1: the N MiB are written again before every sample; 0: once per point"),
+	BP_U64("append", "4096", 1, 1048576, "bytes appended before each timed fsync"),
+	{0},
+};
+
 static int setup(struct bench_env *env, void **state)
 {
 	struct st *s = calloc(1, sizeof(*s));
@@ -137,6 +143,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_fs_fsync = {
+	.params = params,
 	.name = "fs.fsync", .version = 2, .axis = "MiB of dirty data in other files",
 	.summary = "append 4 KiB to a file and fsync it, with N MiB of unsynced data in other files",
 	.op_desc = "write(4 KiB, O_APPEND) + fsync of one file; the N MiB are written again untimed before each sample",

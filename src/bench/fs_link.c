@@ -25,6 +25,7 @@ static int op(void *state, unsigned slot)
 }
 
 const struct bench bench_fs_link = {
+	.params = bench_no_params,
 	.name = "fs.link", .version = 1, .axis = "entries in the directory",
 	.summary = "hard-link a random existing file under a new name, in a directory of N entries",
 	.op_desc = "linkat(e<i> -> l<k>), same directory; the link is unlinked untimed",

@@ -63,6 +63,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_fs_lookup_deep = {
+	.params = bench_no_params,
 	.name = "fs.lookup-deep", .version = 1, .axis = "depth of the path (directories)",
 	.summary = "stat a directory N levels down a chain d/d/.../d",
 	.op_desc = "fstatat of a relative path of N components",

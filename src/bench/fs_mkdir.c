@@ -22,6 +22,7 @@ static int undo(void *state, unsigned slot)
 }
 
 const struct bench bench_fs_mkdir = {
+	.params = bench_no_params,
 	.name = "fs.mkdir", .version = 1, .axis = "entries in the directory",
 	.summary = "make a new directory in a directory already holding N entries",
 	.op_desc = "mkdirat of a fresh name; the directory is removed untimed",

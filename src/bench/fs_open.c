@@ -16,6 +16,7 @@ static int op(void *state, unsigned slot)
 }
 
 const struct bench bench_fs_open = {
+	.params = bench_no_params,
 	.name = "fs.open", .version = 1, .axis = "entries in the directory",
 	.summary = "open + close a random existing file in a directory of N entries",
 	.op_desc = "openat(O_RDONLY) + close of a random entry",

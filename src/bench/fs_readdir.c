@@ -61,6 +61,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_fs_readdir = {
+	.params = bench_no_params,
 	.name = "fs.readdir", .version = 1, .axis = "entries in the directory",
 	.summary = "list a whole directory of N entries; cost per entry",
 	.op_desc = "rewinddir + readdir to the end (getdents); the listing's time divided by N",

@@ -28,6 +28,7 @@ static int op(void *state, unsigned slot)
 }
 
 const struct bench bench_fs_rename = {
+	.params = bench_no_params,
 	.name = "fs.rename", .version = 1, .axis = "entries in the directory",
 	.summary = "rename a file to a new name within a directory already holding N entries",
 	.op_desc = "renameat(p<k> -> r<k>), same directory; p<k> is created and r<k> unlinked untimed",

@@ -14,6 +14,7 @@ static int op(void *state, unsigned slot)
 }
 
 const struct bench bench_fs_stat = {
+	.params = bench_no_params,
 	.name = "fs.stat", .version = 1, .axis = "entries in the directory",
 	.summary = "stat a random existing file in a directory of N entries",
 	.op_desc = "fstatat of a random entry",

@@ -5,6 +5,7 @@
 #include "fsdir.h"
 
 const struct bench bench_fs_unlink = {
+	.params = bench_no_params,
 	.name = "fs.unlink", .version = 1, .axis = "entries in the directory",
 	.summary = "unlink a file from a directory already holding N other entries",
 	.op_desc = "unlinkat of a probe file created untimed just before",

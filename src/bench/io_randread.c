@@ -10,6 +10,6 @@ const struct bench bench_io_randread = {
 	.op_desc = "one read request of bs bytes (4 KiB) at a random aligned offset; latency from issue to completion",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET, .min_n = 1,
 	.quick_max_n = 16, .default_max_n = 256, .full_max_n = 256, .space_mib = 64,
-	.variants = iofile_variants_read,
+	.variants = iofile_variants_read, .params = iofile_params_randread,
 	.setup = setup, .set_n = iofile_cb_set_depth, .run = iofile_cb_run, .teardown = iofile_cb_teardown,
 };

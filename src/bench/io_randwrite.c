@@ -11,6 +11,6 @@ const struct bench bench_io_randwrite = {
 	.op_desc = "one write request of bs bytes (4 KiB) at a random aligned offset; latency from issue to completion; no fsync",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET, .min_n = 1,
 	.quick_max_n = 16, .default_max_n = 256, .full_max_n = 256, .space_mib = 64,
-	.variants = iofile_variants_rw,
+	.variants = iofile_variants_rw, .params = iofile_params_randwrite,
 	.setup = setup, .set_n = iofile_cb_set_depth, .run = iofile_cb_run, .teardown = iofile_cb_teardown,
 };

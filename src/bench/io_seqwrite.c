@@ -11,6 +11,6 @@ const struct bench bench_io_seqwrite = {
 	.op_desc = "one write request of N KiB (rounded to 4 KiB) at the next offset, wrapping at the end of the file; no fsync",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET, .min_n = 4,
 	.quick_max_n = 256, .default_max_n = 4096, .full_max_n = 16384, .space_mib = 64,
-	.variants = iofile_variants_rw,
+	.variants = iofile_variants_rw, .params = iofile_params_seqwrite,
 	.setup = setup, .set_n = iofile_cb_set_size, .run = iofile_cb_run, .teardown = iofile_cb_teardown,
 };

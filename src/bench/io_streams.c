@@ -43,6 +43,15 @@ struct st {
 };
 
 static const char *const variants[] = {"direct=0", "direct=1", NULL};
+static const struct bench_param_spec params[] = {
+	BP_BOOL("direct", "0", "1: O_DIRECT, bypassing the page cache (one variant each)"),
+	BP_U64("file_mib", "16", 1, 65536, "size of each stream's file (MiB)"),
+	BP_U64("bs", "262144", 4096, 67108864, "bytes per read request (rounded down to 4 KiB)"),
+	BP_ENUM("cache", "cold", "warm|cold|drop", "page cache at each point: warm, cold (fadvise DONTNEED), drop (drop_caches; root)"),
+	{.name = "inject", .type = BP_TYPE_ENUM, .values = "direct-einval",
+	 .help = "make the O_DIRECT open fail with EINVAL, as a file system that refuses it", .flags = BP_TEST_ONLY},
+	{0},
+};
 
 static void file_name(char *buf, size_t len, uint64_t i)
 {
@@ -243,6 +252,6 @@ const struct bench bench_io_streams = {
 	.op_desc = "one pread of bs bytes (256 KiB) by one of N threads, each reading its own file in order",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET,
 	.quick_max_n = 8, .default_max_n = 32, .full_max_n = 128, .space_mib = 544,
-	.variants = variants, .setup = setup, .grow = grow, .set_n = set_n, .run = run,
+	.variants = variants, .params = params, .setup = setup, .grow = grow, .set_n = set_n, .run = run,
 	.teardown = teardown,
 };

@@ -35,6 +35,43 @@ const char *const iofile_variants_read[] = {
 	"engine=mmap,direct=0", NULL,
 };
 
+/* engine=...: NULL if in this build, else why not. */
+static const char *engine_absent(const char *value)
+{
+#ifndef HAVE_LIBAIO
+	if (!strcmp(value, "libaio"))
+		return "libaio not in this build (tools/probe.sh did not find it)";
+#endif
+#ifndef HAVE_LIBURING
+	if (!strcmp(value, "io_uring"))
+		return "io_uring not in this build (tools/probe.sh did not find liburing)";
+#endif
+	(void)value;
+	return NULL;
+}
+
+#define P_ENGINE_RW {.name = "engine", .type = BP_TYPE_ENUM, .def = "psync", .values = "psync|libaio|io_uring", \
+	.help = "I/O engine (one variant each): psync (pwrite; depth > 1 = threads), libaio, io_uring", \
+	.absent = engine_absent}
+#define P_ENGINE_READ {.name = "engine", .type = BP_TYPE_ENUM, .def = "psync", .values = "psync|libaio|io_uring|mmap", \
+	.help = "I/O engine (one variant each): psync (pread; depth > 1 = threads), libaio, io_uring, mmap (page copies)", \
+	.absent = engine_absent}
+#define P_COMMON \
+	BP_BOOL("direct", "0", "1: O_DIRECT, bypassing the page cache (one variant each)"), \
+	BP_ENUM("cache", "warm", "warm|cold|drop", "page cache at each point: warm (just written), cold (fadvise DONTNEED), drop (drop_caches; root)"), \
+	BP_U64("size_mib", "64", 1, 1048576, "size of the file read or written (MiB)")
+#define P_INJECT \
+	{.name = "inject", .type = BP_TYPE_ENUM, .values = "direct-einval", \
+	 .help = "make the O_DIRECT open fail with EINVAL, as a file system that refuses it", .flags = BP_TEST_ONLY}
+#define P_FILE BP_FILE("file", "read this existing file (whole 4 KiB blocks) instead of making one; never written")
+#define P_DEPTH BP_U64("depth", "1", 1, 4096, "requests in flight at every point")
+#define P_BS BP_U64("bs", "4096", 512, 67108864, "bytes per request (at most the file's size)")
+
+const struct bench_param_spec iofile_params_seqread[] = {P_ENGINE_READ, P_COMMON, P_FILE, P_DEPTH, P_INJECT, {0}};
+const struct bench_param_spec iofile_params_seqwrite[] = {P_ENGINE_RW, P_COMMON, P_DEPTH, P_INJECT, {0}};
+const struct bench_param_spec iofile_params_randread[] = {P_ENGINE_READ, P_COMMON, P_FILE, P_BS, P_INJECT, {0}};
+const struct bench_param_spec iofile_params_randwrite[] = {P_ENGINE_RW, P_COMMON, P_BS, P_INJECT, {0}};
+
 /* ---- the asynchronous engines: one request per slot ---- */
 
 struct slot { void *buf; uint64_t off; uint64_t issued; };
@@ -606,7 +643,7 @@ int iofile_setup(struct bench_env *env, struct iofile *f, int write, int random)
 	f->size = bench_param_u64(env, "size_mib", 64) << 20;
 	if (f->size < ALIGN)
 		f->size = ALIGN;
-	const char *given = bench_param(env, "file", NULL);
+	const char *given = write ? NULL : bench_param(env, "file", NULL); /* read benches only */
 	if (given)
 		return use_given(env, f, given);
 	int wfd = openat(env->dirfd, "data", O_CREAT | O_EXCL | O_RDWR, BENCH_FILE_MODE);
@@ -728,8 +765,10 @@ int iofile_cb_set_depth(void *state, uint64_t n)
 {
 	struct iofile *f = state;
 	uint64_t bs = bench_param_u64(f->env, "bs", 4096);
-	if (bs < 512 || bs > f->size)
-		bs = 4096;
+	if (bs > f->size) { /* checked against its range before the run, not against size_mib */
+		errno = EINVAL;
+		return bench_fail(f->env, "bs larger than the file (size_mib)");
+	}
 	return iofile_point(f, (size_t)bs, (unsigned)n);
 }
 

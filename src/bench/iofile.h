@@ -10,11 +10,11 @@
  * (HAVE_LIBAIO, HAVE_LIBURING); otherwise their variants skip with the
  * reason. O_DIRECT refused by the file system (EINVAL) is a skip too.
  *
- * Parameters read (bench_param): engine, direct, size_mib (file size),
- * bs (bytes per request, rand benches), depth (seq benches), cache
- * (warm|cold|drop), and the test-only inject=direct-einval, which makes
- * the O_DIRECT open behave as refused so that the skip path is tested on
- * file systems that accept O_DIRECT. */
+ * Parameters (declared in iofile_params_*, see iofile.c): engine, direct,
+ * size_mib (file size), file (read benches), bs (bytes per request, rand
+ * benches), depth (seq benches), cache (warm|cold|drop), and the test-only
+ * inject=direct-einval, which makes the O_DIRECT open behave as refused so
+ * that the skip path is tested on file systems that accept O_DIRECT. */
 #ifndef SB_IOFILE_H
 #define SB_IOFILE_H
 
@@ -46,6 +46,10 @@ struct iofile {
 /* The variant sets every io.* bench offers. */
 extern const char *const iofile_variants_rw[];   /* without mmap: writes */
 extern const char *const iofile_variants_read[]; /* with engine=mmap */
+
+/* Their parameters (iofile.c). */
+extern const struct bench_param_spec iofile_params_seqread[], iofile_params_seqwrite[],
+	iofile_params_randread[], iofile_params_randwrite[];
 
 /* Parse params, create and fill the file, open it as asked. 0,
  * BENCH_SKIP (reason in env->skip), or -errno (bench_fail). */

@@ -102,6 +102,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_mem_mmap = {
+	.params = bench_no_params,
 	.name = "mem.mmap", .version = 1, .axis = "mappings already present",
 	.summary = "mmap + munmap of one page with N distinct mappings already present",
 	.op_desc = "mmap(one page, PROT_READ|PROT_WRITE, MAP_PRIVATE) + munmap",

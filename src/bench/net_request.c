@@ -34,6 +34,13 @@ struct st {
 
 static void teardown(void *state);
 
+static const struct bench_param_spec params[] = {
+	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
+	BP_ENUM("mech", "epoll", "select|poll|epoll|io_uring", "the server's event mechanism (one variant each)"),
+	BP_U64("gap_us", "100", 0, 999999, "pause between two requests (us)"),
+	{0},
+};
+
 static int setup(struct bench_env *env, void **state)
 {
 	struct st *s = calloc(1, sizeof(*s));
@@ -152,6 +159,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_net_request = {
+	.params = params,
 	.name = "net.request", .version = 1, .axis = "idle keep-alive connections on the server",
 	.placement = "same",
 	.summary = "64-byte request/response on one connection with N idle connections open, per event mechanism",

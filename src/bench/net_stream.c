@@ -48,6 +48,12 @@ struct st {
 
 static void teardown(void *state);
 
+static const struct bench_param_spec params[] = {
+	BP_ENUM("placement", "spread", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
+	BP_ENUM("sender", "send", "send|sendfile|splice|zerocopy", "how the sender moves data (one variant each)"),
+	{0},
+};
+
 static int setup(struct bench_env *env, void **state)
 {
 	struct st *s = calloc(1, sizeof(*s));
@@ -264,6 +270,7 @@ static void teardown(void *state)
 }
 
 const struct bench bench_net_stream = {
+	.params = params,
 	.name = "net.stream", .version = 1, .axis = "parallel TCP streams",
 	.placement = "spread",
 	.summary = "TCP bulk throughput with N parallel streams (send, sendfile, splice, MSG_ZEROCOPY)",

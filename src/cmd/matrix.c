@@ -283,7 +283,7 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		RUNNER_OPTS(rn.a),
 		{0},
 	};
-	char err[512], *pos[MAX_SELECT];
+	char err[1536], *pos[MAX_SELECT];
 	int npos;
 	if (opt_parse(opts, argc, argv, pos, MAX_SELECT, &npos, err, sizeof(err))) {
 		fprintf(stderr, "scalebench matrix: %s\n", err);

@@ -17,6 +17,9 @@ static void usage(FILE *f, const struct opt *opts)
 		"Sweep each selected bench (default: all) over a geometric series of N and\n"
 		"say how its cost grows. BENCH is a name from `scalebench list`, FAMILY a\n"
 		"prefix such as fs or net.\n\n"
+		"-p KEY=VALUE sets a parameter of the benches that take it: `scalebench list\n"
+		"BENCH` shows them, with their values, range and default. A KEY that no\n"
+		"selected bench takes, or a VALUE out of its range, is exit 2 before any work.\n\n"
 		"net.* benches run over loopback by default; --netns puts the server and the\n"
 		"client in two network namespaces joined by a veth pair; --peer drives a\n"
 		"`scalebench serve` on another host (see docs/net.md).\n\n");
@@ -37,7 +40,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		NET_OPTS(na),
 		{0},
 	};
-	char err[512], *pos[MAX_SELECT];
+	char err[1536], *pos[MAX_SELECT];
 	int npos;
 	if (opt_parse(opts, argc, argv, pos, MAX_SELECT, &npos, err, sizeof(err))) {
 		fprintf(stderr, "scalebench run: %s\n", err);

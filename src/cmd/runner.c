@@ -2,6 +2,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "param.h"
 #include "registry.h"
 #include "sys.h"
 #include "worker.h"
@@ -48,6 +50,36 @@ int runner_check_dir(const char *dir, char *err, size_t errlen)
 	}
 	if (access(dir, W_OK | X_OK)) {
 		snprintf(err, errlen, "--dir %s: not writable: %s", dir, strerror(errno));
+		return -1;
+	}
+	/* Kernel pseudo file systems hold no files of ours; root passes the
+	 * access() check above on them, and the scratch directory would fail
+	 * only after the run has begun. */
+	static const char *const pseudo[] = {"proc", "sysfs", "cgroup", "cgroup2", "debugfs",
+					     "tracefs", "securityfs", "pstore", "bpf", "configfs",
+					     "efivarfs", "devpts", "mqueue", "fusectl", "binfmt_misc",
+					     "selinuxfs", "nsfs", "rpc_pipefs", "autofs", NULL};
+	char type[64];
+	if (sys_fs_type(dir, type, sizeof(type)) == 0)
+		for (int i = 0; pseudo[i]; i++)
+			if (!strcmp(type, pseudo[i])) {
+				snprintf(err, errlen, "--dir %s: a %s pseudo file system, which holds no "
+					 "files of ours; choose a directory on a real file system or tmpfs",
+					 dir, type);
+				return -1;
+			}
+	/* Whatever else refuses a directory (read-only mount, no space,
+	 * a FUSE file system that refuses mkdir) is found now, by making one
+	 * and removing it at once. */
+	char probe[4096];
+	snprintf(probe, sizeof(probe), "%s/.scalebench-probe.XXXXXX", dir);
+	if (!mkdtemp(probe)) {
+		snprintf(err, errlen, "--dir %s: cannot make a directory there: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (rmdir(probe)) {
+		snprintf(err, errlen, "--dir %s: cannot remove the probe directory %s: %s", dir, probe,
+			 strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -120,8 +152,23 @@ static int params_json(const struct opt_list *l, json_t **out, char *err, size_t
 			return -1;
 		}
 		char key[128];
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - l->v[i]), l->v[i]);
-		json_object_set_new(*out, key, json_string(eq + 1));
+		json_t *val = json_string(eq + 1); /* NULL: not UTF-8 */
+		const char *why = eq - l->v[i] >= (ptrdiff_t)sizeof(key) - 1 ? "key too long"
+				  : !val					 ? "not UTF-8 text"
+										 : NULL;
+		if (!why) {
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - l->v[i]), l->v[i]);
+			if (json_object_get(*out, key))
+				why = "given twice (one value per key; without -p every variant runs)";
+		}
+		if (why || json_object_set_new(*out, key, val)) {
+			snprintf(err, errlen, "--param '%.80s': %s", l->v[i], why ? why : "out of memory");
+			if (why)
+				json_decref(val);
+			json_decref(*out);
+			*out = NULL;
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -160,19 +207,14 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		return -1;
 	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
 	    params_json(&a->params, &rn->over, err, errlen) ||
+	    param_validate(rn->sel, rn->nsel, rn->over, err, errlen) ||
 	    (a->output && check_output(a->output, err, errlen)) ||
 	    (a->report && check_output(a->report, err, errlen)))
 		return -1;
-	const char *pl = json_string_value(json_object_get(rn->over, "placement"));
-	if (pl && strcmp(pl, "same") && strcmp(pl, "spread") && strcmp(pl, "free")) {
-		snprintf(err, errlen, "-p placement=%.40s: not a placement (same, spread or free)", pl);
-		return -1;
-	}
 	const char *vars[64];
 	for (int i = 0; i < rn->nsel; i++) {
 		if (bench_variants(rn->sel[i], rn->over, vars, 64) < 0) {
-			snprintf(err, errlen, "no variant of %s agrees with the --param given",
-				 rn->sel[i]->name);
+			param_no_variant(rn->sel[i], rn->over, err, errlen);
 			return -1;
 		}
 	}
@@ -280,6 +322,20 @@ int runner_describe(struct bench_result *br, const struct bench *b, const char *
 		       : 0;
 }
 
+/* A -p key that another selected bench takes is not this bench's: it
+ * neither reaches the bench nor appears among its parameters in the result. */
+static void drop_foreign(const struct bench *b, json_t *params)
+{
+	const char *k;
+	json_t *v;
+	void *tmp;
+	if (params)
+		json_object_foreach_safe(params, tmp, k, v) {
+			if (!param_known(b, k))
+				json_object_del(params, k);
+		}
+}
+
 int runner_sweep(struct runner *rn, const char *dir, const char *target)
 {
 	char scratch[4096];
@@ -321,6 +377,7 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				break;
 			}
 			sweep_params(vars[vi], rn->over, &br->params);
+			drop_foreign(b, br->params);
 			if (runner_describe(br, b, vars[vi], target)) {
 				exit_code = EXIT_RUNTIME;
 				break;

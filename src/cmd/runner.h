@@ -36,7 +36,7 @@ struct run_args {
 	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \
 	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times (each in a new worker process), keeping every repetition", 1, 1000, NULL, &(a).repeat, NULL}, \
 	{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &(a).ci_pct, NULL}, \
-	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a bench parameter; keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
+	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a parameter of the benches that take it (`scalebench list BENCH`); keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
 	{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &(a).output, NULL}, \
 	{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default) or json", 0, 0, "text|json", &(a).format, NULL}, \
 	{"db", 0, OPT_STR, "PATH|URL", "store the result in this history database: a SQLite file or postgresql://... (default $XDG_DATA_HOME/scalebench/results.db)", 0, 0, NULL, &(a).db, NULL}, \

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "param.h"
 #include "registry.h"
 #include "sys.h"
 
@@ -144,8 +145,32 @@ static struct failure *make_failure(const char *phase, const char *call, uint64_
 
 /* ---- parameters and variants ---- */
 
+/* A read of a key the bench's table does not declare is a bug of the
+ * bench: a -p of that key would have been refused before the run. Said
+ * once per key on stderr; fatal when SCALEBENCH_PARAM_STRICT is set (the
+ * tests set it), as an assertion. */
+static void param_undeclared(const struct bench *b, const char *key)
+{
+	static char said[8][64];
+	for (int i = 0; i < 8; i++) {
+		if (!strcmp(said[i], key))
+			return;
+		if (!said[i][0]) {
+			snprintf(said[i], sizeof(said[i]), "%s", key);
+			break;
+		}
+	}
+	fprintf(stderr, "scalebench: bug: %s reads parameter '%s', which its .params does not declare\n",
+		b->name, key);
+	const char *strict = getenv("SCALEBENCH_PARAM_STRICT");
+	if (strict && *strict && strcmp(strict, "0"))
+		abort();
+}
+
 const char *bench_param(const struct bench_env *env, const char *key, const char *def)
 {
+	if (env->bench && env->bench->params && !param_find(env->bench, key))
+		param_undeclared(env->bench, key);
 	json_t *v = env->params ? json_object_get(env->params, key) : NULL;
 	return json_is_string(v) ? json_string_value(v) : def;
 }
@@ -630,6 +655,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	c.env.max_n = max_n;
 	c.env.quick = o->quick;
 	c.env.params = out->params;
+	c.env.bench = b;
 	c.env.dirfd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (c.env.dirfd < 0)
 		return -errno;

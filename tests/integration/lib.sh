@@ -43,3 +43,4 @@ PATH="$(cd "$(dirname "$0")" && pwd)/bin:$PATH"; export PATH
 # Runs store their result in the history database by default: keep each
 # test's database in its scratch area, never in the user's home.
 export XDG_DATA_HOME="$T/xdg"
+export SCALEBENCH_PARAM_STRICT=1 # a bench reading an undeclared parameter aborts (bench.h)

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/target"
 "$SB" run net.rr -p placement=bogus --dir "$T/target" -q --no-db -o "$T/bad.json" >/dev/null 2>"$T/bad.err"
-check "bad placement: exit 2, named" sh -c '[ $1 = 2 ] && grep -q "placement=bogus.*same, spread or free" "$2" && [ ! -e "$3" ]' _ $? "$T/bad.err" "$T/bad.json"
+check "bad placement: exit 2, named" sh -c '[ $1 = 2 ] && grep -q "placement=bogus.*one of same, spread, free" "$2" && [ ! -e "$3" ]' _ $? "$T/bad.err" "$T/bad.json"
 if [ "${SB_VARIANT:-native}" = posix ]; then
 	"$SB" run net.rr --max-n 2 --budget 0.01 --dir "$T/target" -q --no-db -o "$T/p.json" >/dev/null 2>&1
 	check "POSIX build: placement recorded as not controlled" jtrue "$T/p.json" "any('no CPU affinity control' in n for n in d['benches'][0]['notes'])"

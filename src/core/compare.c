@@ -504,6 +504,18 @@ static void conditions(const struct run_result *a, const struct run_result *b, j
 		{1, "ci_target", "CI target (--ci)"},
 	};
 	char va[256], vb[256];
+	/* other load: the 1-minute load average at the snapshot, against the
+	 * CPUs online; a busy side is named, whether or not the other is */
+	const json_t *lda = json_object_get(a->snapshot, "loadavg"), *ldb = json_object_get(b->snapshot, "loadavg");
+	double la = json_number_value(json_array_get(lda, 0)), lb = json_number_value(json_array_get(ldb, 0));
+	double cpus = json_number_value(json_object_get(json_object_get(a->snapshot, "cpu"), "count_online"));
+	if (cpus < 1)
+		cpus = 1;
+	if (json_is_array(lda) && json_is_array(ldb) && (la > cpus / 2 || lb > cpus / 2))
+		json_array_append_new(caveats,
+				      json_sprintf("other load: 1-minute load average A %.2f, B %.2f on %g "
+						   "CPUs: a change may be the machine's, not the system's",
+						   la, lb, cpus));
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		const json_t *ra = c[i].opts ? a->options : a->snapshot;
 		const json_t *rb = c[i].opts ? b->options : b->snapshot;

@@ -197,6 +197,22 @@ int main(void)
 	json_decref(c);
 	result_free(&b);
 
+	/* a busy side is named: the load average against the CPUs online */
+	make(&b, NULL, 1);
+	json_object_set_new(a.snapshot, "loadavg", json_pack("[f,f,f]", 0.2, 0.3, 0.3));
+	json_object_set_new(b.snapshot, "loadavg", json_pack("[f,f,f]", 7.5, 5.0, 3.0));
+	json_object_set_new(a.snapshot, "cpu", json_pack("{s:i}", "count_online", 2));
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	cv = json_string_value(json_array_get(json_object_get(c, "caveats"), 0));
+	CHECK(cv && strstr(cv, "other load: 1-minute load average A 0.20, B 7.50 on 2 CPUs"),
+	      "a busy side: caveat '%s'", cv ? cv : "");
+	json_decref(c);
+	json_object_set_new(b.snapshot, "loadavg", json_pack("[f,f,f]", 0.4, 0.3, 0.3));
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	CHECK(json_array_size(json_object_get(c, "caveats")) == 0, "both quiet: no caveat");
+	json_decref(c);
+	result_free(&b);
+
 	/* a verdict that got significantly worse is a regression on its own */
 	make(&b, NULL, 1);
 	b.benches[0].v.cls = GROWTH_N;

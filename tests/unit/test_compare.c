@@ -202,6 +202,7 @@ int main(void)
 	json_object_set_new(a.snapshot, "loadavg", json_pack("[f,f,f]", 0.2, 0.3, 0.3));
 	json_object_set_new(b.snapshot, "loadavg", json_pack("[f,f,f]", 7.5, 5.0, 3.0));
 	json_object_set_new(a.snapshot, "cpu", json_pack("{s:i}", "count_online", 2));
+	json_object_set_new(b.snapshot, "cpu", json_pack("{s:i}", "count_online", 2));
 	c = compare_results(&a, "a", &b, "b", &o, &reg);
 	cv = json_string_value(json_array_get(json_object_get(c, "caveats"), 0));
 	CHECK(cv && strstr(cv, "other load: 1-minute load average A 0.20, B 7.50 on 2 CPUs"),

@@ -125,6 +125,22 @@ static int setup(struct bench_env *env, void **state)
 	return 0;
 }
 
+/* Space the workload needs: the expected bytes of `files` files of
+ * log-uniform sizes (mean (max - min) / ln(max / min)), each rounded up to
+ * a 4 KiB block plus 4 KiB of inode and directory share, and 16 of the
+ * largest files of slack for the draw. The same at every N (the workers
+ * share one file set); overwrite replaces files in place. */
+static uint64_t space_bytes(const struct bench_env *env)
+{
+	double files = (double)bench_param_u64(env, "files", 1000);
+	double lo = (double)(bench_param_u64(env, "min_kib", 2) << 10);
+	double hi = (double)(bench_param_u64(env, "max_kib", 200) << 10);
+	lo = lo < 1 ? 1 : lo;
+	hi = hi < lo ? lo : hi;
+	double mean = hi > lo ? (hi - lo) / log(hi / lo) : lo;
+	return (uint64_t)(files * (mean + 8192) + 16 * hi);
+}
+
 /* One file operation of the current phase on item k; bytes moved or -1. */
 static int64_t file_op(struct st *s, uint64_t k, char *rbuf, uint64_t *rng)
 {
@@ -379,5 +395,5 @@ const struct bench bench_fs_fileserver = {
 	.op_desc = "one whole-file operation (create+write, overwrite, read or unlink) of the workload",
 	.needs = NEED_DIR, .unit = "file", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET,
 	.quick_max_n = 4, .default_max_n = 16, .full_max_n = 64, .space_mib = 128,
-	.setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
+	.space_bytes = space_bytes, .setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
 };

@@ -144,6 +144,36 @@ static int bench_variants(const struct bench *b, const json_t *over, const char 
 	return k ? k : -1;
 }
 
+uint64_t runner_space_bytes(const struct runner *rn, const struct bench **which)
+{
+	uint64_t most = 0;
+	const char *vars[64];
+	*which = NULL;
+	for (int i = 0; i < rn->nsel; i++) {
+		const struct bench *b = rn->sel[i];
+		int nv = bench_variants(b, rn->over, vars, 64);
+		for (int vi = 0; vi < nv; vi++) {
+			uint64_t need = (b->space_mib ? b->space_mib : 64) << 20;
+			json_t *p = NULL;
+			if (b->space_bytes && sweep_params(vars[vi], rn->over, &p) == 0) {
+				struct bench_env env;
+				memset(&env, 0, sizeof(env));
+				env.dirfd = -1;
+				env.max_n = sweep_max_n(b, &rn->so);
+				env.quick = rn->a.quick;
+				env.params = p;
+				need = b->space_bytes(&env);
+			}
+			json_decref(p);
+			if (need > most || !*which) {
+				most = need;
+				*which = b;
+			}
+		}
+	}
+	return most;
+}
+
 int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen)
 {
 	struct run_args *a = &rn->a;

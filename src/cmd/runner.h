@@ -73,6 +73,10 @@ void runner_defaults(struct runner *rn, const char *cmd);
 int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen);
 /* Name, axis, summary, op, unit, version, variant and target of br from
  * the bench (params are set by the caller). 0 or -ENOMEM. */
+/* The scratch space (bytes) the most demanding selected bench and variant
+ * needs at its largest point (its space_bytes, or space_mib, default 64
+ * MiB); *which is that bench. After runner_prepare. */
+uint64_t runner_space_bytes(const struct runner *rn, const struct bench **which);
 int runner_describe(struct bench_result *br, const struct bench *b, const char *variant,
 		    const char *target);
 int runner_check_dir(const char *dir, char *err, size_t errlen);

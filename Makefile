@@ -42,7 +42,7 @@ else
   PROBED := $(shell $(PROBE) native)
   CPPFLAGS += -D_GNU_SOURCE $(filter -D%,$(PROBED))
   LDLIBS := $(filter-out -D%,$(PROBED)) -lm -lpthread
-  SYS_SRC := src/sys/sys_linux.c src/sys/sys_loop_linux.c src/sys/sys_common.c src/sys/sched_linux.c \
+  SYS_SRC := src/sys/sys_linux.c src/sys/sys_loop_linux.c src/sys/wb_linux.c src/sys/sys_common.c src/sys/sched_linux.c \
 	src/sys/ev_common.c src/sys/ev_linux.c src/sys/net_linux.c
   BUILD := build/native
 endif

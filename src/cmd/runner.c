@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "registry.h"
+#include "fsspec.h"
 #include "sys.h"
 #include "worker.h"
 
@@ -196,6 +197,26 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 			return -1;
 		}
 	}
+	if (a->mem_limit) {
+		rn->mem_limit = fs_size_parse(a->mem_limit);
+		if (rn->mem_limit < (16ull << 20)) {
+			snprintf(err, errlen, "--mem-limit: '%s' is not a size of at least 16M", a->mem_limit);
+			return -1;
+		}
+		if (a->in_process) {
+			snprintf(err, errlen, "--mem-limit needs worker processes (not --in-process)");
+			return -1;
+		}
+		if (geteuid() != 0) {
+			snprintf(err, errlen, "--mem-limit needs root (it makes a memory cgroup)");
+			return -1;
+		}
+		char why[512];
+		if (sys_memcg_check(why, sizeof(why))) {
+			snprintf(err, errlen, "--mem-limit: %s", why);
+			return -1;
+		}
+	}
 	rn->so = (struct sweep_opts){
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
@@ -241,6 +262,15 @@ static json_t *options_json(const struct runner *rn)
 			 "params", rn->over, "isolation", rn->exe[0] ? "worker" : "in-process");
 }
 
+/* --mem-limit in the options: the limit and the cgroup, or null. */
+static json_t *mem_limit_json(const struct runner *rn)
+{
+	if (!rn->cgroup[0])
+		return json_null();
+	return json_pack("{s:I,s:s,s:i}", "bytes", (json_int_t)rn->mem_limit, "cgroup", rn->cgroup,
+			 "cgroup_version", rn->cg_version);
+}
+
 int runner_start(struct runner *rn, int argc, char **argv)
 {
 	int rc = reg_init();
@@ -253,6 +283,24 @@ int runner_start(struct runner *rn, int argc, char **argv)
 			"inside this process\n", rn->cmd, strerror(-rc));
 		rn->exe[0] = 0;
 	}
+	if (rn->mem_limit && rn->exe[0]) {
+		char name[64], why[512];
+		snprintf(name, sizeof(name), "scalebench-%d", (int)getpid());
+		rc = sys_memcg_make(name, rn->mem_limit, rn->cgroup, sizeof(rn->cgroup), &rn->cg_version,
+				    why, sizeof(why));
+		if (rc) {
+			fprintf(stderr, "scalebench %s: --mem-limit: %s\n", rn->cmd, why);
+			return rc;
+		}
+		if ((rc = reg_add_cgroup(rn->cgroup))) {
+			sys_memcg_remove(rn->cgroup);
+			return rc;
+		}
+		worker_set_cgroup(rn->cgroup);
+	} else if (rn->mem_limit) {
+		fprintf(stderr, "scalebench %s: --mem-limit needs worker processes\n", rn->cmd);
+		return -ENOEXEC;
+	}
 	struct run_result *r = &rn->r;
 	char ts[32];
 	iso_now(ts, sizeof(ts));
@@ -264,6 +312,8 @@ int runner_start(struct runner *rn, int argc, char **argv)
 	r->host = strdup(host);
 	r->clock = rn->clk;
 	r->options = options_json(rn);
+	if (r->options)
+		json_object_set_new(r->options, "mem_limit", mem_limit_json(rn));
 	r->argv = calloc((size_t)argc + 1, sizeof(char *));
 	if (!r->tool_version || !r->started || !r->host || !r->argv)
 		return -ENOMEM;

@@ -22,6 +22,7 @@ struct run_args {
 	int quick, full, quiet, help;
 	int in_process;   /* --in-process: no worker processes */
 	int budget_seen;
+	const char *mem_limit; /* --mem-limit SIZE: workers in a memory cgroup */
 	struct opt_list params;
 };
 
@@ -41,6 +42,7 @@ struct run_args {
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
 	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
+	{"mem-limit", 0, OPT_STR, "SIZE", "run each bench's worker in a memory cgroup limited to SIZE (e.g. 256M; root, Linux): a workload larger than the page cache, as on a smaller machine; removed at the end", 0, 0, NULL, &(a).mem_limit, NULL}, \
 	{"in-process", 0, OPT_FLAG, NULL, "sweep every bench inside this process, not each in a fresh worker (for debuggers; a bench then measures what earlier ones left behind)", 0, 0, NULL, &(a).in_process, NULL}, \
 	{"quiet", 'q', OPT_FLAG, NULL, "no progress on stderr", 0, 0, NULL, &(a).quiet, NULL}, \
 	{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &(a).help, NULL}
@@ -65,6 +67,9 @@ struct runner {
 	struct progress pg;
 	struct run_result r;
 	char exe[4096];    /* what workers are started from; "" = in-process */
+	uint64_t mem_limit;  /* --mem-limit in bytes, 0: none */
+	char cgroup[4096];   /* the memory cgroup made for the workers, "" if none */
+	int cg_version;      /* its cgroup version (1 or 2) */
 };
 
 void runner_defaults(struct runner *rn, const char *cmd);

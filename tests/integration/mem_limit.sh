@@ -53,7 +53,7 @@ check "populate: data was written back during the phase, not only by the sync" j
 check "the cgroup is gone after the run" sh -c '[ -z "$(find /sys/fs/cgroup -maxdepth 8 -type d -name "scalebench-$1")" ]' _ $pid
 
 # Ctrl-C while the workload runs in the cgroup
-"$SB" run fs.fileserver -n 1 -p files=100000 -p reads=10000000 --mem-limit 64M --no-db -q --dir "$T/d" \
+"$SB" run fs.fileserver -n 1 -p files=20000 -p reads=10000000 --mem-limit 64M --no-db -q --dir "$T/d" \
 	-o "$T/int.json" >/dev/null 2>"$T/int.err" &
 pid=$!
 at_exit "kill $pid 2>/dev/null"

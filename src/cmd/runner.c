@@ -11,8 +11,8 @@
 
 #include "clock.h"
 #include "cmd.h"
-#include "registry.h"
 #include "fsspec.h"
+#include "registry.h"
 #include "sys.h"
 #include "worker.h"
 

@@ -9,6 +9,7 @@ VERSION := 0.1.0
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/scalebench
 DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -46,7 +47,7 @@ else
   PROBED := $(shell $(PROBE) native)
   CPPFLAGS += -D_GNU_SOURCE $(filter -D%,$(PROBED))
   LDLIBS := $(filter-out -D%,$(PROBED)) -lm -lpthread
-  SYS_SRC := src/sys/sys_linux.c src/sys/sys_loop_linux.c src/sys/sys_common.c src/sys/sched_linux.c \
+  SYS_SRC := src/sys/sys_linux.c src/sys/sys_loop_linux.c src/sys/wb_linux.c src/sys/sys_common.c src/sys/sched_linux.c \
 	src/sys/ev_common.c src/sys/ev_linux.c src/sys/net_linux.c
   BUILD := build/native
 endif
@@ -135,12 +136,15 @@ fuzz: setup build/fuzz/fuzz_result
 		-print_final_stats=1 build/fuzz/corpus fuzz/corpus
 
 install: scalebench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)
 	install -m 755 scalebench $(DESTDIR)$(BINDIR)/scalebench
 	install -m 644 man/scalebench.1 $(DESTDIR)$(MANDIR)/man1/scalebench.1
+	install -m 644 docs/result-schema.json $(DESTDIR)$(DATADIR)/result-schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scalebench $(DESTDIR)$(MANDIR)/man1/scalebench.1
+	rm -f $(DESTDIR)$(DATADIR)/result-schema.json
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf build scalebench

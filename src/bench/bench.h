@@ -199,6 +199,13 @@ struct bench {
 	const char *unit;     /* what one op is, for throughput: "request", "packet"; default "op" */
 	uint64_t space_mib;   /* scratch space a default sweep needs (MiB), to size matrix images */
 	const char *placement; /* default placement ("same", "spread", "free"), or NULL: see above */
+	/* Optional, beside space_mib: the scratch space (bytes) the largest
+	 * point needs with env->params and env->max_n (only those two and
+	 * env->quick are set; no directory). `matrix` sizes each image from
+	 * the largest need among the selected benches and variants; a bench
+	 * whose need grows with a parameter (files, file size) or with N gives
+	 * it, the others keep the constant space_mib. */
+	uint64_t (*space_bytes)(const struct bench_env *env);
 	int (*setup)(struct bench_env *env, void **state);
 	int (*grow)(void *state, uint64_t i);
 	int (*set_n)(void *state, uint64_t n);

@@ -10,11 +10,18 @@
  *   3. read: `reads` whole-file reads of random files by the N workers;
  *   4. delete: every file and directory removed.
  * Every completed file operation goes to the meter (histogram, throughput,
- * throughput over time at interval_ms). The extra holds per phase: files,
- * bytes, seconds, MiB/s, files/s and the series of MiB/s per interval;
- * and findings: a stall (no file operation completed for stall_ms or
- * more), or a dip (intervals below 10% of the phase's median rate), with
- * when, how long and how deep. The point's time budget does not apply:
+ * throughput over time at interval_ms). A phase that writes (populate,
+ * overwrite, delete) ends when its work is durable: a syncfs at its end,
+ * timed and counted in the phase's seconds (durable.h), so that a data set
+ * that fits in the page cache still meets writeback. The extra holds per
+ * phase: files, bytes, seconds, MiB/s, files/s, the series of MiB/s per
+ * interval and, for the writing phases, `durability` (write and sync time,
+ * how much of the data set the dirty-page thresholds and the memory
+ * cgroup's limit could hold, writeback during the phase); and findings: a
+ * stall (no file operation completed for stall_ms or more), a dip
+ * (intervals below 10% of the phase's median rate), or a sync (the syncfs
+ * took stall_ms or more), with when, how long and how deep. Run it as on a
+ * machine with less memory with `run --mem-limit SIZE`. The point's time budget does not apply:
  * each point runs the workload to its end (Ctrl-C stops it).
  * Params: dirs (16), files (1000), min_kib (2), max_kib (200),
  * overwrite_pct (25), reads (2 x files), interval_ms (100), stall_ms
@@ -31,6 +38,7 @@
 #include <unistd.h>
 #include "sys.h"
 #include "bench.h"
+#include "durable.h"
 #include "registry.h"
 
 enum phase { PH_POPULATE, PH_OVERWRITE, PH_READ, PH_DELETE, NPHASES };
@@ -137,6 +145,22 @@ static int setup(struct bench_env *env, void **state)
 		 (unsigned long long)s->overwrite, (unsigned long long)s->reads);
 	*state = s;
 	return 0;
+}
+
+/* Space the workload needs: the expected bytes of `files` files of
+ * log-uniform sizes (mean (max - min) / ln(max / min)), each rounded up to
+ * a 4 KiB block plus 4 KiB of inode and directory share, and 16 of the
+ * largest files of slack for the draw. The same at every N (the workers
+ * share one file set); overwrite replaces files in place. */
+static uint64_t space_bytes(const struct bench_env *env)
+{
+	double files = (double)bench_param_u64(env, "files", 1000);
+	double lo = (double)(bench_param_u64(env, "min_kib", 2) << 10);
+	double hi = (double)(bench_param_u64(env, "max_kib", 200) << 10);
+	lo = lo < 1 ? 1 : lo;
+	hi = hi < lo ? lo : hi;
+	double mean = hi > lo ? (hi - lo) / log(hi / lo) : lo;
+	return (uint64_t)(files * (mean + 8192) + 16 * hi);
 }
 
 /* One file operation of the current phase on item k; bytes moved or -1. */
@@ -272,7 +296,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static json_t *phase_json(struct st *s, enum phase ph, uint64_t end)
+static json_t *phase_json(struct st *s, enum phase ph, uint64_t end, json_t *durability)
 {
 	struct rec *r = &s->rec[ph];
 	double secs = (double)(end - r->t0) / 1e9;
@@ -309,11 +333,16 @@ static json_t *phase_json(struct st *s, enum phase ph, uint64_t end)
 		}
 	}
 	free(sorted);
-	return json_pack("{s:I,s:I,s:f,s:f,s:f,s:f,s:o}", "files", (json_int_t)r->files, "bytes",
+	json_t *o = json_pack("{s:I,s:I,s:f,s:f,s:f,s:f,s:o}", "files", (json_int_t)r->files, "bytes",
 			 (json_int_t)r->bytes, "seconds", secs, "mib_s",
 			 secs > 0 ? (double)r->bytes / (1 << 20) / secs : 0.0, "files_s",
 			 secs > 0 ? (double)r->files / secs : 0.0, "interval_s", iv, "mib_s_series",
 			 series);
+	if (o && durability)
+		json_object_set_new(o, "durability", durability);
+	else
+		json_decref(durability);
+	return o;
 }
 
 static int run_phase(struct st *s, enum phase ph, json_t *phases)
@@ -323,7 +352,9 @@ static int run_phase(struct st *s, enum phase ph, json_t *phases)
 	s->ph = ph;
 	atomic_store(&s->next, 0);
 	struct rec *r = &s->rec[ph];
-	r->t0 = r->last = meter_now();
+	struct durable dur;
+	durable_begin(&dur);
+	r->t0 = r->last = dur.t0;
 	for (; started < n; started++)
 		if (pthread_create(&th[started], NULL, worker, s)) {
 			atomic_store(&s->stop, 1);
@@ -333,7 +364,26 @@ static int run_phase(struct st *s, enum phase ph, json_t *phases)
 		}
 	for (uint64_t i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
-	json_object_set_new(phases, phase_name[ph], phase_json(s, ph, meter_now()));
+	/* A phase that writes ends when its data is durable: the sync is part
+	 * of its time (without it, a data set that fits in memory never
+	 * meets writeback). */
+	json_t *durability = NULL;
+	uint64_t end = meter_now();
+	if (ph != PH_READ && !s->err && !reg_stop_requested()) {
+		if (durable_end(&dur, s->env->dirfd)) {
+			s->err = errno;
+			s->call = "syncfs";
+		}
+		end = dur.t_end;
+		durability = durable_json(&dur, r->bytes);
+		if (dur.t_end - dur.t_sync >= s->stall_ns)
+			json_array_append_new(s->findings,
+				json_pack("{s:s,s:s,s:f,s:f,s:s}", "finding", "sync", "phase",
+					  phase_name[ph], "at_s", (double)(dur.t_sync - r->t0) / 1e9,
+					  "length_s", (double)(dur.t_end - dur.t_sync) / 1e9, "what",
+					  "making the phase's data durable (syncfs)"));
+	}
+	json_object_set_new(phases, phase_name[ph], phase_json(s, ph, end, durability));
 	free(r->mib);
 	memset(r, 0, sizeof(*r));
 	if (s->err) {
@@ -389,10 +439,10 @@ static void teardown(void *state)
 
 const struct bench bench_fs_fileserver = {
 	.params = params,
-	.name = "fs.fileserver", .version = 1, .axis = "concurrent workers",
+	.name = "fs.fileserver", .version = 2, .axis = "concurrent workers",
 	.summary = "file-server workload: populate, overwrite, random whole-file reads, delete; per phase",
 	.op_desc = "one whole-file operation (create+write, overwrite, read or unlink) of the workload",
 	.needs = NEED_DIR, .unit = "file", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET,
 	.quick_max_n = 4, .default_max_n = 16, .full_max_n = 64, .space_mib = 128,
-	.setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
+	.space_bytes = space_bytes, .setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
 };

@@ -142,12 +142,18 @@ static void teardown(void *state)
 	free(s);
 }
 
+/* N MiB of dirty data at the largest point, plus the probe file's appends. */
+static uint64_t space_bytes(const struct bench_env *env)
+{
+	return (env->max_n + 64) * MIB;
+}
+
 const struct bench bench_fs_fsync = {
 	.params = params,
 	.name = "fs.fsync", .version = 2, .axis = "MiB of dirty data in other files",
 	.summary = "append 4 KiB to a file and fsync it, with N MiB of unsynced data in other files",
 	.op_desc = "write(4 KiB, O_APPEND) + fsync of one file; the N MiB are written again untimed before each sample",
 	.needs = NEED_DIR, .quick_max_n = 64, .default_max_n = 256, .full_max_n = 1024,
-	.max_batch = 1, .space_mib = 320, .setup = setup, .grow = grow, .prep = prep, .op = op,
+	.max_batch = 1, .space_mib = 320, .space_bytes = space_bytes, .setup = setup, .grow = grow, .prep = prep, .op = op,
 	.teardown = teardown,
 };

@@ -246,12 +246,18 @@ static void teardown(void *state)
 	free(s);
 }
 
+/* One file of file_mib per stream at the largest point. */
+static uint64_t space_bytes(const struct bench_env *env)
+{
+	return (env->max_n * bench_param_u64(env, "file_mib", 16) + 32) << 20;
+}
+
 const struct bench bench_io_streams = {
 	.name = "io.streams", .version = 1, .axis = "concurrent streams (one file each)",
 	.summary = "N readers each streaming its own file: aggregate bandwidth and per-stream fairness",
 	.op_desc = "one pread of bs bytes (256 KiB) by one of N threads, each reading its own file in order",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET,
-	.quick_max_n = 8, .default_max_n = 32, .full_max_n = 128, .space_mib = 544,
+	.quick_max_n = 8, .default_max_n = 32, .full_max_n = 128, .space_mib = 544, .space_bytes = space_bytes,
 	.variants = variants, .params = params, .setup = setup, .grow = grow, .set_n = set_n, .run = run,
 	.teardown = teardown,
 };

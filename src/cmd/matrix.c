@@ -29,19 +29,19 @@
 
 #define MIB (1ull << 20)
 
-/* Default image size: twice what the most demanding selected bench needs,
- * plus room for the file system's own metadata; at least 512 MiB (xfs
- * needs 300). */
-static uint64_t default_image_size(const struct runner *rn)
+/* Default image size: twice what the most demanding selected bench needs
+ * with the parameters and --max-n given (its space_bytes, or space_mib),
+ * plus room for the file system's own metadata and journal; at least 512
+ * MiB (xfs needs 300). why says where the figure came from. */
+static uint64_t default_image_size(const struct runner *rn, char *why, size_t whylen)
 {
-	uint64_t need = 0;
-	for (int i = 0; i < rn->nsel; i++) {
-		uint64_t m = rn->sel[i]->space_mib ? rn->sel[i]->space_mib : 64;
-		need = m > need ? m : need;
-	}
-	uint64_t mib = need * 2 + 256;
+	const struct bench *b = NULL;
+	uint64_t need = runner_space_bytes(rn, &b);
+	uint64_t mib = (need + MIB - 1) / MIB * 2 + 256;
 	if (mib < 512)
 		mib = 512;
+	snprintf(why, whylen, "sized to the benches: %s needs %llu MiB, x2 + 256 MiB, at least 512",
+		 b ? b->name : "none", (unsigned long long)((need + MIB - 1) / MIB));
 	return (mib + 63) / 64 * 64 * MIB;
 }
 
@@ -277,7 +277,7 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 	int buffered = 0;
 	const struct opt opts[] = {
 		{"fs", 0, OPT_STR, "LIST", "file systems, comma-separated (default ext2,ext3,ext4,xfs,btrfs,tmpfs)", 0, 0, NULL, &fs_list, NULL},
-		{"image-size", 0, OPT_STR, "SIZE", "size of each image (and tmpfs), e.g. 2G (default: sized to the benches)", 0, 0, NULL, &image_size, NULL},
+		{"image-size", 0, OPT_STR, "SIZE", "size of each image (and tmpfs), e.g. 2G (default: twice what the selected benches need with the -p and --max-n given, + 256M, at least 512M)", 0, 0, NULL, &image_size, NULL},
 		{"dir", 'd', OPT_STR, "PATH", "where the images and mount points are made (default $TMPDIR or /tmp)", 0, 0, NULL, &rn.a.dir, NULL},
 		{"loop-buffered", 0, OPT_FLAG, NULL, "loop devices without direct I/O (the image is then cached twice)", 0, 0, NULL, &buffered, NULL},
 		RUNNER_OPTS(rn.a),
@@ -320,14 +320,15 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		json_decref(rn.over);
 		return EXIT_USAGE;
 	}
+	char size_why[256] = "--image-size";
 	if (!size)
-		size = default_image_size(&rn);
+		size = default_image_size(&rn, size_why, sizeof(size_why));
 	struct statvfs sv;
 	if (statvfs(rn.a.dir, &sv) == 0 && (uint64_t)sv.f_bavail * sv.f_frsize < size + 64 * MIB) {
 		fprintf(stderr, "scalebench matrix: --dir %s has %llu MiB free; an image needs %llu MiB "
-				"(set --image-size or --dir)\n", rn.a.dir,
+				"(%s; set --image-size or --dir)\n", rn.a.dir,
 			(unsigned long long)((uint64_t)sv.f_bavail * sv.f_frsize / MIB),
-			(unsigned long long)(size / MIB));
+			(unsigned long long)(size / MIB), size_why);
 		json_decref(rn.over);
 		return EXIT_USAGE;
 	}
@@ -347,8 +348,9 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		struct made m;
 		memset(&m, 0, sizeof(m));
 		char why[1024] = "";
-		json_t *info = json_pack("{s:s,s:s,s:s}", "type", fs[i].type, "mkfs_options",
-					 fs[i].mkfs_opts, "mount_options", fs[i].mount_opts);
+		json_t *info = json_pack("{s:s,s:s,s:s,s:I,s:s}", "type", fs[i].type, "mkfs_options",
+					 fs[i].mkfs_opts, "mount_options", fs[i].mount_opts,
+					 "size_bytes", (json_int_t)size, "size_from", size_why);
 		uint64_t t0 = clock_ns();
 		if (bring_up(&fs[i], i, scratch, size, !buffered, info, &m, why, sizeof(why))) {
 			json_object_set_new(info, "skipped", json_string(why));

@@ -14,6 +14,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "param.h"
+#include "fsspec.h"
 #include "registry.h"
 #include "sys.h"
 #include "worker.h"
@@ -192,6 +193,36 @@ static int bench_variants(const struct bench *b, const json_t *over, const char 
 	return k ? k : -1;
 }
 
+uint64_t runner_space_bytes(const struct runner *rn, const struct bench **which)
+{
+	uint64_t most = 0;
+	const char *vars[64];
+	*which = NULL;
+	for (int i = 0; i < rn->nsel; i++) {
+		const struct bench *b = rn->sel[i];
+		int nv = bench_variants(b, rn->over, vars, 64);
+		for (int vi = 0; vi < nv; vi++) {
+			uint64_t need = (b->space_mib ? b->space_mib : 64) << 20;
+			json_t *p = NULL;
+			if (b->space_bytes && sweep_params(vars[vi], rn->over, &p) == 0) {
+				struct bench_env env;
+				memset(&env, 0, sizeof(env));
+				env.dirfd = -1;
+				env.max_n = sweep_max_n(b, &rn->so);
+				env.quick = rn->a.quick;
+				env.params = p;
+				need = b->space_bytes(&env);
+			}
+			json_decref(p);
+			if (need > most || !*which) {
+				most = need;
+				*which = b;
+			}
+		}
+	}
+	return most;
+}
+
 int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen)
 {
 	struct run_args *a = &rn->a;
@@ -215,6 +246,26 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	for (int i = 0; i < rn->nsel; i++) {
 		if (bench_variants(rn->sel[i], rn->over, vars, 64) < 0) {
 			param_no_variant(rn->sel[i], rn->over, err, errlen);
+			return -1;
+		}
+	}
+	if (a->mem_limit) {
+		rn->mem_limit = fs_size_parse(a->mem_limit);
+		if (rn->mem_limit < (16ull << 20)) {
+			snprintf(err, errlen, "--mem-limit: '%s' is not a size of at least 16M", a->mem_limit);
+			return -1;
+		}
+		if (a->in_process) {
+			snprintf(err, errlen, "--mem-limit needs worker processes (not --in-process)");
+			return -1;
+		}
+		if (geteuid() != 0) {
+			snprintf(err, errlen, "--mem-limit needs root (it makes a memory cgroup)");
+			return -1;
+		}
+		char why[512];
+		if (sys_memcg_check(why, sizeof(why))) {
+			snprintf(err, errlen, "--mem-limit: %s", why);
 			return -1;
 		}
 	}
@@ -265,6 +316,15 @@ static json_t *options_json(const struct runner *rn)
 			 rn->so.decide && rn->exe[0]);
 }
 
+/* --mem-limit in the options: the limit and the cgroup, or null. */
+static json_t *mem_limit_json(const struct runner *rn)
+{
+	if (!rn->cgroup[0])
+		return json_null();
+	return json_pack("{s:I,s:s,s:i}", "bytes", (json_int_t)rn->mem_limit, "cgroup", rn->cgroup,
+			 "cgroup_version", rn->cg_version);
+}
+
 int runner_start(struct runner *rn, int argc, char **argv)
 {
 	int rc = reg_init();
@@ -277,6 +337,24 @@ int runner_start(struct runner *rn, int argc, char **argv)
 			"inside this process\n", rn->cmd, strerror(-rc));
 		rn->exe[0] = 0;
 	}
+	if (rn->mem_limit && rn->exe[0]) {
+		char name[64], why[512];
+		snprintf(name, sizeof(name), "scalebench-%d", (int)getpid());
+		rc = sys_memcg_make(name, rn->mem_limit, rn->cgroup, sizeof(rn->cgroup), &rn->cg_version,
+				    why, sizeof(why));
+		if (rc) {
+			fprintf(stderr, "scalebench %s: --mem-limit: %s\n", rn->cmd, why);
+			return rc;
+		}
+		if ((rc = reg_add_cgroup(rn->cgroup))) {
+			sys_memcg_remove(rn->cgroup);
+			return rc;
+		}
+		worker_set_cgroup(rn->cgroup);
+	} else if (rn->mem_limit) {
+		fprintf(stderr, "scalebench %s: --mem-limit needs worker processes\n", rn->cmd);
+		return -ENOEXEC;
+	}
 	struct run_result *r = &rn->r;
 	char ts[32];
 	iso_now(ts, sizeof(ts));
@@ -288,6 +366,8 @@ int runner_start(struct runner *rn, int argc, char **argv)
 	r->host = strdup(host);
 	r->clock = rn->clk;
 	r->options = options_json(rn);
+	if (r->options)
+		json_object_set_new(r->options, "mem_limit", mem_limit_json(rn));
 	r->argv = calloc((size_t)argc + 1, sizeof(char *));
 	if (!r->tool_version || !r->started || !r->host || !r->argv)
 		return -ENOMEM;

@@ -24,6 +24,7 @@ struct run_args {
 	int in_process;   /* --in-process: no worker processes */
 	int decide, no_decide; /* --decide / --no-decide (default: on with --full) */
 	int budget_seen;
+	const char *mem_limit; /* --mem-limit SIZE: workers in a memory cgroup */
 	struct opt_list params;
 };
 
@@ -45,6 +46,7 @@ struct run_args {
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
 	{"decide", 0, OPT_FLAG, NULL, "an unclear verdict: more repetitions, N in shuffled order, up to 3x the sweep's time (default with --full)", 0, 0, NULL, &(a).decide, NULL}, \
 	{"no-decide", 0, OPT_FLAG, NULL, "not even with --full", 0, 0, NULL, &(a).no_decide, NULL}, \
+	{"mem-limit", 0, OPT_STR, "SIZE", "run each bench's worker in a memory cgroup limited to SIZE (e.g. 256M; root, Linux): a workload larger than the page cache, as on a smaller machine; removed at the end", 0, 0, NULL, &(a).mem_limit, NULL}, \
 	{"in-process", 0, OPT_FLAG, NULL, "sweep every bench inside this process, not each in a fresh worker (for debuggers; a bench then measures what earlier ones left behind)", 0, 0, NULL, &(a).in_process, NULL}, \
 	{"quiet", 'q', OPT_FLAG, NULL, "no progress on stderr", 0, 0, NULL, &(a).quiet, NULL}, \
 	{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &(a).help, NULL}
@@ -69,6 +71,9 @@ struct runner {
 	struct progress pg;
 	struct run_result r;
 	char exe[4096];    /* what workers are started from; "" = in-process */
+	uint64_t mem_limit;  /* --mem-limit in bytes, 0: none */
+	char cgroup[4096];   /* the memory cgroup made for the workers, "" if none */
+	int cg_version;      /* its cgroup version (1 or 2) */
 };
 
 void runner_defaults(struct runner *rn, const char *cmd);
@@ -77,6 +82,10 @@ void runner_defaults(struct runner *rn, const char *cmd);
 int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen);
 /* Name, axis, summary, op, unit, version, variant and target of br from
  * the bench (params are set by the caller). 0 or -ENOMEM. */
+/* The scratch space (bytes) the most demanding selected bench and variant
+ * needs at its largest point (its space_bytes, or space_mib, default 64
+ * MiB); *which is that bench. After runner_prepare. */
+uint64_t runner_space_bytes(const struct runner *rn, const struct bench **which);
 int runner_describe(struct bench_result *br, const struct bench *b, const char *variant,
 		    const char *target);
 int runner_check_dir(const char *dir, char *err, size_t errlen);

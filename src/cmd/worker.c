@@ -164,6 +164,10 @@ static void read_worker(int fd, pid_t pid, struct reader *rd)
 	free(buf);
 }
 
+static const char *worker_cg;
+
+void worker_set_cgroup(const char *path) { worker_cg = path && *path ? path : NULL; }
+
 /* One worker, for the repetitions so->rep_first (and rep_count) of b:
  * what it hands back, or a crash, in got (described like br). 0, 1 (a
  * harness failure, said on stderr), or -1 with err if none could start. */
@@ -217,6 +221,15 @@ static int run_worker(const char *exe, const struct bench *b, const struct sweep
 	close(jp[0]);
 	close(rp[1]);
 	jp[0] = rp[1] = -1;
+	/* --mem-limit: into the cgroup before it reads its job, so that all
+	 * the bench allocates and dirties is charged there */
+	int cgrc = worker_cg ? sys_memcg_enter(worker_cg, pid) : 0;
+	if (cgrc) {
+		reg_kill_pid(pid);
+		snprintf(err, errlen, "%s: cannot move the worker into %s: %s", b->name, worker_cg,
+			 strerror(-cgrc));
+		goto fail;
+	}
 	/* the job is small (a pipe holds it): write it all, then listen */
 	void (*old)(int) = signal(SIGPIPE, SIG_IGN);
 	sys_write_all(jp[1], jtext, strlen(jtext));

@@ -27,4 +27,9 @@
 int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts *so,
 		 int want_progress, struct bench_result *br, char *err, size_t errlen);
 
+/* --mem-limit: every worker started from now on is moved into the cgroup
+ * at path (made by sys_memcg_make) before it is given its job; NULL or ""
+ * for none. */
+void worker_set_cgroup(const char *path);
+
 #endif

@@ -32,7 +32,7 @@ static int *fds; static size_t nfds, capfds;
 static struct map *maps; static size_t nmaps, capmaps;
 /* matrix resources: paths, newest last */
 struct plist { char **v; size_t n, cap; };
-static struct plist mounts, loops, files;
+static struct plist mounts, loops, files, cgroups;
 
 static void on_signal(int sig) { reg_interrupted = sig; }
 
@@ -309,9 +309,19 @@ int reg_remove_file(const char *path)
 	return rc;
 }
 
+int reg_add_cgroup(const char *path) { return plist_add(&cgroups, path); }
+
+int reg_remove_cgroup(const char *path)
+{
+	int rc = sys_memcg_remove(path);
+	if (rc == 0)
+		plist_del(&cgroups, path);
+	return rc;
+}
+
 size_t reg_count(void)
 {
-	return (size_t)nroots + npids + nfds + nmaps + mounts.n + loops.n + files.n;
+	return (size_t)nroots + npids + nfds + nmaps + mounts.n + loops.n + files.n + cgroups.n;
 }
 
 void reg_cleanup(void)
@@ -333,6 +343,7 @@ void reg_cleanup(void)
 	plist_release(&mounts, sys_umount, "unmount");
 	plist_release(&loops, sys_loop_detach, "detach");
 	plist_release(&files, unlink_path, "remove");
+	plist_release(&cgroups, sys_memcg_remove, "remove cgroup");
 	while (nroots > 0) {
 		char *r = roots[--nroots];
 		int rc = remove_tree_now(r);

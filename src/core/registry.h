@@ -41,6 +41,11 @@ int reg_detach_loop(const char *dev);  /* sys_loop_detach + unregister */
 int reg_add_file(const char *path);
 int reg_remove_file(const char *path); /* unlink + unregister */
 
+/* A cgroup this process made (--mem-limit): removed after every process
+ * is killed and reaped. */
+int reg_add_cgroup(const char *path);
+int reg_remove_cgroup(const char *path); /* sys_memcg_remove + unregister */
+
 size_t reg_count(void);  /* resources currently held (for tests/debug) */
 void reg_cleanup(void);  /* release everything; idempotent */
 

@@ -158,14 +158,22 @@ static void print_matrix(const struct run_result *r, FILE *f)
 	for (int k = 0; k < nt; k++) {
 		json_t *o = r->targets ? json_object_get(r->targets, t[k]) : NULL;
 		json_t *sk = json_object_get(o, "skipped"), *wall = json_object_get(o, "wall_s");
-		json_t *dev = json_object_get(o, "device");
+		json_t *dev = json_object_get(o, "device"), *sz = json_object_get(o, "size_bytes");
+		char size[64] = "";
+		if (json_is_integer(sz))
+			snprintf(size, sizeof(size), " %lld MiB,", (long long)(json_integer_value(sz) >> 20));
 		if (json_is_string(sk))
 			fprintf(f, "  %-16s skipped: %s\n", t[k], json_string_value(sk));
 		else
-			fprintf(f, "  %-16s %s%s wall %.1f s\n", t[k],
+			fprintf(f, "  %-16s %s%s%s wall %.1f s\n", t[k],
 				json_is_string(dev) ? json_string_value(dev) : "",
-				json_is_string(dev) ? "," : "", json_number_value(wall));
+				json_is_string(dev) ? "," : "", size, json_number_value(wall));
 	}
+	json_t *from = NULL;
+	for (int k = 0; k < nt && !from; k++)
+		from = json_object_get(r->targets ? json_object_get(r->targets, t[k]) : NULL, "size_from");
+	if (json_is_string(from))
+		fprintf(f, "  image size: %s\n", json_string_value(from));
 	print_table(r, f, t, nt, w, matrix_cell, 0);
 	print_table(r, f, t, nt, w, matrix_cell_bw, 1);
 }

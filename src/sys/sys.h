@@ -91,6 +91,50 @@ int sys_mount(const char *src, const char *dir, const char *type, const char *op
 /* umount(2), retrying a busy mount briefly, then detaching it lazily. */
 int sys_umount(const char *dir);
 
+/* ---- writeback and memory cgroups (workloads larger than the page
+ * cache); Linux: src/sys/wb_linux.c; the POSIX build syncs with fsync +
+ * sync and has no counters and no cgroups. ---- */
+
+/* Make the file system holding fd durable (syncfs; POSIX: fsync(fd) then
+ * sync()). 0 or -errno. */
+int sys_syncfs(int fd);
+
+/* Writeback counters now; a figure that cannot be read is -1. The system's
+ * from /proc/vmstat and /proc/meminfo; the cgroup's from the memory cgroup
+ * this process is in (v1: memory.failcnt, memory.limit_in_bytes, memory.stat
+ * dirty/writeback; v2: memory.events max, memory.max, memory.stat
+ * file_dirty/file_writeback); cg_limit is -1 when unlimited. */
+struct sys_wb {
+	long long dirtied_pages, written_pages;  /* system, since boot (nr_dirtied, nr_written) */
+	long long dirty, writeback;              /* system, bytes now (Dirty, Writeback) */
+	long long cg_limit, cg_limit_hits;       /* memory cgroup: limit (bytes), times it was hit */
+	long long cg_dirty, cg_writeback;        /* memory cgroup: bytes now */
+	int cg_version;                          /* 1, 2, or 0: no memory cgroup found */
+};
+void sys_writeback(struct sys_wb *w);
+
+/* The dirty-page thresholds in bytes: *limit where writers are throttled
+ * (vm.dirty_bytes, or vm.dirty_ratio percent of the memory that can hold
+ * dirty pages: MemFree + file pages), *background where the flusher starts
+ * (vm.dirty_background_bytes/ratio); 0 if unknown. The JSON says what they
+ * were computed from, or {"unavailable": reason}. */
+json_t *sys_dirty_limits(unsigned long long *limit, unsigned long long *background);
+
+/* A memory cgroup for the workload's processes, made below the memory
+ * cgroup this process is in (cgroup v1 memory hierarchy, or v2 when the
+ * memory controller is enabled for its children), named name, limited to
+ * bytes (v2: swap 0 too). path gets its directory, *version 1 or 2.
+ * sys_memcg_check says, without making anything, whether one can be made
+ * (0, or -errno with the reason in err). */
+int sys_memcg_check(char *err, size_t errlen);
+int sys_memcg_make(const char *name, unsigned long long bytes, char *path, size_t pathlen,
+		   int *version, char *err, size_t errlen);
+/* Move process pid into the cgroup at path. 0 or -errno. */
+int sys_memcg_enter(const char *path, pid_t pid);
+/* Remove the cgroup at path (its processes must have exited; an EBUSY is
+ * retried briefly while they are reaped). 0 or -errno; gone is 0. */
+int sys_memcg_remove(const char *path);
+
 /* Short name of the implementation: "linux" or "posix". */
 const char *sys_impl(void);
 

@@ -235,3 +235,50 @@ int sys_mount(const char *src, const char *dir, const char *type, const char *op
 }
 
 int sys_umount(const char *dir) { (void)dir; return -ENOSYS; }
+
+/* ---- writeback and memory cgroups: POSIX has a sync and nothing else */
+int sys_syncfs(int fd)
+{
+	int rc = fsync(fd) ? -errno : 0;
+	sync();
+	return rc;
+}
+
+void sys_writeback(struct sys_wb *w)
+{
+	memset(w, 0xff, sizeof(*w));
+	w->cg_version = 0;
+}
+
+json_t *sys_dirty_limits(unsigned long long *limit, unsigned long long *background)
+{
+	*limit = *background = 0;
+	return sb_unavailable("dirty-page thresholds: %s", SB_NOT_POSIX);
+}
+
+int sys_memcg_check(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "memory cgroups: %s", SB_NOT_POSIX);
+	return -ENOSYS;
+}
+
+int sys_memcg_make(const char *name, unsigned long long bytes, char *path, size_t pathlen,
+		   int *version, char *err, size_t errlen)
+{
+	(void)name; (void)bytes; (void)version;
+	if (pathlen)
+		path[0] = 0;
+	return sys_memcg_check(err, errlen);
+}
+
+int sys_memcg_enter(const char *path, pid_t pid)
+{
+	(void)path; (void)pid;
+	return -ENOSYS;
+}
+
+int sys_memcg_remove(const char *path)
+{
+	(void)path;
+	return 0;
+}

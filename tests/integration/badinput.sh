@@ -44,6 +44,8 @@ for name, stmt in cases.items():
     text = json.dumps(d).replace("\"DEEP\"", "[" * 5000 + "]" * 5000)
     open(out + "/" + name, "w").write(text)
 ' "$T/good.json" "$T"
+# the hostile copies are not results (lib.sh checks good.json against the schema)
+for f in "$T"/*.json; do [ "$f" = "$T/good.json" ] || schema_exempt "$f"; done
 
 expect_bad() { # file pattern
 	f=$1; pat=$2

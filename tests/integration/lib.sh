@@ -5,7 +5,19 @@
 T=$(mktemp -d /tmp/sbtest.XXXXXX)
 _cleanups=""
 at_exit() { _cleanups="$1; $_cleanups"; }
-trap 'eval "$_cleanups"; rm -rf "$T"' EXIT
+# At exit, every scalebench result document left in $T is checked against
+# docs/result-schema.json (one ok/not ok line each); a test that crafts
+# hostile or broken documents on purpose names them with schema_exempt.
+_exempt=""
+_libbin="$(cd "$(dirname "$0")" && pwd)/bin"
+schema_exempt() { for _f; do _exempt="$_exempt --exempt $_f"; done; }
+check_results() {
+	[ -d "$T" ] || return 0
+	python3 -c 'import jsonschema' 2>/dev/null || { echo "skip - results against the schema (python3-jsonschema missing)"; return 0; }
+	# shellcheck disable=SC2086
+	"$_libbin/validate-result" --tap-dir "$T" $_exempt
+}
+trap 'eval "$_cleanups"; check_results; rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM
 
 # check "description" command [args...]: the command may be a function below

@@ -143,7 +143,8 @@ static void test_undeclared_read(void)
 	pid_t pid = fork();
 	if (pid == 0) {
 		setenv("SCALEBENCH_PARAM_STRICT", "1", 1);
-		freopen("/dev/null", "w", stderr);
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(2);
 		bench_param(&env, "apend", NULL);
 		_exit(0);
 	}

@@ -23,7 +23,7 @@ static void usage(FILE *f, const struct opt *opts)
 		   "bench that compare calls slower fails.\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 printed, 1 the database or the stored run could not be read,\n"
-		   "2 bad arguments.\n");
+		   "2 bad arguments, or a FILE or --baseline that cannot be read.\n");
 }
 
 int cmd_show(int argc, char **argv)

@@ -88,6 +88,23 @@ static const char *snap_str(const struct run_result *r, const char *a, const cha
 	return s ? s : "";
 }
 
+/* The kernel's field key: from the run's snapshot, or in a matrix result
+ * (whose snapshots are per file system) from the first target's. */
+static const char *kernel_str(const struct run_result *r, const char *key)
+{
+	const char *s = snap_str(r, "kernel", key);
+	const char *name;
+	const json_t *t;
+	json_object_foreach((json_t *)r->targets, name, t) {
+		if (*s)
+			break;
+		s = json_string_value(json_object_get(
+			json_object_get(json_object_get(t, "snapshot"), "kernel"), key));
+		s = s ? s : "";
+	}
+	return s;
+}
+
 static const json_t *find_cmp(const json_t *cmp, const char *key)
 {
 	size_t i;
@@ -197,7 +214,7 @@ static json_t *kcidb_test(const struct run_result *r, const struct ftest *t, con
 
 static int write_kcidb(FILE *f, const struct run_result *r, const struct ftest *ts, int n)
 {
-	const char *rel = snap_str(r, "kernel", "release"), *arch = snap_str(r, "kernel", "machine");
+	const char *rel = kernel_str(r, "release"), *arch = kernel_str(r, "machine");
 	char run[300], checkout[400], build[500], archf[64];
 	/* one id per run: host and start time (no ':' after the origin's) */
 	flatten(run, sizeof(run), r->host ? r->host : "");
@@ -217,7 +234,7 @@ static int write_kcidb(FILE *f, const struct run_result *r, const struct ftest *
 	snprintf(comment, sizeof(comment), "Linux %s", *rel ? rel : "(kernel release unknown)");
 	json_t *co = json_pack("{s:s,s:s,s:s,s:b,s:{s:s,s:s}}", "id", checkout, "origin", "scalebench",
 			       "comment", comment, "valid", 1, "misc", "kernel_release", rel,
-			       "kernel_version", snap_str(r, "kernel", "version"));
+			       "kernel_version", kernel_str(r, "version"));
 	json_t *bu = json_pack("{s:s,s:s,s:s,s:s,s:b,s:{s:s,s:s}}", "id", build, "checkout_id", checkout,
 			       "origin", "scalebench", "comment", comment, "valid", 1, "misc",
 			       "kernel_release", rel, "host", r->host ? r->host : "");
@@ -300,7 +317,7 @@ static void write_ktap(FILE *f, const struct run_result *r, const struct ftest *
 	fprintf(f, "KTAP version 1\n# scalebench on ");
 	ktap_text(f, r->host ? r->host : "");
 	fprintf(f, ", Linux ");
-	ktap_text(f, snap_str(r, "kernel", "release"));
+	ktap_text(f, kernel_str(r, "release"));
 	fprintf(f, "\n1..%d\n", n);
 	for (int i = 0; i < n; i++) {
 		const struct ftest *t = &ts[i];

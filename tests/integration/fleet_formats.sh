@@ -55,6 +55,20 @@ check "run -f lava" fc lava "$T/r.lava"
 check "run -f lkp" fc lkp "$T/r.lkp"
 check "the scratch area is gone" empty_dir "$T/target"
 
+# matrix: one test per file system; the kernel from the targets' snapshots
+if is_root; then
+	mkdir -p "$T/m"
+	"$SB" matrix --fs ext4,tmpfs fs.stat --max-n 10 --budget 0.005 --dir "$T/m" -q --db "$DB" -f ktap >"$T/m.ktap" 2>"$T/em"; rc=$?
+	check "matrix -f ktap: a test per file system" sh -c '[ $1 = 0 ] && python3 "$2" ktap "$3" "scalebench.fs.stat[ext4]=ok,scalebench.fs.stat[tmpfs]=ok" && grep -q "Linux $4\$" "$3"' _ $rc "$FC" "$T/m.ktap" "$(uname -r)"
+	mid=$("$SB" history --db "$DB" --limit 1 --format json | jget /dev/stdin "d[0]['id']")
+	"$SB" show "$mid" --db "$DB" --format kcidb >"$T/m.kcidb"
+	check "matrix run shown as kcidb: valid, the build names this kernel" sh -c 'python3 "$1" kcidb "$2" scalebench.fs.stat.ext4=PASS,scalebench.fs.stat.tmpfs=PASS && grep -q "\"kernel_release\": \"$3\"" "$2"' _ "$FC" "$T/m.kcidb" "$(uname -r)"
+	check "history --kernel finds the matrix run" sh -c '"$1" history --db "$2" --kernel "$(uname -r)" --format json | grep -q "\"id\": $3,"' _ "$SB" "$DB" "$mid"
+	check "matrix left nothing in --dir" empty_dir "$T/m"
+else
+	skip "fleet formats: matrix needs root"
+fi
+
 # bad input
 "$SB" show "$D/slow.json" --format text --baseline "$D/base.json" >/dev/null 2>"$T/e1"; rc=$?
 check "--baseline with --format text: exit 2, says why" sh -c '[ $1 = 2 ] && grep -q "baseline needs" "$2"' _ $rc "$T/e1"

@@ -12,6 +12,7 @@
 #include "report.h"
 
 #define MAX_INPUTS 16
+#define FLEET_REPORT_MAX 64 /* lines of one plot (MAX_SERIES in src/out/report.c) */
 
 int run_write_report(const struct run_result *r, const char *cmd, const char *path)
 {
@@ -58,6 +59,12 @@ static int report_fleet(const struct fleet_sel *sel, const char *dbspec, const c
 	if (fleetsel_load(sel, dbspec, &rs, &labels, &n, &usage, err, sizeof(err))) {
 		fprintf(stderr, "scalebench report: %s\n", err);
 		rc = usage ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (n > FLEET_REPORT_MAX) {
+		fprintf(stderr, "scalebench report: %d hosts match, a plot holds %d lines: narrow the "
+				"selection (--bench, --kernel, --fs, --since)\n", n, FLEET_REPORT_MAX);
+		rc = EXIT_USAGE;
 		goto out;
 	}
 	rp = calloc((size_t)n, sizeof(*rp));

@@ -10,7 +10,8 @@ set -eu
 # clang + libclang-rt-14-dev: the libFuzzer target; strace: kills a run in
 # the middle of storing it; git: make dist; dpkg-dev, debhelper, lintian,
 # man-db: the Debian package and its test (tests/integration/deb.sh);
-# python3-jsonschema: results checked against docs/result-schema.json.
+# python3-jsonschema: results checked against docs/result-schema.json,
+# and the KCIDB output against its schema.
 PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3
       liburing-dev libaio-dev xfsprogs btrfs-progs fio mount iperf3 iproute2
       pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace

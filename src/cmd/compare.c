@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "db.h"
+#include "fleetsel.h"
 #include "opt.h"
 
 #define MAX_INPUTS 16
@@ -16,7 +17,8 @@
 static void usage(FILE *f, const struct opt *opts)
 {
 	fprintf(f,
-		"usage: scalebench compare A B [C ...] [options]\n\n"
+		"usage: scalebench compare A B [C ...] [options]\n"
+		"       scalebench compare --latest-per-host --baseline-host HOST --db URL [options]\n\n"
 		"Compare result B (and C ...) with the baseline A. The word per bench, which\n"
 		"decides the exit code, comes from the repetitions (`run -r K`, each a fresh\n"
 		"worker): Welch's t-test of the repetitions' mean log median, over the whole\n"
@@ -30,11 +32,114 @@ static void usage(FILE *f, const struct opt *opts)
 		"the U test and Cliff's delta are shown as detail. Verdict changes come\n"
 		"first; recorded conditions that differ (placement, kernel, clock source...)\n"
 		"are named. Benches whose version differs are refused; what only one side\n"
-		"has is named. A and B are result files or history ids (12 or #12).\n\n");
+		"has is named. A and B are result files or history ids (12 or #12).\n\n"
+		"Across hosts: --latest-per-host --baseline-host H (with --db, often a\n"
+		"postgresql:// URL) compares the latest run of every host with H's latest\n"
+		"and prints one table, hosts by benches, each cell the bench's word and its\n"
+		"median change; --bench, --kernel, --fs and --since narrow the runs.\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 no regression, 3 a significant regression (a bench slower, or a\n"
 		   "verdict significantly worse), 2 bad arguments or an unreadable input,\n"
 		   "1 other failure.\n");
+}
+
+/* --latest-per-host: rs[0] (the baseline host's latest run) against every
+ * other host's; one row per host, one column per bench of the baseline. */
+static int compare_fleet(const struct fleet_sel *sel, const char *dbspec,
+			 const struct cmp_opts *opts, int json)
+{
+	struct run_result *rs;
+	char(*labels)[160], err[1024];
+	int n, usage, rc = EXIT_OK, any = 0;
+	if (fleetsel_load(sel, dbspec, &rs, &labels, &n, &usage, err, sizeof(err))) {
+		fprintf(stderr, "scalebench compare: %s\n", err);
+		rc = usage ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	struct cmp_opts o = *opts;
+	json_t *hosts = json_array(), *cols = json_array();
+	int self_reg = 0; /* the columns: the baseline's benches, as compare names them */
+	json_t *self = compare_results(&rs[0], labels[0], &rs[0], labels[0], &o, &self_reg);
+	size_t ci;
+	json_t *cb;
+	json_array_foreach(json_object_get(self, "benches"), ci, cb)
+		json_array_append(cols, json_object_get(cb, "name"));
+	json_decref(self);
+	for (int i = 1; i < n; i++) {
+		int reg = 0;
+		json_t *c = compare_results(&rs[0], labels[0], &rs[i], labels[i], &o, &reg);
+		if (!c) {
+			rc = EXIT_RUNTIME;
+			break;
+		}
+		any |= reg;
+		json_t *cells = json_object();
+		size_t k;
+		json_t *b;
+		json_array_foreach(json_object_get(c, "benches"), k, b)
+			json_object_set_new(cells, json_string_value(json_object_get(b, "name")),
+					    json_pack("{s:O,s:O}", "word", json_object_get(b, "word"),
+						      "median_change_pct",
+						      json_object_get(b, "median_change_pct")));
+		json_object_set_new(json_object_get(c, "b"), "benches", cells);
+		json_object_set_new(json_object_get(c, "b"), "regression", json_boolean(reg));
+		json_array_append(hosts, json_object_get(c, "b"));
+		if (i == 1 && !json)
+			printf("baseline: %s  kernel %s  started %s\n\n", labels[0],
+			       json_string_value(json_object_get(json_object_get(c, "a"), "kernel")),
+			       rs[0].started ? rs[0].started : "");
+		json_decref(c);
+	}
+	if (json) {
+		json_t *doc = json_pack("{s:s,s:o,s:o,s:b}", "baseline", labels[0], "benches",
+					json_incref(cols), "hosts", json_incref(hosts), "regression", any);
+		if (!doc || json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
+			rc = EXIT_RUNTIME;
+		putchar('\n');
+		json_decref(doc);
+	} else if (n < 2) {
+		printf("baseline: %s: no other host in the selection\n", labels[0]);
+	} else {
+		size_t k, h;
+		json_t *col, *row;
+		printf("%-24s  %-20s", "host", "kernel");
+		json_array_foreach(cols, k, col)
+			printf("  %-18.18s", json_string_value(col));
+		putchar('\n');
+		json_array_foreach(hosts, h, row) {
+			printf("%-24.24s  %-20.20s", json_string_value(json_object_get(row, "label")),
+			       json_string_value(json_object_get(row, "kernel")));
+			json_array_foreach(cols, k, col) {
+				const json_t *cell = json_object_get(json_object_get(row, "benches"),
+								     json_string_value(col));
+				char buf[40] = "-";
+				const json_t *pc = json_object_get(cell, "median_change_pct");
+				if (cell && json_is_number(pc))
+					snprintf(buf, sizeof(buf), "%s %+.1f%%",
+						 json_string_value(json_object_get(cell, "word")),
+						 json_number_value(pc));
+				else if (cell)
+					snprintf(buf, sizeof(buf), "%s",
+						 json_string_value(json_object_get(cell, "word")));
+				printf("  %-18s", buf);
+			}
+			putchar('\n');
+		}
+		printf("\n%d host(s) against %s: %s\n", n - 1, labels[0],
+		       any ? "REGRESSION (a bench slower, or a verdict worse)" : "no regression");
+	}
+	json_decref(hosts);
+	json_decref(cols);
+	if (fflush(stdout))
+		rc = EXIT_RUNTIME;
+	if (rc == EXIT_OK && any)
+		rc = EXIT_REGRESSION;
+out:
+	for (int i = 0; i < n; i++)
+		result_free(&rs[i]);
+	free(rs);
+	free(labels);
+	return rc;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -43,6 +148,7 @@ int cmd_compare(int argc, char **argv)
 	double threshold = 5, alpha = 0.01;
 	int help = 0, strict = 0;
 	uint64_t min_reps = 3;
+	struct fleet_sel sel = {0};
 	const struct opt opts[] = {
 		{"threshold", 't', OPT_DOUBLE, "PCT", "a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
 		{"alpha", 0, OPT_DOUBLE, "P", "significance level of the tests (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
@@ -50,6 +156,7 @@ int cmd_compare(int argc, char **argv)
 		{"strict", 0, OPT_FLAG, NULL, "with fewer repetitions, judge on the samples of one run (false alarms likely)", 0, 0, NULL, &strict, NULL},
 		{"format", 'f', OPT_CHOICE, "FMT", "text (table, default) or json", 0, 0, "text|json", &format, NULL},
 		{"db", 0, OPT_STR, "PATH|URL", "history database for ids (default as for history)", 0, 0, NULL, &dbspec, NULL},
+		FLEETSEL_OPTS(sel),
 		{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &help, NULL},
 		{0},
 	};
@@ -62,6 +169,15 @@ int cmd_compare(int argc, char **argv)
 	if (help) {
 		usage(stdout, opts);
 		return EXIT_OK;
+	}
+	if (fleetsel_check(&sel, npos, 1, err, sizeof(err))) {
+		fprintf(stderr, "scalebench compare: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (sel.latest) {
+		struct cmp_opts fo = {.threshold = threshold / 100, .alpha = alpha,
+				      .min_reps = (int)min_reps, .strict = strict};
+		return compare_fleet(&sel, dbspec, &fo, !strcmp(format, "json"));
 	}
 	if (npos < 2) {
 		fprintf(stderr, "scalebench compare: needs two results or more (A B [C ...])\n");

@@ -74,11 +74,14 @@ static void usage(FILE *f, const struct opt *opts)
 int cmd_history(int argc, char **argv)
 {
 	const char *dbspec = NULL, *bench = NULL, *host = NULL, *since = NULL, *format = "text";
+	const char *kernel = NULL, *fs = NULL;
 	uint64_t limit = 0;
 	int help = 0;
 	const struct opt opts[] = {
 		{"bench", 'b', OPT_STR, "NAME", "only runs that measured this bench", 0, 0, NULL, &bench, NULL},
-		{"host", 0, OPT_STR, "HOST", "only runs made on this host", 0, 0, NULL, &host, NULL},
+		{"host", 0, OPT_STR, "HOST", "only runs made on this host (its name, or its run --host-label)", 0, 0, NULL, &host, NULL},
+		{"kernel", 0, OPT_STR, "RELEASE", "only runs on this kernel release (uname -r, exactly)", 0, 0, NULL, &kernel, NULL},
+		{"fs", 0, OPT_STR, "TYPE", "only runs whose --dir was on this file system type (ext4, xfs, tmpfs...)", 0, 0, NULL, &fs, NULL},
 		{"since", 's', OPT_STR, "DATE", "only runs started at or after DATE (2026-12-01 or 2026-12-01T08:00:00Z)", 0, 0, NULL, &since, NULL},
 		{"limit", 'n', OPT_U64, "N", "at most N runs", 1, 1e9, NULL, &limit, NULL},
 		{"db", 0, OPT_STR, "PATH|URL", "the history database (default: see below)", 0, 0, NULL, &dbspec, NULL},
@@ -106,7 +109,7 @@ int cmd_history(int argc, char **argv)
 		fprintf(stderr, "scalebench history: %s\n", err);
 		return EXIT_RUNTIME;
 	}
-	struct db_filter f = {.bench = bench, .host = host, .since = since, .limit = (int64_t)limit};
+	struct db_filter f = {.bench = bench, .host = host, .kernel = kernel, .fs_type = fs, .since = since, .limit = (int64_t)limit};
 	struct list_ctx c = {.json = !strcmp(format, "json")};
 	if (c.json)
 		c.arr = json_array();
@@ -123,7 +126,7 @@ int cmd_history(int argc, char **argv)
 		json_decref(c.arr);
 	} else if (!c.count) {
 		fprintf(stderr, "scalebench history: no runs%s\n",
-			bench || host || since ? " match" : " stored yet");
+			bench || host || kernel || fs || since ? " match" : " stored yet");
 	}
 	return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -8,10 +8,12 @@
 
 #include "cmd.h"
 #include "db.h"
+#include "fleetsel.h"
 #include "opt.h"
 #include "report.h"
 
 #define MAX_INPUTS 16
+#define FLEET_REPORT_MAX 64 /* lines of one plot (MAX_SERIES in src/out/report.c) */
 
 int run_write_report(const struct run_result *r, const char *cmd, const char *path)
 {
@@ -30,26 +32,77 @@ int run_write_report(const struct run_result *r, const char *cmd, const char *pa
 static void usage(FILE *f, const struct opt *opts)
 {
 	fprintf(f,
-		"usage: scalebench report RESULT ... [-o FILE] [options]\n\n"
+		"usage: scalebench report RESULT ... [-o FILE] [options]\n"
+		"       scalebench report --latest-per-host [--baseline-host HOST] --db URL [-o FILE]\n\n"
 		"Write one self-contained HTML file (inline CSS and SVG; it needs no network)\n"
 		"over the results: per bench a log-log scaling curve with one line per result\n"
 		"and repetition and the p99 band, the latency distribution at the largest N,\n"
 		"failures, the verdicts, and the snapshots side by side with the differences\n"
 		"highlighted. --format csv writes one row per bench and point instead.\n"
-		"RESULT is a result file or a history id (12 or #12).\n\n");
+		"RESULT is a result file or a history id (12 or #12).\n\n"
+		"Across hosts: --latest-per-host (with --db) draws the latest run of every\n"
+		"host instead, one line per host, --baseline-host's first; --bench, --kernel,\n"
+		"--fs and --since narrow the runs.\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 written, 2 bad arguments or an unreadable input, 1 the output\n"
 		   "could not be written.\n");
+}
+
+/* --latest-per-host: one input per host, labelled by it. */
+static int report_fleet(const struct fleet_sel *sel, const char *dbspec, const char *format,
+			const char *output)
+{
+	struct run_result *rs;
+	char(*labels)[160], err[1024];
+	int n, usage, rc = EXIT_OK;
+	const struct run_result **rp = NULL;
+	const char **lp = NULL;
+	if (fleetsel_load(sel, dbspec, &rs, &labels, &n, &usage, err, sizeof(err))) {
+		fprintf(stderr, "scalebench report: %s\n", err);
+		rc = usage ? EXIT_USAGE : EXIT_RUNTIME;
+		goto out;
+	}
+	if (n > FLEET_REPORT_MAX) {
+		fprintf(stderr, "scalebench report: %d hosts match, a plot holds %d lines: narrow the "
+				"selection (--bench, --kernel, --fs, --since)\n", n, FLEET_REPORT_MAX);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rp = calloc((size_t)n, sizeof(*rp));
+	lp = calloc((size_t)n, sizeof(*lp));
+	if (!rp || !lp) {
+		fprintf(stderr, "scalebench report: out of memory\n");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		rp[i] = &rs[i];
+		lp[i] = labels[i];
+	}
+	if (report_write(rp, lp, n, format, output, err, sizeof(err))) {
+		fprintf(stderr, "scalebench report: %s\n", err);
+		rc = EXIT_RUNTIME;
+	}
+out:
+	for (int i = 0; i < n; i++)
+		result_free(&rs[i]);
+	free(rs);
+	free(labels);
+	free(rp);
+	free(lp);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv)
 {
 	const char *dbspec = NULL, *format = "html", *output = NULL;
 	int help = 0;
+	struct fleet_sel sel = {0};
 	const struct opt opts[] = {
 		{"output", 'o', OPT_STR, "FILE", "write to FILE (atomically; default stdout)", 0, 0, NULL, &output, NULL},
 		{"format", 'f', OPT_CHOICE, "FMT", "html (default) or csv", 0, 0, "html|csv", &format, NULL},
 		{"db", 0, OPT_STR, "PATH|URL", "history database for ids (default as for history)", 0, 0, NULL, &dbspec, NULL},
+		FLEETSEL_OPTS(sel),
 		{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &help, NULL},
 		{0},
 	};
@@ -63,6 +116,12 @@ int cmd_report(int argc, char **argv)
 		usage(stdout, opts);
 		return EXIT_OK;
 	}
+	if (fleetsel_check(&sel, npos, 0, err, sizeof(err))) {
+		fprintf(stderr, "scalebench report: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (sel.latest)
+		return report_fleet(&sel, dbspec, format, output);
 	if (npos < 1) {
 		fprintf(stderr, "scalebench report: which results? (RESULT ...)\n");
 		return EXIT_USAGE;

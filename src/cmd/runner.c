@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner.h"
+#include "report.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -234,6 +235,16 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		snprintf(err, errlen, "--decide and --no-decide exclude each other");
 		return -1;
 	}
+	if (a->host_label) {
+		size_t n = strlen(a->host_label), ok = 0 < n && n < 128;
+		for (size_t i = 0; ok && i < n; i++)
+			ok = (unsigned char)a->host_label[i] > ' ' && a->host_label[i] != 0x7f;
+		if (!ok) {
+			snprintf(err, errlen, "--host-label: '%.40s' is not a host name (1 to 127 "
+					      "printable characters, no spaces)", a->host_label);
+			return -1;
+		}
+	}
 	if (a->cpus && sys_set_cpus(a->cpus, err, errlen))
 		return -1;
 	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
@@ -363,11 +374,13 @@ int runner_start(struct runner *rn, int argc, char **argv)
 	r->started = strdup(ts);
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
-	r->host = strdup(host);
+	r->host = strdup(rn->a.host_label ? rn->a.host_label : host);
 	r->clock = rn->clk;
 	r->options = options_json(rn);
 	if (r->options)
 		json_object_set_new(r->options, "mem_limit", mem_limit_json(rn));
+	if (rn->a.host_label && r->options) /* the label does not hide the machine's own name */
+		json_object_set_new(r->options, "hostname", json_string(host));
 	r->argv = calloc((size_t)argc + 1, sizeof(char *));
 	if (!r->tool_version || !r->started || !r->host || !r->argv)
 		return -ENOMEM;
@@ -517,6 +530,9 @@ int runner_finish(struct runner *rn, int exit_code)
 			exit_code = EXIT_RUNTIME;
 		putchar('\n');
 		json_decref(j);
+	} else if (fleet_format_from_name(rn->a.format) >= 0) {
+		if (fleet_write(stdout, fleet_format_from_name(rn->a.format), r, NULL))
+			exit_code = EXIT_RUNTIME;
 	} else {
 		result_print_text(r, stdout);
 		if (rn->a.output)

@@ -16,6 +16,7 @@
 struct run_args {
 	const char *dir, *output, *format, *cpus;
 	const char *db, *report; /* history database, HTML report */
+	const char *host_label;  /* --host-label: the host name the result records */
 	int no_db;
 	uint64_t max_n, repeat;
 	uint64_t min_n;   /* --min-n: points below it are not measured */
@@ -39,8 +40,9 @@ struct run_args {
 	{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &(a).ci_pct, NULL}, \
 	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a parameter of the benches that take it (`scalebench list BENCH`); keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
 	{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &(a).output, NULL}, \
-	{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default) or json", 0, 0, "text|json", &(a).format, NULL}, \
+	{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default), json, or kcidb, lava, lkp, ktap (docs/fleet.md)", 0, 0, "text|json|kcidb|lava|lkp|ktap", &(a).format, NULL}, \
 	{"db", 0, OPT_STR, "PATH|URL", "store the result in this history database: a SQLite file or postgresql://... (default $XDG_DATA_HOME/scalebench/results.db)", 0, 0, NULL, &(a).db, NULL}, \
+	{"host-label", 0, OPT_STR, "NAME", "record NAME as the result's host instead of gethostname() (a fleet's own name for the machine)", 0, 0, NULL, &(a).host_label, NULL}, \
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
 	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \

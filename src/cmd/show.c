@@ -1,29 +1,43 @@
 /* SPDX-License-Identifier: MIT */
-/* scalebench show ID: one stored run, as the summary, the JSON result
- * document (what compare and report read back) or CSV. */
+/* scalebench show ID|FILE: one stored run (or result file), as the
+ * summary, the JSON result document (what compare and report read back),
+ * CSV, or a kernel-testing format (fleet.c), whose statuses come from
+ * compare against --baseline when one is given. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
+#include "compare.h"
 #include "db.h"
 #include "opt.h"
 #include "report.h"
+#include "result.h"
 
 static void usage(FILE *f, const struct opt *opts)
 {
-	fprintf(f, "usage: scalebench show ID [options]\n\n"
-		   "Print run ID of the history database (see `scalebench history`).\n\n");
+	fprintf(f, "usage: scalebench show ID|FILE [options]\n\n"
+		   "Print run ID of the history database (see `scalebench history`), or a\n"
+		   "result file. kcidb, lava, lkp and ktap write one test per bench, variant\n"
+		   "and file system (scalebench.fs.create[ext4]) for KernelCI, LAVA, the\n"
+		   "kernel test robot and KTAP readers (docs/fleet.md); with --baseline, a\n"
+		   "bench that compare calls slower fails.\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 printed, 1 the database or the stored run could not be read,\n"
-		   "2 bad arguments.\n");
+		   "2 bad arguments, or a FILE or --baseline that cannot be read.\n");
 }
 
 int cmd_show(int argc, char **argv)
 {
-	const char *dbspec = NULL, *format = "text";
+	const char *dbspec = NULL, *format = "text", *baseline = NULL;
+	double threshold = 5;
+	int strict = 0;
 	int help = 0;
 	const struct opt opts[] = {
-		{"format", 'f', OPT_CHOICE, "FMT", "text (summary, default), json (the result document) or csv (one row per bench and point)", 0, 0, "text|json|csv", &format, NULL},
+		{"format", 'f', OPT_CHOICE, "FMT", "text (summary, default), json (the result document), csv (one row per bench and point), kcidb, lava, lkp or ktap", 0, 0, "text|json|csv|kcidb|lava|lkp|ktap", &format, NULL},
+		{"baseline", 0, OPT_STR, "ID|FILE", "kcidb, lava, lkp, ktap: compare with this run; a bench compare calls slower fails", 0, 0, NULL, &baseline, NULL},
+		{"threshold", 't', OPT_DOUBLE, "PCT", "with --baseline: a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
+		{"strict", 0, OPT_FLAG, NULL, "with --baseline: judge benches with fewer than 3 repetitions a side on their samples (as compare --strict)", 0, 0, NULL, &strict, NULL},
 		{"db", 0, OPT_STR, "PATH|URL", "the history database (default as for history)", 0, 0, NULL, &dbspec, NULL},
 		{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &help, NULL},
 		{0},
@@ -38,24 +52,52 @@ int cmd_show(int argc, char **argv)
 		usage(stdout, opts);
 		return EXIT_OK;
 	}
-	int64_t id = npos == 1 ? db_parse_id(pos[0]) : -1;
-	if (id < 0) {
-		fprintf(stderr, "scalebench show: %s\n",
-			npos ? "ID must be a run number from `scalebench history`" : "which run? (ID)");
+	if (npos != 1) {
+		fprintf(stderr, "scalebench show: which run? (ID or FILE)\n");
 		return EXIT_USAGE;
 	}
-	struct db *d;
-	if (db_open(dbspec, DB_READ, &d, err, sizeof(err))) {
-		fprintf(stderr, "scalebench show: %s\n", err);
-		return EXIT_RUNTIME;
+	int fleet = fleet_format_from_name(format);
+	if (baseline && fleet < 0) {
+		fprintf(stderr, "scalebench show: --baseline needs --format kcidb, lava, lkp or ktap\n");
+		return EXIT_USAGE;
 	}
-	struct run_result r;
+	struct run_result r, base;
 	json_t *doc = NULL;
-	int rc = db_get_result(d, id, &r, &doc, err, sizeof(err));
-	db_close(d);
-	if (rc) {
-		fprintf(stderr, "scalebench show: %s\n", err);
-		return EXIT_RUNTIME;
+	char label[256], blabel[256];
+	int64_t id = db_parse_id(pos[0]);
+	struct stat st;
+	if (stat(pos[0], &st) == 0 || id < 0) { /* a result file */
+		if (result_load_spec(pos[0], dbspec, &r, label, sizeof(label), err, sizeof(err))) {
+			fprintf(stderr, "scalebench show: %s\n", err);
+			return EXIT_USAGE;
+		}
+		doc = result_to_json(&r);
+	} else {
+		struct db *d;
+		if (db_open(dbspec, DB_READ, &d, err, sizeof(err))) {
+			fprintf(stderr, "scalebench show: %s\n", err);
+			return EXIT_RUNTIME;
+		}
+		int rc = db_get_result(d, id, &r, &doc, err, sizeof(err));
+		db_close(d);
+		if (rc) {
+			fprintf(stderr, "scalebench show: %s\n", err);
+			return EXIT_RUNTIME;
+		}
+		snprintf(label, sizeof(label), "#%lld", (long long)id);
+	}
+	json_t *cmp = NULL;
+	if (baseline) {
+		if (result_load_spec(baseline, dbspec, &base, blabel, sizeof(blabel), err, sizeof(err))) {
+			fprintf(stderr, "scalebench show: --baseline: %s\n", err);
+			json_decref(doc);
+			result_free(&r);
+			return EXIT_USAGE;
+		}
+		struct cmp_opts o = {.threshold = threshold / 100, .alpha = 0.01, .strict = strict};
+		int reg = 0;
+		cmp = compare_results(&base, blabel, &r, label, &o, &reg);
+		result_free(&base);
 	}
 	int out = EXIT_OK;
 	if (!strcmp(format, "json")) {
@@ -63,15 +105,17 @@ int cmd_show(int argc, char **argv)
 		if (json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
 			out = EXIT_RUNTIME;
 		putchar('\n');
+	} else if (fleet >= 0) {
+		if ((baseline && !cmp) || fleet_write(stdout, fleet, &r, cmp))
+			out = EXIT_RUNTIME;
 	} else if (!strcmp(format, "csv")) {
-		char label[32];
-		snprintf(label, sizeof(label), "#%lld", (long long)id);
 		const struct run_result *rs[] = {&r};
 		const char *labels[] = {label};
 		report_write_csv(rs, labels, 1, stdout);
 	} else {
 		result_print_text(&r, stdout);
 	}
+	json_decref(cmp);
 	json_decref(doc);
 	result_free(&r);
 	return fflush(stdout) ? EXIT_RUNTIME : out;

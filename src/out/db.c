@@ -189,6 +189,14 @@ void db_run_meta(const struct run_result *r, struct db_run *m)
 	snprintf(m->started, sizeof(m->started), "%s", r->started ? r->started : "");
 	snprintf(m->host, sizeof(m->host), "%s", r->host ? r->host : "");
 	snprintf(m->kernel, sizeof(m->kernel), "%s", jstr(r->snapshot, "kernel", "release"));
+	const char *name;
+	const json_t *t;
+	json_object_foreach((json_t *)r->targets, name, t) { /* matrix: per-target snapshots */
+		if (*m->kernel)
+			break;
+		snprintf(m->kernel, sizeof(m->kernel), "%s",
+			 jstr(json_object_get(t, "snapshot"), "kernel", "release"));
+	}
 	snprintf(m->fs_type, sizeof(m->fs_type), "%s", jstr(r->snapshot, "filesystem", "type"));
 	snprintf(m->tool_version, sizeof(m->tool_version), "%s",
 		 r->tool_version ? r->tool_version : "");

@@ -31,6 +31,8 @@ struct db_run {
 struct db_filter {
 	const char *bench; /* runs holding this bench */
 	const char *host;
+	const char *kernel;  /* the snapshot's kernel release, exactly */
+	const char *fs_type; /* the snapshot's file system type of --dir */
 	const char *since; /* ISO 8601 prefix, compared as text: "2026-12-01" */
 	int64_t limit;     /* 0: all */
 };

@@ -286,7 +286,7 @@ static int pg_list(struct db *d, const struct db_filter *f,
 	PGconn *c = d->impl;
 	char lim[24];
 	snprintf(lim, sizeof(lim), "%lld", (long long)(f->limit > 0 ? f->limit : INT64_MAX));
-	const char *v[] = {f->bench, f->host, f->since, lim};
+	const char *v[] = {f->bench, f->host, f->since, lim, f->kernel, f->fs_type};
 	PGresult *res = params(
 		c,
 		"SELECT r.id, r.started, r.stored, r.host, r.kernel, r.fs_type, r.tool_version,"
@@ -297,8 +297,9 @@ static int pg_list(struct db *d, const struct db_filter *f,
 		" WHERE ($1::text IS NULL OR EXISTS (SELECT 1 FROM benches b WHERE b.run_id = r.id"
 		"        AND b.name = $1))"
 		"   AND ($2::text IS NULL OR r.host = $2) AND ($3::text IS NULL OR r.started >= $3)"
+		"   AND ($5::text IS NULL OR r.kernel = $5) AND ($6::text IS NULL OR r.fs_type = $6)"
 		" ORDER BY r.started DESC, r.id DESC LIMIT $4::bigint",
-		4, v);
+		6, v);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		fail(c, "list", err, errlen);
 		PQclear(res);

@@ -321,6 +321,7 @@ static int sq_list(struct db *d, const struct db_filter *f,
 		" WHERE (?1 IS NULL OR EXISTS (SELECT 1 FROM benches b WHERE b.run_id = r.id"
 		"        AND b.name = ?1))"
 		"   AND (?2 IS NULL OR r.host = ?2) AND (?3 IS NULL OR r.started >= ?3)"
+		"   AND (?5 IS NULL OR r.kernel = ?5) AND (?6 IS NULL OR r.fs_type = ?6)"
 		" ORDER BY r.started DESC, r.id DESC LIMIT ?4";
 	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
 		return fail(h, "list", err, errlen);
@@ -328,6 +329,8 @@ static int sq_list(struct db *d, const struct db_filter *f,
 	bind_text(st, 2, f->host);
 	bind_text(st, 3, f->since);
 	sqlite3_bind_int64(st, 4, f->limit > 0 ? f->limit : -1);
+	bind_text(st, 5, f->kernel);
+	bind_text(st, 6, f->fs_type);
 	int rc, stop = 0;
 	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct db_run m;

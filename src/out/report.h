@@ -28,6 +28,14 @@ int report_write_html(const struct run_result *const *rs, const char *const *lab
 int report_write(const struct run_result *const *rs, const char *const *labels, int n,
 		 const char *format, const char *path, char *err, size_t errlen);
 
+/* src/out/fleet.c: the formats of kernel-testing systems (docs/fleet.md).
+ * fleet_format_from_name: "kcidb" 0, "lava" 1, "lkp" 2, "ktap" 3, else -1.
+ * fleet_write: one test per bench; cmp, when not NULL, is the tree
+ * compare_results gave for a baseline against r, whose words set the
+ * statuses. 0, or -1 if out of memory or a write failed. */
+int fleet_format_from_name(const char *s);
+int fleet_write(FILE *f, int format, const struct run_result *r, const json_t *cmp);
+
 /* src/out/report_snap.c: the snapshots side by side, differences first. */
 void report_snapshots(FILE *f, const struct run_result *const *rs, const char *const *labels,
 		      int n);

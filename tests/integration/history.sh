@@ -27,8 +27,26 @@ check "two runs stored" test "$("$SB" history --db "$DB" --format json | rows)" 
 check "history text: header and two rows" sh -c '[ "$(wc -l <"$1")" = 3 ] && grep -q "fs.stat net.bind" "$1"' _ "$T/hist"
 check "history --bench filters" sh -c '"$1" history --db "$2" --bench net.bind >"$3" && [ "$(wc -l <"$3")" = 2 ] && grep -q "^ *1  " "$3"' _ "$SB" "$DB" "$T/hb"
 check "history --host filters" sh -c '"$1" history --db "$2" --host no-such-host 2>&1 | grep -q "no runs match"' _ "$SB" "$DB"
+quick fs.stat --db "$DB" --host-label "lab-7" -o "$T/r3.json" >/dev/null 2>&1
+check "--host-label: the result records it, and the real name in options.hostname" jtrue "$T/r3.json" "d['host'] == 'lab-7' and d['options']['hostname'] == '$(hostname)'"
+check "history --host selects the labelled run" sh -c '"$1" history --db "$2" --host lab-7 --format json | grep -c "\"id\":" | grep -qx 1' _ "$SB" "$DB"
+check "history --kernel: this kernel lists all three, another none" sh -c '[ "$("$1" history --db "$2" --kernel "$(uname -r)" | wc -l)" = 4 ] && "$1" history --db "$2" --kernel 0.0-none 2>&1 | grep -q "no runs match"' _ "$SB" "$DB"
+fst=$(jget "$T/r3.json" "d['snapshot']['filesystem']['type']")
+check "history --fs: the target's type lists all three, another none" sh -c '[ "$("$1" history --db "$2" --fs "$3" | wc -l)" = 4 ] && "$1" history --db "$2" --fs nofs 2>&1 | grep -q "no runs match"' _ "$SB" "$DB" "$fst"
+check "history --host --bench together" sh -c '"$1" history --db "$2" --host lab-7 --bench net.bind 2>&1 | grep -q "no runs match"' _ "$SB" "$DB"
+"$SB" compare --latest-per-host --baseline-host lab-7 --db "$DB" >"$T/fc" 2>&1; rc=$?
+check "compare --latest-per-host (SQLite): exit 0 or 3, one row for the other host" sh -c '[ $1 = 0 -o $1 = 3 ] && [ "$(grep -c "^$3 #2 " "$2")" = 1 ] && grep -q "1 host(s) against lab-7 #3" "$2"' _ $rc "$T/fc" "$(hostname)"
+"$SB" compare --latest-per-host --db "$DB" >/dev/null 2>"$T/fe"; rc=$?
+check "compare --latest-per-host without --baseline-host: exit 2" sh -c '[ $1 = 2 ] && grep -q "baseline-host" "$2"' _ $rc "$T/fe"
+"$SB" compare --latest-per-host --baseline-host lab-7 1 2 --db "$DB" >/dev/null 2>&1; rc=$?
+check "compare --latest-per-host with RESULTs: exit 2" test $rc = 2
+"$SB" compare --latest-per-host --baseline-host lab-7 --kernel 0.0-none --db "$DB" >/dev/null 2>"$T/fe"; rc=$?
+check "compare --latest-per-host matching nothing: exit 2, says so" sh -c '[ $1 = 2 ] && grep -q "no stored run matches" "$2"' _ $rc "$T/fe"
+check "report --latest-per-host (SQLite): one input per host" sh -c '[ "$("$1" report --latest-per-host --db "$2" --format csv | cut -d, -f1 | sed 1d | sort -u | wc -l)" = 2 ]' _ "$SB" "$DB"
+"$SB" run fs.stat --dir "$T/target" --no-db --host-label "two words" >/dev/null 2>"$T/hl"; rc=$?
+check "--host-label with a space: exit 2, says why" sh -c '[ $1 = 2 ] && grep -q "host-label" "$2"' _ $rc "$T/hl"
 check "history --since in the future lists nothing" sh -c '[ -z "$("$1" history --db "$2" --since 2999-01-01 2>/dev/null)" ]' _ "$SB" "$DB"
-check "history --since in the past lists both" sh -c '[ "$("$1" history --db "$2" --since 2000-01-01 | wc -l)" = 3 ]' _ "$SB" "$DB"
+check "history --since in the past lists all three" sh -c '[ "$("$1" history --db "$2" --since 2000-01-01 | wc -l)" = 4 ]' _ "$SB" "$DB"
 check "history --since rejects a non-date (exit 2)" sh -c '"$1" history --db "$2" --since yesterday; [ $? = 2 ]' _ "$SB" "$DB"
 
 # show ID gives the document back

@@ -85,6 +85,8 @@ int main(void)
 	struct run_result r1, r2;
 	make_result(&r1, "alpha", "2026-12-01T10:00:00Z", "fs.create");
 	make_result(&r2, "beta", "2026-12-03T10:00:00Z", "fs.stat");
+	json_object_set_new(r2.snapshot, "kernel", json_pack("{s:s}", "release", "6.6.0-x"));
+	json_object_set_new(r2.snapshot, "filesystem", json_pack("{s:s}", "type", "xfs"));
 	int64_t id1 = 0, id2 = 0;
 	CHECK(db_store(d, &r1, &id1, err, sizeof(err)) == 0, "store 1: %s", err);
 	CHECK(db_store(d, &r2, &id2, err, sizeof(err)) == 0, "store 2: %s", err);
@@ -108,6 +110,20 @@ int main(void)
 	memset(&rows, 0, sizeof(rows));
 	db_list(d, &none, collect, &rows, err, sizeof(err));
 	CHECK(rows.n == 0, "no match");
+	struct db_filter byk = {.kernel = "6.6.0-x"}, byfs = {.fs_type = "tmpfs"},
+			 both = {.kernel = "6.1.0", .fs_type = "xfs"}, kprefix = {.kernel = "6.6"};
+	memset(&rows, 0, sizeof(rows));
+	db_list(d, &byk, collect, &rows, err, sizeof(err));
+	CHECK(rows.n == 1 && rows.ids[0] == id2, "--kernel");
+	memset(&rows, 0, sizeof(rows));
+	db_list(d, &byfs, collect, &rows, err, sizeof(err));
+	CHECK(rows.n == 1 && rows.ids[0] == id1, "--fs");
+	memset(&rows, 0, sizeof(rows));
+	db_list(d, &both, collect, &rows, err, sizeof(err));
+	CHECK(rows.n == 0, "--kernel and --fs combine");
+	memset(&rows, 0, sizeof(rows));
+	db_list(d, &kprefix, collect, &rows, err, sizeof(err));
+	CHECK(rows.n == 0, "--kernel matches the whole release, not a prefix");
 
 	/* read back: the same document */
 	struct run_result back;

@@ -404,10 +404,17 @@ int runner_finish(struct runner *rn, int exit_code)
 		for (int k = 0; k < r->benches[i].nreps; k++) {
 			const struct failure *f = r->benches[i].reps[k].fail;
 			if (f && !strcmp(f->kind, "bound")) {
+				json_t *d = json_object_get(f->state, "bench");
+				const char *load = json_string_value(json_object_get(d, "load"));
 				if (exit_code == EXIT_OK)
 					exit_code = EXIT_REGRESSION;
-				fprintf(stderr, "scalebench %s: %s: --max-latency exceeded: %s\n", rn->cmd,
-					r->benches[i].name, f->msg);
+				fprintf(stderr, "scalebench %s: %s: --max-latency %g us exceeded: %.1f us on "
+					"CPU %lld at cycle %lld under load %s (N=%llu)\n", rn->cmd,
+					r->benches[i].name, rn->a.max_latency_us,
+					json_number_value(json_object_get(d, "latency_us")),
+					(long long)json_integer_value(json_object_get(d, "cpu")),
+					(long long)json_integer_value(json_object_get(d, "cycle")),
+					load ? load : "?", (unsigned long long)f->n);
 			}
 		}
 	if (r->interrupted) {

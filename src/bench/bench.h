@@ -105,7 +105,7 @@ uint64_t bench_param_u64(const struct bench_env *env, const char *key, uint64_t 
 enum bench_series {
 	SERIES_125 = 0, /* 1, 2, 5, 10, 20, 50 ... */
 	SERIES_POW2,    /* 1, 2, 4, 8 ... */
-	SERIES_LINEAR,  /* 1, 2, 3 ... max_n: N indexes levels (rt.wakeup's loads) */
+	SERIES_LINEAR,  /* 1, 2, 3 ... max_n (at most full_max_n): N indexes levels */
 };
 
 enum bench_flag {

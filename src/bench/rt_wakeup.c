@@ -23,8 +23,9 @@
  * streams), 5 net (loopback TCP streams), 6 fork (fork storm),
  * 7 pagecache (write, drop, re-read), 8 all of them (rtload.h). The levels
  * are categories, not a growing quantity: read the points, not the growth
- * verdict. Each level runs for -p duration seconds (default 2, --quick
- * 0.5), after 200 ms for its load to get going.
+ * verdict. Each level runs for -p duration seconds, or without it for the
+ * point's budget (as every run() bench: 0.5 s, --quick 0.05 s, --full 1 s,
+ * or --budget), after 200 ms for its load to get going.
  *
  * Safety: RLIMIT_RTTIME (200 ms soft, 1 s hard) ends a SCHED_FIFO thread
  * that would run without sleeping; the drain loop stops the threads at
@@ -225,7 +226,8 @@ static int setup(struct bench_env *env, void **state)
 	s->trace.on_fd = -1;
 	s->interval_ns = bench_param_u64(env, "interval_us", 1000) * 1000u;
 	s->prio = (int)bench_param_u64(env, "priority", 80);
-	s->duration_s = strtod(bench_param(env, "duration", env->quick ? "0.5" : "2"), NULL);
+	const char *dur = bench_param(env, "duration", NULL);
+	s->duration_s = dur ? strtod(dur, NULL) : 0; /* 0: the point's budget (meter_stop) */
 	s->bound_ns = env->max_latency_ns;
 	s->cpus_s = bench_param(env, "cpus", NULL);
 	s->ncpu = s->cpus_s ? sys_cpulist_parse(s->cpus_s, s->cpus, SYS_MAX_CPUS)
@@ -362,7 +364,8 @@ static int run(void *state, struct meter *m)
 	uint64_t c0[RL_NLEVELS], c1[RL_NLEVELS];
 	rtload_read(&s->load, c0);
 	s->t0 = meter_now();
-	s->end_ns = s->t0 + (uint64_t)(s->duration_s * 1e9);
+	s->end_ns = s->duration_s > 0 ? s->t0 + (uint64_t)(s->duration_s * 1e9) : UINT64_MAX;
+	uint64_t wd = s->duration_s > 0 ? s->end_ns + GRACE_NS : UINT64_MAX; /* watchdog */
 	int rc = 0, started = 0;
 	pthread_attr_t at;
 	pthread_attr_init(&at);
@@ -388,7 +391,11 @@ static int run(void *state, struct meter *m)
 		if (reg_stop_requested())
 			atomic_store(&s->stop, 1);
 		uint64_t now = meter_now();
-		if (now > s->end_ns + GRACE_NS && !atomic_load(&s->stop)) {
+		if (s->duration_s <= 0 && !atomic_load(&s->stop) && meter_stop(m)) {
+			atomic_store(&s->stop, 1); /* the point's budget is spent */
+			wd = now + GRACE_NS;
+		}
+		if (now > wd && !watchdog) {
 			watchdog = 1;
 			atomic_store(&s->stop, 1);
 		}
@@ -428,14 +435,14 @@ static int run(void *state, struct meter *m)
 		json_object_set_new(x, "policy_reason", json_string(strerror(t0->fifo_err ? t0->fifo_err : EPERM)));
 	json_object_set_new(x, "priority", json_integer(fifo ? s->prio : 0));
 	json_object_set_new(x, "interval_us", json_real((double)s->interval_ns / 1e3));
-	json_object_set_new(x, "duration_s", json_real(s->duration_s));
+	json_object_set_new(x, "duration_s", json_real(secs));
 	json_object_set_new(x, "mlockall", s->locked ? json_true() : json_string(strerror(s->lock_err)));
 	json_object_set_new(x, "cpu_dma_latency", dma >= 0 ? json_string("held at 0 us")
 							   : json_string(strerror(-dma)));
 	json_object_set_new(x, "rttime_limit", rt_lim == 0 ? json_string("200 ms soft, 1 s hard")
 							    : json_string(strerror(-rt_lim)));
 	if (watchdog)
-		json_object_set_new(x, "watchdog", json_string("threads stopped 2 s past their duration"));
+		json_object_set_new(x, "watchdog", json_string("threads still running 2 s past their end"));
 	json_t *pc = json_array();
 	int maxk = -1;
 	uint64_t dropped = 0, overruns = 0;

@@ -66,7 +66,9 @@ int sweep_series_for(const struct bench *b, uint64_t max_n, uint64_t *out, int c
 {
 	uint64_t lo = b->min_n ? b->min_n : 1;
 	int k = 0;
-	if (b->series == SERIES_LINEAR) {
+	if (b->series == SERIES_LINEAR) { /* levels: never beyond the bench's last */
+		if (b->full_max_n && max_n > b->full_max_n)
+			max_n = b->full_max_n;
 		for (uint64_t v = lo; v <= max_n && k < cap; v++)
 			out[k++] = v;
 		return k;

@@ -55,6 +55,19 @@ int sys_pin_set(const unsigned char *set, int max)
 	return sched_setaffinity(0, sizeof(s), &s) ? -errno : 0;
 }
 
+int sys_get_pinned(unsigned char *set, int max)
+{
+	cpu_set_t s;
+	if (sched_getaffinity(0, sizeof(s), &s))
+		return -errno;
+	int n = 0;
+	for (int c = 0; c < max; c++) {
+		set[c] = c < CPU_SETSIZE && CPU_ISSET(c, &s);
+		n += set[c];
+	}
+	return n;
+}
+
 int sys_dma_latency_hold(void)
 {
 	int fd = open("/dev/cpu_dma_latency", O_RDWR | O_CLOEXEC);

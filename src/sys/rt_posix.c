@@ -32,6 +32,13 @@ int sys_pin_set(const unsigned char *set, int max)
 	return -ENOSYS;
 }
 
+int sys_get_pinned(unsigned char *set, int max)
+{
+	(void)set;
+	(void)max;
+	return -ENOSYS;
+}
+
 int sys_dma_latency_hold(void) { return -ENOSYS; }
 
 int sys_rttime_limit(uint64_t soft_us, uint64_t hard_us, uint64_t old[2])

@@ -98,6 +98,8 @@ int sys_cpus_online(unsigned char *set, int max);
  * starts afterwards) to the CPUs of set. 0 or -errno. */
 int sys_pin_thread(int cpu);
 int sys_pin_set(const unsigned char *set, int max);
+/* The CPUs the calling thread may run on into set; the count, or -errno. */
+int sys_get_pinned(unsigned char *set, int max);
 /* Hold /dev/cpu_dma_latency at 0 us: the descriptor to keep open while
  * measuring (closing it releases the request), or -errno. */
 int sys_dma_latency_hold(void);

@@ -72,6 +72,10 @@ fi
 check "max-latency 1: stderr names the failure" out_has "$T/err" "max-latency 1 us exceeded: .* on CPU [0-9]* at cycle [0-9]* under load none"
 "$SB" run rt.wakeup --dir "$T/target" --max-n 1 -p duration=0.2 --max-latency 1000000 --no-db -q -o "$T/m2.json" >/dev/null 2>&1
 check "max-latency 1 s: not exceeded, exit 0" test $? -eq 0
+"$SB" report "$T/r.json" "$T/m2.json" -o "$T/r.html" >/dev/null 2>&1
+check "report: the distributions per load level of each run" sh -c "test \$(grep -c 'Wake-up latency per load level' '$T/r.html') -eq 2"
+check "report: every level with its max in the legend" sh -c "grep -q 'r.json: none (max ' '$T/r.html' && grep -q 'r.json: fs (max ' '$T/r.html'"
+check "report: the bound marked" grep -q "bound 1e+06 us" "$T/r.html"
 nothing_left "max-latency"
 
 # 4. bad input: exit 2, a message naming the problem, nothing made

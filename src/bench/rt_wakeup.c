@@ -2,8 +2,8 @@
 /* rt.wakeup: timer wake-up latency, cyclictest's method, under loads that
  * scalebench makes itself.
  *
- * One measuring thread per chosen CPU (-p cpus=..., default every online
- * CPU), pinned there, at SCHED_FIFO priority -p priority (80), sleeps to
+ * One measuring thread per chosen CPU (-p cpus=..., default every CPU the
+ * run may use), pinned there, at SCHED_FIFO priority -p priority (80), sleeps to
  * absolute times on CLOCK_MONOTONIC (clock_nanosleep TIMER_ABSTIME) every
  * -p interval_us (1000); the latency is the time read on waking minus the
  * time it was meant to wake. Memory is locked (mlockall) and
@@ -232,8 +232,11 @@ static int setup(struct bench_env *env, void **state)
 	s->duration_s = dur ? strtod(dur, NULL) : 0; /* 0: the point's budget (meter_stop) */
 	s->bound_ns = env->max_latency_ns;
 	s->cpus_s = bench_param(env, "cpus", NULL);
+	/* default: every CPU this process may run on (run --cpus), else every online one */
 	s->ncpu = s->cpus_s ? sys_cpulist_parse(s->cpus_s, s->cpus, SYS_MAX_CPUS)
-			    : sys_cpus_online(s->cpus, SYS_MAX_CPUS);
+			    : sys_get_pinned(s->cpus, SYS_MAX_CPUS);
+	if (!s->cpus_s && s->ncpu <= 0)
+		s->ncpu = sys_cpus_online(s->cpus, SYS_MAX_CPUS);
 	if (s->ncpu <= 0) {
 		errno = s->ncpu < 0 ? -s->ncpu : EINVAL;
 		return bench_fail(env, "online CPUs");

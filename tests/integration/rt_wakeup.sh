@@ -36,6 +36,7 @@ check "run: snapshot states the real-time facts" jtrue "$T/r.json" "all(k in d['
 if is_root; then
 	check "run (root): SCHED_FIFO at priority 80, memory locked" jtrue "$T/r.json" "all(p['extra']['rt']['policy'] == 'SCHED_FIFO' and p['extra']['rt']['priority'] == 80 and p['extra']['rt']['mlockall'] is True for p in $P) and len($P) == 3"
 	check "run (root): cpu_dma_latency held" jtrue "$T/r.json" "$P[0]['extra']['rt']['cpu_dma_latency'] == 'held at 0 us'"
+	check "run (root): RLIMIT_RTTIME bounds the SCHED_FIFO threads" jtrue "$T/r.json" "$P[0]['extra']['rt']['rttime_limit'] == '200 ms soft, 1 s hard'"
 else
 	skip "run (root): SCHED_FIFO, cpu_dma_latency (not root)"
 fi

@@ -369,6 +369,8 @@ static int run(void *state, struct meter *m)
 	uint64_t c0[RL_NLEVELS], c1[RL_NLEVELS];
 	rtload_read(&s->load, c0);
 	s->t0 = meter_now();
+	struct timespec wall0;
+	clock_gettime(CLOCK_REALTIME, &wall0); /* to date the max in UTC */
 	s->end_ns = s->duration_s > 0 ? s->t0 + (uint64_t)(s->duration_s * 1e9) : UINT64_MAX;
 	uint64_t wd = s->duration_s > 0 ? s->end_ns + GRACE_NS : UINT64_MAX; /* watchdog */
 	/* the collecting thread away from the measured CPUs, if there are others */
@@ -483,11 +485,20 @@ static int run(void *state, struct meter *m)
 		json_array_append_new(pc, o);
 	}
 	json_object_set_new(x, "per_cpu", pc);
-	if (maxk >= 0)
-		json_object_set_new(x, "max", json_pack("{s:f,s:i,s:f,s:I}", "ns", s->t[maxk].max_ns,
+	if (maxk >= 0) {
+		uint64_t w = ts_ns(&wall0) + s->t[maxk].max_at;
+		time_t sec = (time_t)(w / 1000000000u);
+		struct tm tm;
+		char utc[48] = "", ms[16];
+		if (gmtime_r(&sec, &tm))
+			strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(ms, sizeof(ms), ".%06uZ", (unsigned)(w % 1000000000u / 1000u));
+		strncat(utc, ms, sizeof(utc) - strlen(utc) - 1);
+		json_object_set_new(x, "max", json_pack("{s:f,s:i,s:f,s:s,s:I}", "ns", s->t[maxk].max_ns,
 							 "cpu", s->t[maxk].cpu, "at_s",
-							 (double)s->t[maxk].max_at / 1e9, "cycle",
-							 (json_int_t)s->t[maxk].max_cycle));
+							 (double)s->t[maxk].max_at / 1e9, "utc", utc,
+							 "cycle", (json_int_t)s->t[maxk].max_cycle));
+	}
 	json_object_set_new(x, "overruns", json_integer((json_int_t)overruns));
 	json_object_set_new(x, "dropped", json_integer((json_int_t)dropped));
 	if (s->bound_ns > 0)

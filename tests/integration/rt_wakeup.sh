@@ -42,6 +42,10 @@ else
 fi
 nothing_left "run"
 
+# load placement: the cpu level alone, its hogs on CPU 0, one per CPU measured
+"$SB" run rt.wakeup --dir "$T/target" --min-n 2 --max-n 2 -p duration=0.2 -p load_cpus=0 -p load_procs=1 --no-db -q -o "$T/p.json" >/dev/null 2>&1
+check "load_cpus: the cpu level alone, placement and process count recorded" jtrue "$T/p.json" "len($P) == 1 and $P[0]['n'] == 2 and $P[0]['extra']['rt']['load_cpus'] == '0' and $P[0]['extra']['rt']['load_processes'] == 1 and $P[0]['extra']['rt']['load_throughput']['cpu']['per_s'] > 0"
+
 # 2. without the privilege: SCHED_OTHER, said in the result and the summary
 if is_root && command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
 	prlimit --rtprio=0 --memlock=65536 setpriv --bounding-set=-sys_nice,-ipc_lock --inh-caps=-sys_nice,-ipc_lock \

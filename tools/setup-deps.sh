@@ -11,11 +11,13 @@ set -eu
 # the middle of storing it; git: make dist; dpkg-dev, debhelper, lintian,
 # man-db: the Debian package and its test (tests/integration/deb.sh);
 # python3-jsonschema: results checked against docs/result-schema.json,
-# and the KCIDB output against its schema.
+# and the KCIDB output against its schema; rt-tests (cyclictest) and
+# stress-ng: bench/cyclictest-crosscheck.sh.
 PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3
       liburing-dev libaio-dev xfsprogs btrfs-progs fio mount iperf3 iproute2
       pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace
-      git dpkg-dev debhelper lintian man-db python3-jsonschema"
+      git dpkg-dev debhelper lintian man-db python3-jsonschema
+      rt-tests stress-ng"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

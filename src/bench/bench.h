@@ -84,6 +84,7 @@
 #ifndef SB_BENCH_H
 #define SB_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
 #include <jansson.h>
@@ -124,6 +125,10 @@ struct bench_env {
 	int place;
 	int place_ncpu;
 	int place_cpu[64];
+	double max_latency_ns;   /* run --max-latency: a bound on every sample (0: none);
+				  * a bench that checks it fails with ETIME ("bound") */
+	json_t *fail_data;       /* set with a failure: the bench's first-failure figures,
+				  * put into the failure's state as "bench" (core owns it) */
 };
 
 enum bench_place { BENCH_PLACE_NONE = 0, BENCH_PLACE_SAME, BENCH_PLACE_SPREAD, BENCH_PLACE_FREE };
@@ -135,6 +140,10 @@ void bench_place(const struct bench_env *env, int k);
 struct meter;
 uint64_t meter_now(void);  /* ns, the clock every sample is read from */
 void meter_done(struct meter *m, uint64_t issued_ns, uint64_t bytes);
+/* The same, for completions stamped elsewhere (a bench's own threads):
+ * done_ns was meter_now() when the request completed. Like every meter_
+ * call, only from the thread that run() was called on. */
+void meter_done_at(struct meter *m, uint64_t issued_ns, uint64_t done_ns, uint64_t bytes);
 int meter_stop(struct meter *m); /* 1 when the point must end (budget, CI, signal) */
 /* Attach a figure of the bench's own to the point (takes the reference). */
 void meter_extra(struct meter *m, const char *key, json_t *value);
@@ -175,6 +184,7 @@ uint64_t bench_param_u64(const struct bench_env *env, const char *key, uint64_t 
 enum bench_series {
 	SERIES_125 = 0, /* 1, 2, 5, 10, 20, 50 ... */
 	SERIES_POW2,    /* 1, 2, 4, 8 ... */
+	SERIES_LINEAR,  /* 1, 2, 3 ... max_n (at most full_max_n): N indexes levels */
 };
 
 enum bench_flag {
@@ -206,6 +216,9 @@ struct bench {
 	 * whose need grows with a parameter (files, file size) or with N gives
 	 * it, the others keep the constant space_mib. */
 	uint64_t (*space_bytes)(const struct bench_env *env);
+	/* Optional, run before anything is made: are these parameters usable
+	 * (ranges, CPUs online)? 0, or -1 with a message (a usage error, exit 2). */
+	int (*check)(const json_t *params, char *err, size_t errlen);
 	int (*setup)(struct bench_env *env, void **state);
 	int (*grow)(void *state, uint64_t i);
 	int (*set_n)(void *state, uint64_t n);

@@ -24,9 +24,12 @@ static void usage(FILE *f, const struct opt *opts)
 		"client in two network namespaces joined by a veth pair; --peer drives a\n"
 		"`scalebench serve` on another host (see docs/net.md).\n\n");
 	opt_help(f, opts);
+	fprintf(f, "\nrt.wakeup measures timer wake-up latency (SCHED_FIFO, absolute\n"
+		   "clock_nanosleep) at eight load levels scalebench makes: -p interval_us=,\n"
+		   "priority=, duration=, cpus=, load_cpus=, load_procs= (docs/benches.md).\n");
 	fprintf(f, "\nexit: 0 done (failures met by a bench are recorded in the result), 1 the\n"
-		   "harness failed, 2 bad arguments or target, 128+signal interrupted (the\n"
-		   "partial result is still written).\n");
+		   "harness failed, 2 bad arguments or target, 3 a sample exceeded\n"
+		   "--max-latency, 128+signal interrupted (the partial result is still written).\n");
 }
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)

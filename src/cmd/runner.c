@@ -255,9 +255,21 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		return -1;
 	const char *vars[64];
 	for (int i = 0; i < rn->nsel; i++) {
-		if (bench_variants(rn->sel[i], rn->over, vars, 64) < 0) {
-			param_no_variant(rn->sel[i], rn->over, err, errlen);
+		const struct bench *b = rn->sel[i];
+		int nv = bench_variants(b, rn->over, vars, 64);
+		if (nv < 0) {
+			param_no_variant(b, rn->over, err, errlen);
 			return -1;
+		}
+		for (int v = 0; b->check && !b->unavailable && v < nv; v++) {
+			json_t *p = NULL;
+			char why[400];
+			int bad = sweep_params(vars[v], rn->over, &p) == 0 && b->check(p, why, sizeof(why));
+			json_decref(p);
+			if (bad) {
+				snprintf(err, errlen, "%s: %s", b->name, why);
+				return -1;
+			}
 		}
 	}
 	if (a->mem_limit) {
@@ -280,11 +292,22 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 			return -1;
 		}
 	}
+	if (a->max_latency_seen) { /* a bound finer than the clock cannot be checked */
+		struct timespec res = {0, 1};
+		clock_getres(CLOCK_MONOTONIC, &res);
+		double res_ns = (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
+		if (a->max_latency_us * 1e3 < res_ns || a->max_latency_us <= 0) {
+			snprintf(err, errlen, "--max-latency %g: below the clock's resolution (%g ns)",
+				 a->max_latency_us, res_ns);
+			return -1;
+		}
+	}
 	rn->so = (struct sweep_opts){
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
 		.decide = !a->no_decide && (a->decide || a->full),
 	};
+	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
 	/* Benches that spend their whole budget (throughput over time) get a
 	 * quarter of it in the quick suite, which must stay within a minute. */
@@ -381,6 +404,8 @@ int runner_start(struct runner *rn, int argc, char **argv)
 		json_object_set_new(r->options, "mem_limit", mem_limit_json(rn));
 	if (rn->a.host_label && r->options) /* the label does not hide the machine's own name */
 		json_object_set_new(r->options, "hostname", json_string(host));
+	if (rn->a.max_latency_seen && r->options)
+		json_object_set_new(r->options, "max_latency_us", json_real(rn->a.max_latency_us));
 	r->argv = calloc((size_t)argc + 1, sizeof(char *));
 	if (!r->tool_version || !r->started || !r->host || !r->argv)
 		return -ENOMEM;
@@ -540,6 +565,24 @@ int runner_finish(struct runner *rn, int exit_code)
 	}
 	if (fflush(stdout))
 		exit_code = EXIT_RUNTIME;
+	/* --max-latency: a sample over the bound fails the run as a regression does */
+	for (int i = 0; i < r->nbenches; i++)
+		for (int k = 0; k < r->benches[i].nreps; k++) {
+			const struct failure *f = r->benches[i].reps[k].fail;
+			if (f && !strcmp(f->kind, "bound")) {
+				json_t *d = json_object_get(f->state, "bench");
+				const char *load = json_string_value(json_object_get(d, "load"));
+				if (exit_code == EXIT_OK)
+					exit_code = EXIT_REGRESSION;
+				fprintf(stderr, "scalebench %s: %s: --max-latency %g us exceeded: %.1f us on "
+					"CPU %lld at cycle %lld under load %s (N=%llu)\n", rn->cmd,
+					r->benches[i].name, rn->a.max_latency_us,
+					json_number_value(json_object_get(d, "latency_us")),
+					(long long)json_integer_value(json_object_get(d, "cpu")),
+					(long long)json_integer_value(json_object_get(d, "cycle")),
+					load ? load : "?", (unsigned long long)f->n);
+			}
+		}
 	if (r->interrupted) {
 		fprintf(stderr, "scalebench %s: interrupted by signal %d; partial result%s%s\n", rn->cmd,
 			(int)reg_interrupted, rn->a.output ? " written to " : " printed",

@@ -21,6 +21,8 @@ struct run_args {
 	uint64_t max_n, repeat;
 	uint64_t min_n;   /* --min-n: points below it are not measured */
 	double budget, ci_pct;
+	double max_latency_us; /* --max-latency (0: none) */
+	int max_latency_seen;
 	int quick, full, quiet, help;
 	int in_process;   /* --in-process: no worker processes */
 	int decide, no_decide; /* --decide / --no-decide (default: on with --full) */
@@ -38,6 +40,7 @@ struct run_args {
 	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \
 	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times (each in a new worker process), keeping every repetition", 1, 1000, NULL, &(a).repeat, NULL}, \
 	{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &(a).ci_pct, NULL}, \
+	{"max-latency", 0, OPT_DOUBLE, "US", "fail (exit 3) when any sample of a bench that checks a bound (rt.wakeup) exceeds US microseconds, with first-failure data", 0, 1e9, NULL, &(a).max_latency_us, &(a).max_latency_seen}, \
 	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a parameter of the benches that take it (`scalebench list BENCH`); keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
 	{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &(a).output, NULL}, \
 	{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default), json, or kcidb, lava, lkp, ktap (docs/fleet.md)", 0, 0, "text|json|kcidb|lava|lkp|ktap", &(a).format, NULL}, \

@@ -45,7 +45,7 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			const struct bench_result *br)
 {
 	const struct clock_info *c = so->clk;
-	return json_pack("{s:s,s:s?,s:s?,s:O?,s:s,s:I,s:I,s:f,s:f,s:i,s:i,s:i,s:i,s:i,s:f,s:I,s:f,"
+	return json_pack("{s:s,s:s?,s:s?,s:O?,s:s,s:I,s:I,s:f,s:f,s:i,s:i,s:i,s:i,s:i,s:f,s:I,s:f,s:f,"
 			 "s:{s:s,s:s,s:f,s:f},s:{s:i,s:i,s:i,s:s?,s:s?},s:b}",
 			 "bench", b->name, "variant", br->variant, "target", br->target, "params",
 			 br->params, "scratch", so->scratch, "max_n", (json_int_t)so->max_n, "min_n",
@@ -53,7 +53,7 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			 so->run_budget_s, "quick", so->quick, "full", so->full, "repeat", so->repeat,
 			 "rep_first", so->rep_first, "rep_count", so->rep_count,
 			 "ci_target", so->ci_target, "min_samples", (json_int_t)so->min_samples,
-			 "op_timeout_s", so->op_timeout_s, "clock", "id", c->id, "source", c->source,
+			 "op_timeout_s", so->op_timeout_s, "max_latency_ns", so->max_latency_ns, "clock", "id", c->id, "source", c->source,
 			 "resolution_ns", c->resolution_ns, "read_cost_ns", c->read_cost_ns, "net",
 			 "family", net_cfg.family, "netns", net_cfg.netns, "srv_nsfd", net_cfg.srv_nsfd,
 			 "peer", net_cfg.peer, "key", net_cfg.key, "progress", want_progress);
@@ -523,6 +523,7 @@ int cmd_worker(int argc, char **argv)
 		.ci_target = jnum(job, "ci_target"),
 		.min_samples = (uint64_t)json_integer_value(json_object_get(job, "min_samples")),
 		.op_timeout_s = jnum(job, "op_timeout_s"), .clk = &ci,
+		.max_latency_ns = jnum(job, "max_latency_ns"),
 	};
 	struct wprog wp = {.fd = rfd, .growth = json_is_true(json_object_get(job, "progress")),
 			   .parent = getppid()};

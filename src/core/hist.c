@@ -211,5 +211,6 @@ void hist_summary(const struct hist *h, struct stats *s)
 	s->p90 = hist_quantile(h, 0.90);
 	s->p99 = hist_quantile(h, 0.99);
 	s->p999 = hist_quantile(h, 0.999);
+	s->p9999 = hist_quantile(h, 0.9999);
 	median_ci(h, &s->med_lo, &s->med_hi);
 }

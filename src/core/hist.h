@@ -41,7 +41,7 @@ struct hist {
 struct stats {
 	uint64_t count;
 	double min, mean, stddev, cv;
-	double p50, p90, p99, p999, max;
+	double p50, p90, p99, p999, p9999, max;
 	double med_lo, med_hi; /* 95% confidence interval of the median */
 };
 

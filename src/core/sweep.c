@@ -68,6 +68,13 @@ int sweep_series_for(const struct bench *b, uint64_t max_n, uint64_t *out, int c
 {
 	uint64_t lo = b->min_n ? b->min_n : 1;
 	int k = 0;
+	if (b->series == SERIES_LINEAR) { /* levels: never beyond the bench's last */
+		if (b->full_max_n && max_n > b->full_max_n)
+			max_n = b->full_max_n;
+		for (uint64_t v = lo; v <= max_n && k < cap; v++)
+			out[k++] = v;
+		return k;
+	}
 	if (b->series == SERIES_POW2) {
 		for (uint64_t v = 1; v <= max_n && k < cap; v *= 2) {
 			if (v >= lo)
@@ -109,6 +116,8 @@ static const char *failure_kind(int err)
 		return "limit";
 	case ETIMEDOUT:
 		return "timeout";
+	case ETIME: /* a bench's sample exceeded --max-latency */
+		return "bound";
 	default:
 		return "error";
 	}
@@ -247,7 +256,13 @@ uint64_t meter_now(void) { return clock_ns(); }
 
 void meter_done(struct meter *m, uint64_t issued_ns, uint64_t bytes)
 {
-	uint64_t now = clock_ns();
+	meter_done_at(m, issued_ns, clock_ns(), bytes);
+}
+
+void meter_done_at(struct meter *m, uint64_t issued_ns, uint64_t now, uint64_t bytes)
+{
+	if (now < m->start)
+		now = m->start;
 	hist_add(m->h, now > issued_ns ? (double)(now - issued_ns) : 0.0);
 	m->ops++;
 	m->bytes += bytes;
@@ -414,8 +429,14 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 		json_decref(m.extra);
 		*fail = make_failure("run", c->env.failed_call ? c->env.failed_call : c->b->op_desc, n,
 				     -rc, NULL);
+		if (c->env.fail_data && *fail && json_is_object((*fail)->state))
+			json_object_set((*fail)->state, "bench", c->env.fail_data);
+		json_decref(c->env.fail_data);
+		c->env.fail_data = NULL;
 		return rc;
 	}
+	json_decref(c->env.fail_data); /* figures of a failure that did not happen */
+	c->env.fail_data = NULL;
 	if (!m.stopped)
 		meter_stop(&m); /* the bench returned early: record why */
 	p->n = n;
@@ -656,6 +677,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	c.env.quick = o->quick;
 	c.env.params = out->params;
 	c.env.bench = b;
+	c.env.max_latency_ns = o->max_latency_ns;
 	c.env.dirfd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (c.env.dirfd < 0)
 		return -errno;

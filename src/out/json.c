@@ -20,10 +20,11 @@ static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); 
 
 static json_t *stats_json(const struct stats *s)
 {
-	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:[oo]}",
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:[oo]}",
 			 "count", (json_int_t)s->count, "min_ns", num(s->min), "mean_ns", num(s->mean),
 			 "stddev_ns", num(s->stddev), "cv", num(s->cv), "p50_ns", num(s->p50),
 			 "p90_ns", num(s->p90), "p99_ns", num(s->p99), "p999_ns", num(s->p999),
+			 "p9999_ns", num(s->p9999),
 			 "max_ns", num(s->max), "median_ci95_ns", num(s->med_lo), num(s->med_hi));
 }
 
@@ -268,7 +269,8 @@ static int read_stats(struct rd *rd, const json_t *o, struct stats *s)
 	    get_num(rd, o, "mean_ns", &s->mean, 0) || get_num(rd, o, "stddev_ns", &s->stddev, 0) ||
 	    get_num(rd, o, "cv", &s->cv, 0) || get_num(rd, o, "p50_ns", &s->p50, 1) ||
 	    get_num(rd, o, "p90_ns", &s->p90, 0) || get_num(rd, o, "p99_ns", &s->p99, 1) ||
-	    get_num(rd, o, "p999_ns", &s->p999, 0) || get_num(rd, o, "max_ns", &s->max, 0))
+	    get_num(rd, o, "p999_ns", &s->p999, 0) ||
+	    get_num(rd, o, "p9999_ns", &s->p9999, 0) || get_num(rd, o, "max_ns", &s->max, 0))
 		return -1;
 	if (!json_is_array(ci) || json_array_size(ci) != 2)
 		return bad(rd, "median_ci95_ns", "not a pair");

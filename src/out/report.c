@@ -329,6 +329,70 @@ static void bench_histograms(FILE *f, const struct run_result *const *rs,
 	}
 }
 
+/* Benches whose points carry extra.rt (rt.wakeup): per input, one
+ * distribution per load level with the tail in view (both axes log), each
+ * level's max marked (dashed, its colour) and the run's --max-latency
+ * bound (black), so that what each load does to the tail shows. */
+static void bench_levels(FILE *f, const struct run_result *const *rs, const char *const *labels,
+			 int n, const char *name)
+{
+	for (int i = 0; i < n; i++) {
+		const struct bench_result *b = find_bench(rs[i], name);
+		if (!b || !b->nreps || !b->reps[0].npts || !json_object_get(b->reps[0].pts[0].extra, "rt"))
+			continue;
+		const struct repetition *rep = &b->reps[0];
+		int np = rep->npts < MAX_SERIES ? rep->npts : MAX_SERIES;
+		struct series s[MAX_SERIES] = {{0}};
+		struct vmark mk[MAX_SERIES + 1];
+		double *bx[MAX_SERIES], *by[MAX_SERIES];
+		char lab[MAX_SERIES][200], bound_lab[64];
+		int ns = 0, nm = 0;
+		for (int k = 0; k < np; k++) {
+			const struct point *p = &rep->pts[k];
+			bx[ns] = malloc((size_t)(p->nbins + 1) * sizeof(double));
+			by[ns] = malloc((size_t)(p->nbins + 1) * sizeof(double));
+			if (!bx[ns] || !by[ns]) {
+				free(bx[ns]);
+				free(by[ns]);
+				continue;
+			}
+			for (int q = 0; q < p->nbins; q++) {
+				bx[ns][q] = hist_bucket_lo(p->bins[q].idx);
+				by[ns][q] = (double)p->bins[q].count;
+			}
+			const char *load = json_string_value(
+				json_object_get(json_object_get(p->extra, "rt"), "load"));
+			char mx[32];
+			fmt_ns(p->st.max, mx, sizeof(mx));
+			snprintf(lab[ns], sizeof(lab[ns]), "%.60s: %.60s (max %s)", labels[i],
+				 load ? load : "?", mx);
+			s[ns] = (struct series){.label = lab[ns], .color = k, .n = p->nbins, .x = bx[ns],
+						.y = by[ns]};
+			mk[nm++] = (struct vmark){.x = p->st.max, .color = k, .dashed = 1};
+			ns++;
+		}
+		json_t *bj = json_object_get(rs[i]->options, "max_latency_us");
+		if (json_is_number(bj)) {
+			snprintf(bound_lab, sizeof(bound_lab), "bound %g us", json_number_value(bj));
+			mk[nm++] = (struct vmark){.x = json_number_value(bj) * 1e3, .color = -1,
+						  .label = bound_lab};
+		}
+		fputs("<p>Wake-up latency per load level", f);
+		if (n > 1) {
+			fputs(" (", f);
+			html_escape(f, labels[i]);
+			fputs(")", f);
+		}
+		fputs(": share of wake-ups against latency, both on a log scale; each level's max "
+		      "dashed, the --max-latency bound in black.</p>\n", f);
+		svg_histogram_tail(f, s, ns, mk, nm);
+		for (int k = 0; k < ns; k++) {
+			free(bx[k]);
+			free(by[k]);
+		}
+	}
+}
+
 /* Throughput over time at each input's largest N that has it (benches that
  * report their own completions), with the bench's findings (stalls, dips)
  * shaded. A finding's at_s counts from the start of its phase; phases
@@ -496,6 +560,7 @@ int report_write_html(const struct run_result *const *inputs, const char *const 
 		fputs("</div><div>", f);
 		bench_histograms(f, rs, labels, n, names[k]);
 		fputs("</div></div>\n", f);
+		bench_levels(f, rs, labels, n, names[k]);
 		int has_series = 0;
 		for (int i = 0; i < n && !has_series; i++) {
 			const struct bench_result *bi = find_bench(rs[i], names[k]);

@@ -64,6 +64,17 @@ void svg_loglog(FILE *f, const char *xlabel, const struct series *s, int ns);
 /* Step plot of latency distributions: x ns (log), y share of samples;
  * each series' x are bucket lower bounds, y counts (normalized here). */
 void svg_histogram(FILE *f, const struct series *s, int ns);
+/* The tail in view: the same distributions with both axes logarithmic
+ * (x over the whole range, to the largest mark; y share down to one sample
+ * of the largest series), and vertical marks (a max, a bound): each mark in
+ * its series' colour (color < 0: black), dashed if asked, labelled at the top
+ * when it has a label. */
+struct vmark {
+	double x; /* ns */
+	int color, dashed;
+	const char *label;
+};
+void svg_histogram_tail(FILE *f, const struct series *s, int ns, const struct vmark *m, int nm);
 const char *svg_color(int i);
 
 #endif

@@ -309,6 +309,86 @@ void svg_histogram(FILE *f, const struct series *s, int ns)
 	fprintf(f, "</svg>\n");
 }
 
+void svg_histogram_tail(FILE *f, const struct series *s, int ns, const struct vmark *m, int nm)
+{
+	double xmn = INFINITY, xmx = -INFINITY, most = 0;
+	for (int i = 0; i < ns; i++) {
+		double tot = 0;
+		for (int k = 0; k < s[i].n; k++)
+			if (s[i].x[k] > 0 && s[i].y[k] > 0) {
+				xmn = fmin(xmn, s[i].x[k]);
+				xmx = fmax(xmx, s[i].x[k]);
+				tot += s[i].y[k];
+			}
+		most = fmax(most, tot);
+	}
+	for (int i = 0; i < nm; i++)
+		if (m[i].x > 0 && isfinite(m[i].x)) {
+			xmn = fmin(xmn, m[i].x);
+			xmx = fmax(xmx, m[i].x);
+		}
+	struct axis ax = {.p0 = PL, .p1 = PR}, ay = {.p0 = PB, .p1 = PT};
+	frame(f, ns, "latency (log)", "share of samples (log)");
+	if (!(most > 0) || !log_range(&ax, xmn, xmx, 1.3) || !log_range(&ay, 0.5 / most, 1, 1.0)) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no samples</text>\n"
+			   "</svg>\n", (PL + PR) / 2, (PT + PB) / 2);
+		return;
+	}
+	ay.hi = 0; /* 100% at the top */
+	double b0 = ax.lo * log2(10) * HBINS_PER_OCTAVE;
+	int nb = (int)ceil((ax.hi - ax.lo) * log2(10) * HBINS_PER_OCTAVE) + 1;
+	if (nb > HMAX)
+		nb = HMAX;
+	double *share = calloc((size_t)nb, sizeof(double));
+	if (!share) {
+		fprintf(f, "</svg>\n");
+		return;
+	}
+	log_ticks(f, &ay, 1, 0);
+	log_ticks(f, &ax, 0, 1);
+	for (int i = 0; i < ns; i++) {
+		double tot = 0;
+		memset(share, 0, (size_t)nb * sizeof(double));
+		for (int k = 0; k < s[i].n; k++)
+			tot += s[i].y[k] > 0 ? s[i].y[k] : 0;
+		for (int k = 0; k < s[i].n && tot > 0; k++) {
+			if (!(s[i].x[k] > 0) || !(s[i].y[k] > 0))
+				continue;
+			int b = (int)floor(log2(s[i].x[k]) * HBINS_PER_OCTAVE - b0);
+			b = b < 0 ? 0 : b >= nb ? nb - 1 : b;
+			share[b] += s[i].y[k] / tot;
+		}
+		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s d=\"",
+			svg_color(s[i].color), s[i].dashed ? " stroke-dasharray=\"6 4\"" : "");
+		char cmd = 'M';
+		for (int b = 0; b < nb; b++) {
+			double x0 = fmin(to_px(&ax, pow(2, (b + b0) / HBINS_PER_OCTAVE)), PR);
+			double x1 = fmin(to_px(&ax, pow(2, (b + 1 + b0) / HBINS_PER_OCTAVE)), PR);
+			double y = share[b] > 0 ? fmax(fmin(to_px(&ay, share[b]), PB), PT) : PB;
+			fprintf(f, "%c%.1f,%.1f L%.1f,%.1f ", cmd, x0, y, x1, y);
+			cmd = 'L';
+		}
+		fputs("\"/>\n", f);
+	}
+	free(share);
+	for (int i = 0; i < nm; i++) {
+		if (!(m[i].x > 0) || !isfinite(m[i].x))
+			continue;
+		double x = to_px(&ax, m[i].x);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			   "stroke-width=\"%s\"%s/>\n", x, PT, x, PB,
+			m[i].color < 0 ? "#000" : svg_color(m[i].color), m[i].color < 0 ? "2" : "1.2",
+			m[i].dashed ? " stroke-dasharray=\"4 3\"" : "");
+		if (m[i].label) {
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x - 3, PT + 14);
+			html_escape(f, m[i].label);
+			fputs("</text>\n", f);
+		}
+	}
+	legend(f, s, ns);
+	fprintf(f, "</svg>\n");
+}
+
 /* Linear ticks: about 5 at 1, 2 or 5 x 10^k. */
 static void lin_ticks(FILE *f, const struct axis *a, int vertical)
 {

@@ -8,6 +8,7 @@
 #define SB_SYS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <jansson.h>
 
@@ -134,6 +135,48 @@ int sys_memcg_enter(const char *path, pid_t pid);
 /* Remove the cgroup at path (its processes must have exited; an EBUSY is
  * retried briefly while they are reaped). 0 or -errno; gone is 0. */
 int sys_memcg_remove(const char *path);
+
+/* ---- real-time measurement (rt.wakeup); Linux: src/sys/rt_linux.c,
+ * the POSIX build: src/sys/rt_posix.c (-ENOSYS where POSIX has no way) ---- */
+
+#define SYS_MAX_CPUS 1024
+/* A CPU list ("0", "0,2", "0-3,6") into set[0..max): set[c] = 1. The count
+ * of CPUs in it, or -1 if it is not such a list (sys_common.c). */
+int sys_cpulist_parse(const char *s, unsigned char *set, int max);
+/* The CPUs online now into set[0..max); the count, or -errno. */
+int sys_cpus_online(unsigned char *set, int max);
+/* Pin the calling thread to one CPU; pin the calling process (and what it
+ * starts afterwards) to the CPUs of set. 0 or -errno. */
+int sys_pin_thread(int cpu);
+int sys_pin_set(const unsigned char *set, int max);
+/* The CPUs the calling thread may run on into set; the count, or -errno. */
+int sys_get_pinned(unsigned char *set, int max);
+/* Hold /dev/cpu_dma_latency at 0 us: the descriptor to keep open while
+ * measuring (closing it releases the request), or -errno. */
+int sys_dma_latency_hold(void);
+/* RLIMIT_RTTIME (us of CPU a real-time thread may use without blocking:
+ * SIGXCPU at soft, SIGKILL at hard); the previous pair into old. 0 or -errno. */
+int sys_rttime_limit(uint64_t soft_us, uint64_t hard_us, uint64_t old[2]);
+int sys_rttime_restore(const uint64_t old[2]);
+/* What a real-time user needs to know of this system: /sys/kernel/realtime,
+ * isolated and nohz_full CPUs, sched_rt_runtime/period, whether
+ * cpu_dma_latency can be held, the tracers on offer. Never NULL. */
+json_t *sys_rt_json(void);
+
+/* A private trace instance (tracefs instances/scalebench-PID; tracefs is
+ * mounted in mnt_parent if it is not mounted already) with the scheduler
+ * and interrupt events on, to be frozen at a latency failure. */
+struct sys_trace {
+	int on_fd;          /* the instance's tracing_on, -1 if none */
+	int mounted;        /* tracefs was mounted by us at mnt */
+	char mnt[512], inst[600];
+	json_t *info;       /* what was used and what is missing (owned) */
+};
+/* 0, or -errno with the reason in t->info ({"unavailable": ...}). */
+int sys_trace_open(struct sys_trace *t, const char *mnt_parent);
+void sys_trace_stop(const struct sys_trace *t); /* one write(2): freeze the buffer */
+json_t *sys_trace_tail(const struct sys_trace *t, int lines);
+void sys_trace_close(struct sys_trace *t);      /* instance removed, tracefs unmounted */
 
 /* Short name of the implementation: "linux" or "posix". */
 const char *sys_impl(void);

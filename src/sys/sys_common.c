@@ -657,3 +657,41 @@ int sys_write_all(int fd, const void *buf, size_t n)
 	}
 	return 0;
 }
+
+int sys_cpulist_parse(const char *s, unsigned char *set, int max)
+{
+	int count = 0;
+	const char *p = s;
+	memset(set, 0, (size_t)max);
+	if (!s || !*s)
+		return -1;
+	while (*p) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return -1;
+		long a = strtol(p, &end, 10), b = a;
+		if (a >= max)
+			return -1;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -1;
+			b = strtol(p, &end, 10);
+			if (b < a || b >= max)
+				return -1;
+		}
+		for (long c = a; c <= b; c++)
+			if (!set[c]) {
+				set[c] = 1;
+				count++;
+			}
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end && *end != '\n')
+			return -1;
+		else if (*end == '\n' && end[1])
+			return -1;
+		p = *end == '\n' ? end + 1 : end;
+	}
+	return count;
+}

@@ -88,6 +88,30 @@ static json_t *preempt_json(const char *cfg, const char *version)
 			"PREEMPT_VOLUNTARY)"));
 		sb_set(o, "from", sb_unavailable("no source"));
 	}
+	/* PREEMPT_DYNAMIC: the mode it boots in, preempt= on the command line,
+	 * else the build's default model (CONFIG_PREEMPT_NONE/VOLUNTARY/...) */
+	if (model && !strcmp(model, "PREEMPT_DYNAMIC")) {
+		static const char *const dflt[][2] = {{"CONFIG_PREEMPT_NONE", "none"},
+			{"CONFIG_PREEMPT_VOLUNTARY", "voluntary"}, {"CONFIG_PREEMPT", "full"},
+			{"CONFIG_PREEMPT_LAZY", "lazy"}};
+		char *cl = sb_read_file("/proc/cmdline", 65536, NULL, err, sizeof err);
+		char *pp = cl ? strstr(cl, "preempt=") : NULL;
+		const char *boot = NULL, *why = NULL;
+		if (pp && (pp == cl || pp[-1] == ' ')) {
+			pp += 8;
+			pp[strcspn(pp, " \n")] = 0;
+			boot = pp;
+			why = "preempt= on the kernel command line";
+		}
+		for (size_t i = 0; !boot && cfg && i < sizeof(dflt) / sizeof(dflt[0]); i++)
+			if (sb_assign_get(cfg, dflt[i][0], v, sizeof v) && !strcmp(v, "y")) {
+				boot = dflt[i][1];
+				why = dflt[i][0];
+			}
+		sb_set(o, "boot_mode", boot ? json_pack("{s:s,s:s}", "mode", boot, "from", why)
+					   : sb_unavailable("no preempt= and no kernel config"));
+		free(cl);
+	}
 	/* The model in force, for PREEMPT_DYNAMIC: "none voluntary (full)". */
 	buf = sb_read_file("/sys/kernel/debug/sched/preempt", 4096, NULL, err,
 			   sizeof err);
@@ -638,6 +662,7 @@ json_t *sys_snapshot(const char *dir)
 				    : sb_unavailable("no directory given"));
 	sb_set(o, "sysctls", sysctls_json());
 	sb_set(o, "limits", sb_rlimits_json());
+	sb_set(o, "rt", sys_rt_json());
 	sb_set(o, "uid", json_integer((json_int_t)geteuid()));
 	sb_set(o, "hostname", sb_hostname_json());
 	loadavg_json(&avg, &procs);

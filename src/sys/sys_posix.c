@@ -135,6 +135,7 @@ json_t *sys_snapshot(const char *dir)
 				    : sb_unavailable("no directory given"));
 	sb_set(o, "sysctls", na());
 	sb_set(o, "limits", sb_rlimits_json());
+	sb_set(o, "rt", sys_rt_json());
 	sb_set(o, "uid", json_integer((json_int_t)geteuid()));
 	sb_set(o, "hostname", sb_hostname_json());
 	sb_set(o, "loadavg", na());

@@ -100,6 +100,14 @@ int main(void)
 	CHECK(s.med_lo <= s.p50 && s.p50 <= s.med_hi, "median inside its CI");
 	CHECK(s.p50 <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.p999 && s.p999 <= s.max, "quantiles ordered");
 	CHECK(s.cv > 0 && fabs(s.cv - s.stddev / s.mean) < 1e-12, "cv = stddev/mean");
+	CHECK(s.p999 <= s.p9999 && s.p9999 <= s.max, "p99.99 between p99.9 and max");
+	/* p99.99 of 1..20000 us: rank 19998, within the bucket error of 19998 us */
+	hist_reset(all);
+	for (int i = 1; i <= 20000; i++)
+		hist_add(all, 1000.0 * i);
+	hist_summary(all, &s);
+	CHECK(fabs(s.p9999 / 19998e3 - 1) < 0.004, "p99.99 %.0f ns ~ 19998 us", s.p9999);
+	CHECK(fabs(s.p999 / 19980e3 - 1) < 0.004, "p99.9 %.0f ns ~ 19980 us", s.p999);
 	hist_reset(all);
 	for (int i = 0; i < 100000; i++)
 		hist_add(all, 1000 * (1 + 0.01 * nrand()));

@@ -63,6 +63,27 @@ static int tiny_op(void *state, unsigned slot)
 }
 static void teardown(void *state) { free(state); }
 
+/* run(): completions stamped "elsewhere" with known latencies (n us each),
+ * and at n = 3 a failure with figures of its own */
+static int lat_setn(void *state, uint64_t n)
+{
+	((struct st *)state)->n = n;
+	return 0;
+}
+static int lat_run(void *state, struct meter *m)
+{
+	struct st *s = state;
+	uint64_t t = meter_now();
+	for (int i = 0; i < 100; i++)
+		meter_done_at(m, t + 1000, t + 1000 + s->n * 1000, 0);
+	if (s->n == 3) {
+		s->env->fail_data = json_pack("{s:i}", "cpu", 7);
+		errno = ETIME;
+		return bench_fail(s->env, "bound");
+	}
+	return 0;
+}
+
 static struct bench synth = {
 	.name = "test.synth", .version = 1, .axis = "units", .summary = "synthetic", .op_desc = "spin",
 	.quick_max_n = 1000, .default_max_n = 1000, .full_max_n = 1000, .max_batch = 1,
@@ -93,6 +114,13 @@ int main(void)
 	CHECK(n == 9 && s[7] == 200 && s[8] == 300, "series ends with max_n when off the grid");
 	n = sweep_series(1, s, 64);
 	CHECK(n == 1 && s[0] == 1, "series of 1");
+
+	struct bench lin = {.series = SERIES_LINEAR};
+	n = sweep_series_for(&lin, 8, s, 64);
+	CHECK(n == 8 && s[0] == 1 && s[7] == 8, "linear series 1..8 (%d)", n);
+	lin.min_n = 3;
+	n = sweep_series_for(&lin, 5, s, 64);
+	CHECK(n == 3 && s[0] == 3 && s[2] == 5, "linear series from min_n");
 
 	reg_init();
 	char scratch[512];
@@ -175,6 +203,27 @@ int main(void)
 	      "last point stopped by the interrupt");
 	free_br(&br);
 	reg_interrupted = 0;
+
+	struct bench lat = synth;
+	lat.op = NULL;
+	lat.grow = NULL;
+	lat.set_n = lat_setn;
+	lat.run = lat_run;
+	lat.series = SERIES_LINEAR;
+	lat.default_max_n = 4;
+	lat.flags = BENCH_FULL_BUDGET;
+	run(&lat, &o, &br);
+	CHECK(br.reps[0].npts == 2, "run(): points before the failure (%d)", br.reps[0].npts);
+	if (br.reps[0].npts == 2) {
+		const struct point *p = &br.reps[0].pts[1];
+		CHECK(p->samples == 100 && p->st.p50 > 1990 && p->st.p50 < 2010 && p->st.max < 2010,
+		      "meter_done_at: 100 samples of 2 us (p50 %.0f)", p->st.p50);
+	}
+	f = br.reps[0].fail;
+	CHECK(f && f->n == 3 && f->err == ETIME && !strcmp(f->kind, "bound"), "ETIME is a bound failure");
+	CHECK(f && json_integer_value(json_object_get(json_object_get(f->state, "bench"), "cpu")) == 7,
+	      "the bench's failure figures are in the state");
+	free_br(&br);
 
 	char sub[600];
 	snprintf(sub, sizeof(sub), "%s/test.synth.1", scratch);

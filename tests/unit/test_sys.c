@@ -89,6 +89,32 @@ static int dumps_ok(json_t *j)
 	return ok;
 }
 
+static void test_cpulist(void)
+{
+	unsigned char set[SYS_MAX_CPUS];
+	CHECK(sys_cpulist_parse("0", set, SYS_MAX_CPUS) == 1 && set[0] && !set[1], "cpulist 0");
+	CHECK(sys_cpulist_parse("0-3,6", set, SYS_MAX_CPUS) == 5 && set[3] && !set[4] && set[6],
+	      "cpulist 0-3,6");
+	CHECK(sys_cpulist_parse("1,1,0-1", set, SYS_MAX_CPUS) == 2, "cpulist counts a CPU once");
+	CHECK(sys_cpulist_parse("0-1\n", set, SYS_MAX_CPUS) == 2, "cpulist as sysfs writes it");
+	static const char *const bad[] = {"", "x", "1-", "-1", "3-1", "0,", "0,,1", "1 2", "0-1\n2",
+					  "99999", NULL};
+	for (const char *const *b = bad; *b; b++)
+		CHECK(sys_cpulist_parse(*b, set, SYS_MAX_CPUS) == -1, "cpulist '%s' refused", *b);
+	CHECK(sys_cpulist_parse("4", set, 4) == -1, "cpulist beyond max refused");
+	unsigned char on[SYS_MAX_CPUS];
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	int k = sys_cpus_online(on, SYS_MAX_CPUS);
+	CHECK(k >= 1 && k == n, "online CPUs %d (sysconf %ld)", k, n);
+	json_t *rt = sys_rt_json();
+	CHECK(json_is_object(rt), "rt snapshot is an object");
+#ifndef SB_POSIX_ONLY
+	CHECK(json_object_get(rt, "isolated_cpus") && json_object_get(rt, "cpu_dma_latency") &&
+	      json_object_get(rt, "realtime") && json_object_get(rt, "tracing"), "rt snapshot keys");
+#endif
+	json_decref(rt);
+}
+
 static void test_snapshot(void)
 {
 	json_t *s = sys_snapshot("/tmp"), *fs, *k;
@@ -366,6 +392,7 @@ int main(void)
 #endif
 		     ) == 0, "impl %s", sys_impl());
 	test_common();
+	test_cpulist();
 	test_snapshot();
 	test_fs_type();
 	test_open_fds();

@@ -6,11 +6,13 @@ set -eu
 # liburing-dev, libaio-dev: io engines; xfsprogs, btrfs-progs: the matrix;
 # fio, iperf3: cross-checks; iproute2: --netns; libsqlite3-dev, libpq-dev:
 # history backends; postgresql: its test server; chromium: the report test;
-# clang + libclang-rt-14-dev: the libFuzzer target; strace: kills a run in
+# clang + libclang-rt-14-dev: the libFuzzer target; libarchive-dev: work.round2
+# (headers; the library is loaded at run time); wrk: its cross-check; strace: kills a run in
 # the middle of storing it.
 PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3
       liburing-dev libaio-dev xfsprogs btrfs-progs fio mount iperf3 iproute2
-      pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace"
+      pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace
+      libarchive-dev wrk"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -921,13 +921,17 @@ static void *client(void *arg)
 			pf[i].events = POLLIN;
 			np += c[i].busy;
 		}
-		int ms = 10;
-		if (per > 0) {
+		/* Sleep until a response or the next intended start, never spin:
+		 * a spinning client takes a CPU from the server (two here). With
+		 * every connection busy, only a response can let a request go. */
+		uint64_t wait_ns = 10000000;
+		if (per > 0 && np < ct->k) {
 			uint64_t nx = t0 + (uint64_t)(nsent * per);
-			ms = nx > now ? (int)((nx - now) / 1000000) : 0;
-			ms = ms > 10 ? 10 : ms;
+			wait_ns = nx > now ? nx - now : 0;
+			wait_ns = wait_ns > 10000000 ? 10000000 : wait_ns;
 		}
-		if (poll(pf, (nfds_t)ct->k, np ? ms : (ms ? ms : 0)) < 0 && errno != EINTR)
+		struct timespec to = {0, (long)wait_ns};
+		if (ppoll(pf, (nfds_t)ct->k, &to, NULL) < 0 && errno != EINTR)
 			break;
 		for (int i = 0; i < ct->k; i++) {
 			if (!c[i].busy || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))

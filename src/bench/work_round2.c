@@ -1012,7 +1012,7 @@ static int setup(struct bench_env *env, void **state)
 	s->seed = bench_param_u64(env, "seed", 1);
 	s->interval_ns = bench_param_u64(env, "interval_ms", 100) * 1000000;
 	s->stall_ns = bench_param_u64(env, "stall_ms", 500) * 1000000;
-	s->serve_ns = bench_param_u64(env, "serve_ms", env->quick ? 300 : 2000) * 1000000;
+	s->serve_ns = bench_param_u64(env, "serve_ms", env->quick ? 150 : 2000) * 1000000;
 	s->rate = bench_param_u64(env, "rate", 0);
 	s->uniq = bench_param_u64(env, "uniq", 0);
 	s->zipf_s = atof(bench_param(env, "zipf_s", "1.0"));
@@ -1203,7 +1203,7 @@ const struct bench bench_work_round2 = {
 	.summary = "von Leitner's round 2: make a tar, unpack, unpack over, serve over HTTP, delete; per phase",
 	.op_desc = "one tar entry extracted, one HTTP request served, or one entry removed",
 	.needs = NEED_DIR | NEED_LINUX, .unit = "file", .series = SERIES_125, .flags = BENCH_FULL_BUDGET,
-	.min_n = 1000, .quick_max_n = 5000, .default_max_n = 20000, .full_max_n = 1000000,
+	.min_n = 1000, .quick_max_n = 2000, .default_max_n = 20000, .full_max_n = 1000000,
 	.space_mib = 2200, .variants = variants, .max_batch = 1,
 	.setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
 };
@@ -1218,6 +1218,6 @@ const struct bench bench_work_round2 = {
 #else
 	.unavailable = "built without libarchive's headers (Debian: libarchive-dev)",
 #endif
-	.min_n = 1000, .quick_max_n = 5000, .default_max_n = 20000, .full_max_n = 1000000,
+	.min_n = 1000, .quick_max_n = 2000, .default_max_n = 20000, .full_max_n = 1000000,
 };
 #endif

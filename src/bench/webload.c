@@ -128,7 +128,7 @@ int zipf_log(uint32_t *out, size_t n, uint64_t nfiles, uint64_t uniq, double s, 
 		sum += pow((double)(r + 1), -s);
 		cdf[r] = sum;
 	}
-	uint64_t a = mix64(seed ^ 0x5bd1e995) % nfiles | 1, b = mix64(seed + 17) % nfiles;
+	uint64_t a = mix64(seed ^ 0x5bd1e995) % nfiles | 1, b = 0; /* rank 0 is file 0 */
 	while (gcd(a, nfiles) != 1)
 		a++;
 	uint64_t x = seed;

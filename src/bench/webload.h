@@ -26,7 +26,8 @@ int http_parse_request(const char *buf, size_t len, size_t max_head, struct http
 /* A seeded request log: n file indexes in [0, nfiles), rank r drawn with
  * probability proportional to 1/(r+1)^s (Zipf), over the `uniq` most
  * popular files (0: all), ranks mapped to files by a seeded permutation
- * (rank -> (a*r + b) mod nfiles, a coprime to nfiles). Same arguments, same
+ * (rank -> a*r mod nfiles, a coprime to nfiles: the most requested file is
+ * file 0, so that a cross-check can name it). Same arguments, same
  * log. 0, or -1 when out of memory or the arguments are empty. */
 int zipf_log(uint32_t *out, size_t n, uint64_t nfiles, uint64_t uniq, double s, uint64_t seed);
 

@@ -85,6 +85,6 @@ for i in 1 2 3; do
 	tt="$tt $(awk -v a="$t0" -v b="$t1" -v f="$F" 'BEGIN {printf "%.9f", (b - a) / 1e9 / f}')"
 done
 mt=$(median $tt); mu=$(median $un)
-awk -v t="$mt" -v u="$mu" 'BEGIN {printf "unpack: GNU tar %.1f us/file (median of 3, wall), work.round2 %.1f us/file (median of 3, per-entry sum of the phase); tar/round2 %.2f\n", t * 1e6, u * 1e6, u > 0 ? t / u : 0}'
+awk -v t="$mt" -v u="$mu" 'BEGIN {printf "unpack: GNU tar %.1f us/file (median of 3, wall), work.round2 %.1f us/file (median of 3, unpack phase wall time / entries); tar/round2 %.2f\n", t * 1e6, u * 1e6, u > 0 ? t / u : 0}'
 echo "load after: $(uptime)"
 [ "$verdict" = PASS ]

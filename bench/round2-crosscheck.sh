@@ -73,7 +73,7 @@ done
 kill -INT "$hold" 2>/dev/null; wait "$hold" 2>/dev/null; hold=""
 median() { echo "$@" | tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ma=$(median $ra); mb=$(median $rb)
-ratio=$(awk -v a="$ma" -v b="$mb" 'BEGIN {printf "%.3f", b > 0 ? a / b : 0}')
+ratio=$(awk -v a="$ma" -v b="$mb" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')
 verdict=$(awk -v r="$ratio" 'BEGIN {print (r >= 0.90 && r <= 1.10) ? "PASS" : "FAIL"}')
 echo "HTTP: scalebench median $ma requests/s, wrk median $mb; ratio $ratio: $verdict (0.90..1.10)"
 
@@ -85,6 +85,6 @@ for i in 1 2 3; do
 	tt="$tt $(awk -v a="$t0" -v b="$t1" -v f="$F" 'BEGIN {printf "%.9f", (b - a) / 1e9 / f}')"
 done
 mt=$(median $tt); mu=$(median $un)
-awk -v t="$mt" -v u="$mu" 'BEGIN {printf "unpack: GNU tar %.1f us/file (median of 3, wall), work.round2 %.1f us/file (median of 3, unpack phase wall time / entries); tar/round2 %.2f\n", t * 1e6, u * 1e6, u > 0 ? t / u : 0}'
+awk -v t="$mt" -v u="$mu" 'BEGIN {printf "unpack: GNU tar %.1f us/file (median of 3, wall), work.round2 %.1f us/file (median of 3, unpack phase wall time / entries); tar/round2 %.2f\n", t * 1e6, u * 1e6, (u > 0 ? t / u : 0)}'
 echo "load after: $(uptime)"
 [ "$verdict" = PASS ]

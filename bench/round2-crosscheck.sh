@@ -29,7 +29,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir "$W/a" "$W/h" "$W/x"
 echo "round2 cross-check: F=$F files (layout flat), K=$K connections, $D s per run; $(uptime)"
-COMMON="-p layout=flat -p uniq=1 -p conns=$K -n $F --no-db -q"
+COMMON="-p layout=flat -p uniq=1 -p conns=$K -p reqs_per_file=1000000 -n $F --min-n $F --no-db -q"
 
 # the held server (B's target) and the archive for GNU tar
 "$SB" run work.round2 $COMMON -p serve_ms=100 -p hold_s=$((8 * D + 60)) --dir "$W/h" \

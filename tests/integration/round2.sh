@@ -34,7 +34,7 @@ phases_ok() { # phases_ok TAG FILE DIR: the checks of one measured point
 	check "$1: nothing left in the target" empty_dir "$3"
 }
 
-"$SB" run work.round2 -p layout=dirs -p conns=4 -p serve_ms=200 -n 1000 --quick --no-db -q \
+"$SB" run work.round2 -p layout=dirs -p conns=4 -p serve_ms=200 -n 1000 --min-n 1000 --quick --no-db -q \
 	--dir "$D" -o "$T/dirs.json" >"$T/dirs.out" 2>"$T/dirs.err"
 rc=$?
 check "dirs layout: exit 0" test $rc -eq 0
@@ -47,7 +47,7 @@ check "a tree that does not fit is skipped with the reason" jtrue "$T/big.json" 
 check "nothing left after the skip" empty_dir "$D"
 
 # the server held up: what it refuses
-"$SB" run work.round2 -p layout=flat -p conns=2 -p serve_ms=100 -p hold_s=60 -n 1000 --quick --no-db -q \
+"$SB" run work.round2 -p layout=flat -p conns=2 -p serve_ms=100 -p hold_s=60 -n 1000 --min-n 1000 --quick --no-db -q \
 	--dir "$D" -o "$T/hold.json" >"$T/hold.out" 2>"$T/hold.err" &
 sbpid=$!
 at_exit "kill -9 $sbpid 2>/dev/null"
@@ -116,7 +116,7 @@ if is_root && command -v mkfs.ext4 >/dev/null; then
 	loop=$(losetup -f --show "$T/ext4.img") && at_exit "losetup -d $loop"
 	mkdir -p "$T/ext4"
 	mount "$loop" "$T/ext4" && at_exit "umount '$T/ext4'"
-	"$SB" run work.round2 -p layout=dirs -p conns=4 -p serve_ms=200 -n 1000 --quick --no-db -q \
+	"$SB" run work.round2 -p layout=dirs -p conns=4 -p serve_ms=200 -n 1000 --min-n 1000 --quick --no-db -q \
 		--dir "$T/ext4" -o "$T/ext4.json" >/dev/null 2>"$T/ext4.err"
 	check "ext4: exit 0" test $? -eq 0
 	phases_ok ext4 "$T/ext4.json" "$T/ext4"

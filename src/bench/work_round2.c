@@ -1224,6 +1224,7 @@ static void teardown(void *state)
 }
 
 static const char *const variants[] = {"layout=dirs", "layout=flat", NULL};
+#endif
 
 const struct bench bench_work_round2 = {
 	.name = "work.round2", .version = 1, .axis = "files in the tree",
@@ -1231,20 +1232,12 @@ const struct bench bench_work_round2 = {
 	.op_desc = "one tar entry extracted, one HTTP request served, or one entry removed",
 	.needs = NEED_DIR | NEED_LINUX, .unit = "file", .series = SERIES_125, .flags = BENCH_FULL_BUDGET,
 	.quick_max_n = 2000, .default_max_n = 20000, .full_max_n = 1000000,
-	.space_mib = 2200, .variants = variants, .max_batch = 1,
-	.setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
-};
-#else
-const struct bench bench_work_round2 = {
-	.name = "work.round2", .version = 1, .axis = "files in the tree",
-	.summary = "von Leitner's round 2: make a tar, unpack, unpack over, serve over HTTP, delete; per phase",
-	.op_desc = "one tar entry extracted, one HTTP request served, or one entry removed",
-	.needs = NEED_DIR | NEED_LINUX, .unit = "file",
-#ifdef SB_POSIX_ONLY
+	.space_mib = 2200, .max_batch = 1,
+#if defined(HAVE_LIBARCHIVE) && !defined(SB_POSIX_ONLY)
+	.variants = variants, .setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
+#elif defined(SB_POSIX_ONLY)
 	.unavailable = "Linux-only (sendfile, libarchive's disk writer as loaded here)",
 #else
 	.unavailable = "built without libarchive's headers (Debian: libarchive-dev)",
 #endif
-	.quick_max_n = 2000, .default_max_n = 20000, .full_max_n = 1000000,
 };
-#endif

@@ -20,7 +20,10 @@
  *                requests/s (default: half the closed-loop rate), latency
  *                from each request's intended start (no coordinated
  *                omission);
- *   unpack_over: the second tar extracted over the tree;
+ *   unpack_over: the second tar extracted over the tree, with clients at
+ *                the first K's open-loop rate beside it (serve_during_over:
+ *                the stall case, requests waiting while the file system
+ *                writes);
  *   delete:      the tree removed as rm -rf does (readdir, unlinkat per
  *                entry, each directory after its entries), each timed.
  * Every entry and request goes to the meter; the extra holds per phase
@@ -145,6 +148,7 @@ struct rec { /* one phase, under st.lock */
 	uint64_t dirty_max, wb_max;    /* KiB */
 	uint64_t *dirty, *wb;          /* per interval, sampled at its first completion */
 	struct hist *h;                /* HTTP phases: latency */
+	const char *phase;
 };
 
 struct st {
@@ -158,9 +162,9 @@ struct st {
 	char tree[4200], tar[4200], tar_over[4200], jbd2[256];
 	struct meter *m;
 	pthread_mutex_t lock;
-	struct rec r;
+	struct rec r, r2;   /* the phase; HTTP beside unpack_over */
+	struct rec *crec;   /* where the clients record */
 	json_t *findings;
-	const char *phase;
 	uint32_t *log;
 	/* server */
 	int lfd, port, treefd;
@@ -169,7 +173,8 @@ struct st {
 	char srv_why[160];
 	/* clients */
 	atomic_uint_fast64_t next_req;
-	uint64_t cl_rate, cl_end, cl_reqs, reqs_per_file;
+	uint64_t cl_rate, cl_reqs, reqs_per_file;
+	atomic_uint_fast64_t cl_end; /* ns; 0 stops the clients */
 	int cl_threads;
 };
 
@@ -295,9 +300,8 @@ static int rec_grow(struct rec *r, int i)
 }
 
 /* One completion; under s->lock. issued: for the meter and the latency. */
-static void record(struct st *s, uint64_t issued, uint64_t now, uint64_t bytes)
+static void record(struct st *s, struct rec *r, uint64_t issued, uint64_t now, uint64_t bytes)
 {
-	struct rec *r = &s->r;
 	meter_done(s->m, issued, bytes);
 	if (r->h)
 		hist_add(r->h, (double)(now - issued));
@@ -305,7 +309,7 @@ static void record(struct st *s, uint64_t issued, uint64_t now, uint64_t bytes)
 		uint64_t d, w;
 		meminfo(&d, &w);
 		json_array_append_new(s->findings,
-			json_pack("{s:s,s:s,s:f,s:f,s:s,s:I,s:I}", "finding", "stall", "phase", s->phase,
+			json_pack("{s:s,s:s,s:f,s:f,s:s,s:I,s:I}", "finding", "stall", "phase", r->phase,
 				  "at_s", (double)(r->last - r->t0) / 1e9, "length_s",
 				  (double)(now - r->last) / 1e9, "what", "nothing completed",
 				  "dirty_kib", (json_int_t)d, "writeback_kib", (json_int_t)w));
@@ -326,11 +330,10 @@ static void record(struct st *s, uint64_t issued, uint64_t now, uint64_t bytes)
 		r->nint = i + 1;
 }
 
-static void phase_begin(struct st *s, const char *name, int http)
+static void phase_begin(struct rec *r, const char *name, int http)
 {
-	struct rec *r = &s->r;
 	memset(r, 0, sizeof(*r));
-	s->phase = name;
+	r->phase = name;
 	if (http)
 		r->h = hist_new();
 	r->t0 = r->last = meter_now();
@@ -342,9 +345,8 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static json_t *phase_end(struct st *s, json_t *jbd0)
+static json_t *phase_end(struct st *s, struct rec *r, json_t *jbd0)
 {
-	struct rec *r = &s->r;
 	uint64_t end = meter_now();
 	double secs = (double)(end - r->t0) / 1e9, iv = (double)s->interval_ns / 1e9;
 	json_t *series = json_array(), *o;
@@ -371,7 +373,7 @@ static json_t *phase_end(struct st *s, json_t *jbd0)
 			}
 			json_array_append_new(s->findings,
 				json_pack("{s:s,s:s,s:f,s:f,s:f,s:f,s:I,s:I}", "finding", "dip", "phase",
-					  s->phase, "at_s", i * iv, "length_s", (j - i) * iv, "lowest_per_s",
+					  r->phase, "at_s", i * iv, "length_s", (j - i) * iv, "lowest_per_s",
 					  low / iv, "median_per_s", med / iv, "dirty_kib", (json_int_t)d,
 					  "writeback_kib", (json_int_t)w));
 			i = j;
@@ -534,7 +536,7 @@ static int unpack(struct st *s, const char *tar)
 			break;
 		}
 		pthread_mutex_lock(&s->lock);
-		record(s, t, meter_now(), bytes);
+		record(s, &s->r, t, meter_now(), bytes);
 		pthread_mutex_unlock(&s->lock);
 	}
 out:
@@ -595,7 +597,7 @@ static int remove_tree(struct st *s, int dfd, int depth)
 				break;
 			}
 			pthread_mutex_lock(&s->lock);
-			record(s, t, meter_now(), 0);
+			record(s, &s->r, t, meter_now(), 0);
 			pthread_mutex_unlock(&s->lock);
 		}
 		if (again)
@@ -914,12 +916,12 @@ static void *client(void *arg)
 		int busy = 0;
 		for (int i = 0; i < ct->k; i++)
 			busy += c[i].busy;
-		if (now >= s->cl_end || (!busy && atomic_load(&s->next_req) >= s->cl_reqs))
+		if (now >= atomic_load(&s->cl_end) || (!busy && atomic_load(&s->next_req) >= s->cl_reqs))
 			break;
 		for (int i = 0; i < ct->k; i++) { /* (re)connect and issue */
 			if (c[i].fd < 0 && (c[i].fd = cconnect(s)) < 0) {
 				pthread_mutex_lock(&s->lock);
-				s->r.errors++;
+				s->crec->errors++;
 				pthread_mutex_unlock(&s->lock);
 				continue;
 			}
@@ -964,9 +966,9 @@ static void *client(void *arg)
 				continue;
 			pthread_mutex_lock(&s->lock);
 			if (r > 0)
-				record(s, c[i].issued, meter_now(), bytes);
+				record(s, s->crec, c[i].issued, meter_now(), bytes);
 			else
-				s->r.errors++;
+				s->crec->errors++;
 			pthread_mutex_unlock(&s->lock);
 			c[i].busy = 0;
 			if (r < 0) {
@@ -984,34 +986,47 @@ static void *client(void *arg)
 	return NULL;
 }
 
-static json_t *serve_phase(struct st *s, const char *name, uint64_t k, uint64_t rate)
+/* Start the client threads (K connections over two) at rate (0: closed
+ * loop) until cl_end or cl_reqs; the number started. */
+static int clients_start(struct st *s, struct cthread *ct, uint64_t k, uint64_t rate, uint64_t end,
+			 uint64_t reqs)
 {
-	struct cthread ct[2];
 	int nt = k >= 2 ? 2 : 1, started = 0;
-	phase_begin(s, name, 1);
-	json_t *jbd0 = jbd2_read(s);
 	s->cl_rate = rate;
 	s->cl_threads = nt;
-	s->cl_end = meter_now() + s->serve_ns;
-	s->cl_reqs = s->n * s->reqs_per_file;
+	s->cl_reqs = reqs;
+	atomic_store(&s->cl_end, end);
 	atomic_store(&s->next_req, 0);
 	for (int t = 0; t < nt; t++) {
 		ct[t].s = s;
 		ct[t].idx = t;
 		ct[t].k = (int)(k / (uint64_t)nt + ((uint64_t)t < k % (uint64_t)nt));
-		if (pthread_create(&ct[t].th, NULL, client, &ct[t]) == 0)
-			started++;
-		else
+		if (pthread_create(&ct[t].th, NULL, client, &ct[t]))
 			break;
+		started++;
 	}
-	for (int t = 0; t < started; t++)
-		pthread_join(ct[t].th, NULL);
-	json_t *o = phase_end(s, jbd0);
+	return started;
+}
+
+static json_t *http_fields(json_t *o, uint64_t k, uint64_t rate)
+{
 	json_object_set_new(o, "conns", json_integer((json_int_t)k));
 	json_object_set_new(o, "mode", json_string(rate ? "open" : "closed"));
 	if (rate)
 		json_object_set_new(o, "rate", json_integer((json_int_t)rate));
 	return o;
+}
+
+static json_t *serve_phase(struct st *s, const char *name, uint64_t k, uint64_t rate)
+{
+	struct cthread ct[2];
+	phase_begin(&s->r, name, 1);
+	s->crec = &s->r;
+	json_t *jbd0 = jbd2_read(s);
+	int started = clients_start(s, ct, k, rate, meter_now() + s->serve_ns, s->n * s->reqs_per_file);
+	for (int t = 0; t < started; t++)
+		pthread_join(ct[t].th, NULL);
+	return http_fields(phase_end(s, &s->r, jbd0), k, rate);
 }
 
 /* ---- the bench ---- */
@@ -1138,10 +1153,10 @@ static int run(void *state, struct meter *m)
 	if (rc == 0 && mkdir(s->tree, BENCH_DIR_MODE))
 		rc = bench_fail(s->env, "mkdir(tree)");
 	if (rc == 0 && !reg_stop_requested()) {
-		phase_begin(s, "unpack", 0);
+		phase_begin(&s->r, "unpack", 0);
 		json_t *j = jbd2_read(s);
 		rc = unpack(s, s->tar);
-		json_object_set_new(phases, "unpack", phase_end(s, j));
+		json_object_set_new(phases, "unpack", phase_end(s, &s->r, j));
 	}
 	if (rc == 0 && !reg_stop_requested() &&
 	    zipf_log(s->log, LOGLEN, s->n, s->uniq, s->zipf_s, s->seed)) {
@@ -1150,6 +1165,7 @@ static int run(void *state, struct meter *m)
 	}
 	pthread_t srv;
 	int srv_up = 0;
+	uint64_t over_rate = 0;
 	if (rc == 0 && !reg_stop_requested()) {
 		rc = server_start(s, &srv);
 		srv_up = rc == 0;
@@ -1162,6 +1178,8 @@ static int run(void *state, struct meter *m)
 		json_object_set_new(phases, nm, o);
 		snprintf(nm, sizeof(nm), "serve_o%llu", (unsigned long long)s->conns[i]);
 		uint64_t rate = s->rate ? s->rate : (uint64_t)(rps / 2);
+		if (i == 0)
+			over_rate = rate;
 		if (rate)
 			json_object_set_new(phases, nm, serve_phase(s, nm, s->conns[i], rate));
 	}
@@ -1175,22 +1193,37 @@ static int run(void *state, struct meter *m)
 			nanosleep(&ts, NULL);
 		}
 	}
+	/* unpack over, with HTTP at the open-loop rate of the first K beside it
+	 * (the stall case: requests wait while the file system writes) */
+	if (rc == 0 && !reg_stop_requested()) {
+		struct cthread ct[2];
+		int started = 0;
+		phase_begin(&s->r, "unpack_over", 0);
+		json_t *j = jbd2_read(s);
+		if (srv_up && over_rate) {
+			phase_begin(&s->r2, "serve_during_over", 1);
+			s->crec = &s->r2;
+			started = clients_start(s, ct, s->conns[0], over_rate, UINT64_MAX, UINT64_MAX);
+		}
+		rc = unpack(s, s->tar_over);
+		atomic_store(&s->cl_end, 0);
+		for (int w = 0; w < started; w++)
+			pthread_join(ct[w].th, NULL);
+		json_object_set_new(phases, "unpack_over", phase_end(s, &s->r, j));
+		if (srv_up && over_rate)
+			json_object_set_new(phases, "serve_during_over",
+					    http_fields(phase_end(s, &s->r2, NULL), s->conns[0], over_rate));
+	}
 	if (srv_up) {
 		server_stop(s, srv);
 		json_object_set_new(phases, "server",
 				    json_pack("{s:I,s:I,s:s}", "requests", (json_int_t)atomic_load(&s->srv_requests),
 					      "refused", (json_int_t)atomic_load(&s->srv_refused), "problem", s->srv_why));
 	}
-	if (rc == 0 && !reg_stop_requested()) {
-		phase_begin(s, "unpack_over", 0);
-		json_t *j = jbd2_read(s);
-		rc = unpack(s, s->tar_over);
-		json_object_set_new(phases, "unpack_over", phase_end(s, j));
-	}
 	unlink(s->tar);
 	unlink(s->tar_over);
 	if (rc == 0 && !reg_stop_requested()) {
-		phase_begin(s, "delete", 0);
+		phase_begin(&s->r, "delete", 0);
 		json_t *j = jbd2_read(s);
 		int d = open(s->tree, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		rc = d < 0 ? bench_fail(s->env, "open(tree)") : remove_tree(s, d, 0);
@@ -1200,11 +1233,11 @@ static int run(void *state, struct meter *m)
 				rc = bench_fail(s->env, "rmdir(tree)");
 			else {
 				pthread_mutex_lock(&s->lock);
-				record(s, t1, meter_now(), 0);
+				record(s, &s->r, t1, meter_now(), 0);
 				pthread_mutex_unlock(&s->lock);
 			}
 		}
-		json_object_set_new(phases, "delete", phase_end(s, j));
+		json_object_set_new(phases, "delete", phase_end(s, &s->r, j));
 	}
 	meter_extra(m, "phases", phases);
 	meter_extra(m, "findings", s->findings);

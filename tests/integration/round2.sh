@@ -30,8 +30,11 @@ phases_ok() { # phases_ok TAG FILE DIR: the checks of one measured point
 	check "$1: delete removed every entry (1000 + 10 + the tree)" jtrue "$2" "$P['delete']['files'] == 1011"
 	check "$1: closed loop served requests without error, p99 > 0" jtrue "$2" "$P['serve_c4']['requests_s'] > 100 and $P['serve_c4']['errors'] == 0 and $P['serve_c4']['p99_us'] > 0"
 	check "$1: open loop ran at about its rate" jtrue "$2" "$P['serve_o4']['mode'] == 'open' and $P['serve_o4']['files'] > 0"
-	check "$1: HTTP ran beside the unpack over, open-loop" jtrue "$2" "$P['serve_during_over']['mode'] == 'open' and $P['serve_during_over']['conns'] == 4 and $P['serve_during_over']['errors'] == 0"
-	check "$1: the server counted what the clients got" jtrue "$2" "$P['server']['requests'] >= $P['serve_c4']['files'] + $P['serve_o4']['files'] + $P['serve_during_over']['files'] and $P['server']['refused'] == 0"
+	# beside the unpack over a request may fall between the disk writer's
+	# unlink and re-create of its file: a 404, counted by both sides
+	check "$1: HTTP ran beside the unpack over, open-loop" jtrue "$2" "$P['serve_during_over']['mode'] == 'open' and $P['serve_during_over']['conns'] == 4 and $P['serve_during_over']['files'] > 0"
+	check "$1: every client error there is a refusal the server counted" jtrue "$2" "$P['serve_during_over']['errors'] <= $P['server']['refused']"
+	check "$1: the server counted what the clients got" jtrue "$2" "$P['server']['requests'] >= $P['serve_c4']['files'] + $P['serve_o4']['files'] + $P['serve_during_over']['files']"
 	check "$1: nothing left in the target" empty_dir "$3"
 }
 

@@ -35,10 +35,12 @@ trap 'exit 130' INT TERM
 mkdir "$W/a" "$W/h" "$W/x"
 KIB=${KIB:-4}
 SIZES=""; [ "$KIB" != 0 ] && SIZES="-p min_kib=$KIB -p max_kib=$KIB"
-echo "round2 cross-check: F=$F files (layout flat, ${KIB} KiB each; 0 = 2-200), K=$K connections, $D s per run; $(uptime)"
+sz="$KIB KiB each"; [ "$KIB" = 0 ] && sz="2-200 KiB"
+echo "round2 cross-check: F=$F files (layout flat, $sz), K=$K connections, $D s per run; $(uptime)"
 COMMON="$SIZES -p layout=flat -p uniq=1 -p conns=$K -p reqs_per_file=1000000 -n $F --min-n $F --no-db -q"
 
 # the held server (B's target) and the archive for GNU tar
+: >"$W/hold.err"
 "$SB" run work.round2 $COMMON -p serve_ms=100 -p hold_s=$((8 * D + 60)) --dir "$W/h" \
 	-o "$W/hold.json" 2>"$W/hold.err" >/dev/null &
 hold=$!

@@ -1122,8 +1122,8 @@ static int setup(struct bench_env *env, void **state)
 	snprintf(s->tar_over, sizeof(s->tar_over), "%s/round2-over.tar", env->dir);
 	find_jbd2(s);
 	snprintf(env->note, sizeof(env->note),
-		 "layout %s%s, %llu-%llu KiB, over %llu%%, HTTP %s, %llu ms per serve phase, Zipf s=%g",
-		 layout, s->per_dir ? " (per_dir files per directory)" : " (one directory)",
+		 "layout %s (%llu files per directory; 0: one), %llu-%llu KiB, over %llu%%, HTTP %s, %llu ms per serve phase, Zipf s=%g",
+		 layout, (unsigned long long)s->per_dir,
 		 (unsigned long long)(s->min_b >> 10), (unsigned long long)(s->max_b >> 10),
 		 (unsigned long long)s->over_pct, ev_mech_name(s->mech),
 		 (unsigned long long)(s->serve_ns / 1000000), s->zipf_s);

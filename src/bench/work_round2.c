@@ -77,8 +77,8 @@
 	X(archive_write_header) X(archive_write_data) X(archive_write_close) X(archive_write_free)   \
 	X(archive_entry_new) X(archive_entry_clear) X(archive_entry_free)                          \
 	X(archive_entry_set_pathname) X(archive_entry_set_size) X(archive_entry_set_filetype)       \
-	X(archive_entry_set_perm) X(archive_entry_set_mtime) X(archive_entry_pathname)              \
-	X(archive_entry_size) X(archive_read_new) X(archive_read_support_format_tar)                \
+	X(archive_entry_set_perm) X(archive_entry_set_mtime)                                       \
+	X(archive_read_new) X(archive_read_support_format_tar)                \
 	X(archive_read_open_filename) X(archive_read_next_header) X(archive_read_data_block)        \
 	X(archive_read_free) X(archive_write_disk_new) X(archive_write_disk_set_options)            \
 	X(archive_write_finish_entry) X(archive_write_data_block) X(archive_error_string)
@@ -125,8 +125,6 @@ static int la_load(char *why, size_t len)
 #define archive_entry_set_filetype la.archive_entry_set_filetype
 #define archive_entry_set_perm la.archive_entry_set_perm
 #define archive_entry_set_mtime la.archive_entry_set_mtime
-#define archive_entry_pathname la.archive_entry_pathname
-#define archive_entry_size la.archive_entry_size
 #define archive_read_new la.archive_read_new
 #define archive_read_support_format_tar la.archive_read_support_format_tar
 #define archive_read_open_filename la.archive_read_open_filename

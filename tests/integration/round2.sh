@@ -3,7 +3,7 @@
 # work.round2 on a small tree in a tmpfs (and on a loop-mounted ext4 when
 # root): every phase present with sane figures; the HTTP server, held up
 # with hold_s, refuses "..", dot names, symbolic links out of the tree,
-# other methods and oversized heads; Ctrl-C during the hold removes the
+# other methods, oversized heads and connections over max_conns; Ctrl-C during the hold removes the
 # tree, the tars and the server; nothing left behind.
 . "$(dirname "$0")/lib.sh"
 if ! "$SB" list | grep -q '^work.round2 .*available\|^work.round2 ' || "$SB" list | grep '^work.round2 ' | grep -qi unavailable; then
@@ -51,7 +51,7 @@ check "a tree that does not fit is skipped with the reason" jtrue "$T/big.json" 
 check "nothing left after the skip" empty_dir "$D"
 
 # the server held up: what it refuses
-"$SB" run work.round2 -p layout=flat -p conns=2 -p serve_ms=100 -p hold_s=60 -n 1000 --min-n 1000 --quick --no-db -q \
+"$SB" run work.round2 -p layout=flat -p conns=2 -p serve_ms=100 -p hold_s=60 -p max_conns=4 -n 1000 --min-n 1000 --quick --no-db -q \
 	--dir "$D" -o "$T/hold.json" >"$T/hold.out" 2>"$T/hold.err" &
 sbpid=$!
 at_exit "kill -9 $sbpid 2>/dev/null"
@@ -104,6 +104,15 @@ while data.count(b"HTTP/1.1 200") < 2:
     data += c
 s.close()
 print(("ok" if data.count(b"HTTP/1.1 200") == 2 else "not ok") + " - two requests answered on one keep-alive connection")
+# the connection bound (max_conns=4): four held open, the fifth refused
+import time
+time.sleep(0.3)  # the closed probes above are gone from the server
+held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(4)]
+time.sleep(0.3)
+line = ask(b"GET /f0000000 HTTP/1.1\r\n\r\n")
+print(("ok" if line.startswith("HTTP/1.1 503") else "not ok") + " - a connection over max_conns gets 503 (%s)" % line)
+for h in held:
+    h.close()
 PY
 	python3 "$T/probe.py" "$port"
 fi

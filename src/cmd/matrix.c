@@ -260,7 +260,9 @@ static void usage(FILE *f, const struct opt *opts)
 		"is made in --dir, formatted with mkfs.TYPE, attached to a loop device with\n"
 		"direct I/O, mounted, swept, then unmounted, detached and deleted (tmpfs:\n"
 		"mounted with size=--image-size, no image). Only what the matrix made is\n"
-		"ever formatted, mounted or removed; Ctrl-C removes it all.\n\n"
+		"ever formatted, mounted or removed; Ctrl-C removes it all. Benches with\n"
+		"phases (fs.fileserver, work.round2) add a table: one row per file system,\n"
+		"one column per phase (files/s MiB/s, or requests/s p99), stalls counted.\n\n"
 		"FS list: TYPE[:MKFS OPTIONS][@MOUNT OPTIONS],... with TYPE one of ext2,\n"
 		"ext3, ext4, xfs, btrfs, tmpfs, e.g. --fs 'ext4,ext4:-O ^dir_index,ext4@noatime,xfs'.\n\n");
 	opt_help(f, opts);

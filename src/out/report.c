@@ -396,7 +396,8 @@ static void bench_levels(FILE *f, const struct run_result *const *rs, const char
 /* Throughput over time at each input's largest N that has it (benches that
  * report their own completions), with the bench's findings (stalls, dips)
  * shaded. A finding's at_s counts from the start of its phase; phases
- * (extra.phases, in order) run one after the other. */
+ * (extra.phases, in order) run one after the other, except those marked
+ * "beside" (run during another, e.g. work.round2's serve_during_over). */
 #define MAX_MARKS 32
 static int bench_timeline(FILE *f, const struct run_result *const *rs, const char *const *labels,
 			  int n, const char *name)
@@ -458,7 +459,8 @@ static int bench_timeline(FILE *f, const struct run_result *const *rs, const cha
 				if (ph && !strcmp(k, ph))
 					break;
 				json_t *sec = json_object_get(pv, "seconds");
-				off += json_is_number(sec) ? json_number_value(sec) : 0;
+				if (!json_object_get(pv, "beside")) /* ran beside another phase */
+					off += json_is_number(sec) ? json_number_value(sec) : 0;
 			}
 			marks[nm].x0 = off + json_number_value(at);
 			marks[nm].x1 = marks[nm].x0 + json_number_value(len);

@@ -137,6 +137,96 @@ static void print_table(const struct run_result *r, FILE *f, const char **t, int
 }
 
 #define MAX_TARGETS 16
+#define MAX_PHASES 24
+
+/* ---- per-phase tables (matrix): for a bench whose points carry
+ * extra.phases (fs.fileserver, work.round2), one table per bench and
+ * variant: one row per target, one column per phase at the largest N,
+ * each cell files/s and MiB/s, or requests/s and p99 for an HTTP phase
+ * (a phase with "requests_s"), and a last column counting the findings
+ * (stalls and dips). Any bench that writes phases this way gets it. ---- */
+
+static json_t *phases_of(const struct bench_result *br)
+{
+	const struct point *hi = first_point(br, 1);
+	json_t *ph = hi ? json_object_get(hi->extra, "phases") : NULL;
+	return json_is_object(ph) ? ph : NULL;
+}
+
+static int is_rate_phase(json_t *o)
+{
+	return json_is_object(o) && (json_object_get(o, "files_s") || json_object_get(o, "requests_s"));
+}
+
+static void phase_cell(json_t *o, char *buf, size_t len)
+{
+	char a[32];
+	json_t *rq = json_object_get(o, "requests_s");
+	if (!o)
+		snprintf(buf, len, "-");
+	else if (rq)
+		snprintf(buf, len, "%.0f/s p99 %s", json_number_value(rq),
+			 fmt_ns(json_number_value(json_object_get(o, "p99_us")) * 1e3, a, sizeof(a)));
+	else if (json_number_value(json_object_get(o, "mib_s")) <= 0) /* delete moves no data */
+		snprintf(buf, len, "%.0f/s", json_number_value(json_object_get(o, "files_s")));
+	else
+		snprintf(buf, len, "%.0f/s %.1fMiB/s", json_number_value(json_object_get(o, "files_s")),
+			 json_number_value(json_object_get(o, "mib_s")));
+}
+
+static void print_phase_tables(const struct run_result *r, FILE *f, const char **t, int nt)
+{
+	char lb[160], l2[160], cell[64];
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *bi = &r->benches[i];
+		bench_label(bi, lb, sizeof(lb));
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(bench_label(&r->benches[j], l2, sizeof(l2)), lb) &&
+			       phases_of(&r->benches[j]);
+		if (seen || !phases_of(bi))
+			continue;
+		const char *col[MAX_PHASES];
+		int nc = 0;
+		for (int j = i; j < r->nbenches; j++) { /* columns: every phase of this bench, in order */
+			if (strcmp(bench_label(&r->benches[j], l2, sizeof(l2)), lb) || !phases_of(&r->benches[j]))
+				continue;
+			const char *k;
+			json_t *v;
+			json_object_foreach(phases_of(&r->benches[j]), k, v) {
+				int have = 0;
+				for (int c = 0; c < nc; c++)
+					have |= !strcmp(col[c], k);
+				if (!have && nc < MAX_PHASES && is_rate_phase(v))
+					col[nc++] = k;
+			}
+		}
+		fprintf(f, "\n%s per phase at the largest N (files/s MiB/s; HTTP: requests/s p99)\n", lb);
+		fprintf(f, "%-12s", "fs");
+		for (int c = 0; c < nc; c++)
+			fprintf(f, "  %-22.22s", col[c]);
+		fprintf(f, "  %s\n", "stalls");
+		for (int k = 0; k < nt; k++) {
+			const struct bench_result *bt = NULL;
+			for (int j = i; j < r->nbenches && !bt; j++)
+				if (r->benches[j].target && !strcmp(r->benches[j].target, t[k]) &&
+				    !strcmp(bench_label(&r->benches[j], l2, sizeof(l2)), lb))
+					bt = &r->benches[j];
+			json_t *ph = bt ? phases_of(bt) : NULL;
+			fprintf(f, "%-12s", t[k]);
+			for (int c = 0; c < nc; c++) {
+				phase_cell(ph ? json_object_get(ph, col[c]) : NULL, cell, sizeof(cell));
+				fprintf(f, "  %-22s", cell);
+			}
+			const struct point *hi = bt ? first_point(bt, 1) : NULL;
+			json_t *fi = hi ? json_object_get(hi->extra, "findings") : NULL;
+			if (ph)
+				fprintf(f, "  %d\n", (int)json_array_size(fi));
+			else
+				fprintf(f, "  %s\n", bt ? bench_status_name(bt->status) : "-");
+		}
+	}
+}
 
 static void print_matrix(const struct run_result *r, FILE *f)
 {
@@ -176,6 +266,7 @@ static void print_matrix(const struct run_result *r, FILE *f)
 		fprintf(f, "  image size: %s\n", json_string_value(from));
 	print_table(r, f, t, nt, w, matrix_cell, 0);
 	print_table(r, f, t, nt, w, matrix_cell_bw, 1);
+	print_phase_tables(r, f, t, nt);
 }
 
 /* The length of a bench name's family ("fs" of "fs.create"). */

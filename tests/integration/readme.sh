@@ -25,7 +25,8 @@ scalebench() {
 }
 # commands FILE SECTION: the commands of that section, one a line
 commands() {
-	awk -v s="## $2" '$0 == s {f=1; next} /^## / {f=0} f && /^    (sudo )?scalebench /' "$1" |
+	# (the sample summary between its markers is output, not a command)
+	awk -v s="## $2" '$0 == s {f=1; next} /^## / {f=0} /^<!-- summary sample: begin/ {x=1} /^<!-- summary sample: end/ {x=0} f && !x && /^    (sudo )?scalebench /' "$1" |
 		sed 's/^    //; s/  *#.*$//'
 }
 # run_all FILE: run each command listed in FILE, with ok/not ok lines

@@ -47,6 +47,7 @@
 
 #include <stdint.h>
 #include <errno.h>
+#include <sys/types.h>
 #include <jansson.h>
 
 #define BENCH_SKIP 1 /* setup: not measurable here, reason in env->skip */
@@ -59,6 +60,16 @@
  * the scratch directory above them, which is 0700. */
 #define BENCH_DIR_MODE 0755
 #define BENCH_FILE_MODE 0644
+
+/* Another process doing part of the operation (a server, the helpers that
+ * connect): the sweep reads its CPU time around each point's sampling and
+ * reports it per operation under the side's name. */
+#define BENCH_MAX_PEERS 80
+struct bench_peer {
+	const char *side; /* "server", "helpers" (a string that outlives the bench) */
+	pid_t pid;
+	double base_s;    /* the sweep's: its CPU time when the window opened */
+};
 
 enum bench_need {
 	NEED_ROOT = 1u << 0,  /* effective uid 0 */
@@ -80,7 +91,15 @@ struct bench_env {
 	double interval_s;       /* run(): throughput-over-time interval (0: budget/100) */
 	uint64_t per_op_units;   /* op mode: one op covers this many units (entries of a
 				  * listing); samples are recorded per unit. 0 = 1 */
+	struct bench_peer peers[BENCH_MAX_PEERS]; /* bench_peer_add/_remove */
+	int npeers;
 };
+
+/* Register a process doing part of the operation (ignored when the table
+ * is full), and forget it before it is reaped (so that a reused pid is
+ * never read). */
+void bench_peer_add(struct bench_env *env, const char *side, pid_t pid);
+void bench_peer_remove(struct bench_env *env, pid_t pid);
 
 struct meter;
 uint64_t meter_now(void);  /* ns, the clock every sample is read from */

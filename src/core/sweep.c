@@ -15,8 +15,14 @@
  *      but the bench's prep between two, so that the timed loop is as
  *      bare as a reference loop, and the histogram, the stop conditions
  *      and the clock for the deadline are looked at between blocks;
- *   4. getrusage(SELF and CHILDREN) around the point gives CPU time,
- *      context switches and page faults per operation.
+ *   4. the thread's own counters read around each timed region (a block
+ *      of samples; the op loop of each sample when the bench has prep or
+ *      undo, which must not count) give CPU time, context switches and
+ *      page faults per operation (src/core/usage.h); the CPU of the
+ *      sampling outside them is the setup per sample, and the CPU of the
+ *      bench's peer processes (server, helpers) over the sampling is
+ *      reported per operation under their side's name. In run() mode
+ *      the process's counters around the meter window are used.
  * A failing callback stops the repetition with first-failure data. */
 #include "sweep.h"
 
@@ -28,11 +34,13 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "registry.h"
 #include "sys.h"
+#include "usage.h"
 
 #define BATCH_BELOW 10.0 /* clock reads */
 #define BATCH_SPAN 100.0 /* clock reads */
@@ -282,30 +290,96 @@ void meter_extra(struct meter *m, const char *key, json_t *value)
 	json_object_set_new(m->extra, key, value);
 }
 
-static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
+/* ---- peers: other processes doing part of the operation ----
+ * A window (a point's sampling, or its run()) is open between peers_open
+ * and peers_close: a peer present at the start counts from then, one
+ * added during it from its start, one removed during it up to its
+ * removal (netsrv_stop and netload_free remove before they reap). The
+ * sweep is single-threaded in its process, so one window at a time. */
 
-struct usage { struct rusage self, kids; };
+static struct {
+	const struct bench_env *env;
+	int open;
+	struct { const char *side; double cpu_s; } gone[BENCH_MAX_PEERS];
+	int ngone;
+} pw;
 
-static void usage_take(struct usage *u)
+static double peer_cpu(pid_t pid)
 {
-	getrusage(RUSAGE_SELF, &u->self);
-	getrusage(RUSAGE_CHILDREN, &u->kids);
+	clockid_t cid;
+	struct timespec ts;
+	if (clock_getcpuclockid(pid, &cid) || clock_gettime(cid, &ts))
+		return NAN; /* gone, or not readable here */
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void usage_per_op(const struct usage *a, const struct usage *b, double ops, struct point *p)
+void bench_peer_add(struct bench_env *env, const char *side, pid_t pid)
 {
-	if (ops <= 0)
+	if (!env || pid <= 0 || env->npeers >= BENCH_MAX_PEERS)
 		return;
-#define D(f) ((double)(b->self.f - a->self.f) + (double)(b->kids.f - a->kids.f))
-	p->user_s = (tv_s(b->self.ru_utime) - tv_s(a->self.ru_utime) + tv_s(b->kids.ru_utime) -
-		     tv_s(a->kids.ru_utime)) / ops;
-	p->sys_s = (tv_s(b->self.ru_stime) - tv_s(a->self.ru_stime) + tv_s(b->kids.ru_stime) -
-		    tv_s(a->kids.ru_stime)) / ops;
-	p->vcsw = D(ru_nvcsw) / ops;
-	p->ivcsw = D(ru_nivcsw) / ops;
-	p->minflt = D(ru_minflt) / ops;
-	p->majflt = D(ru_majflt) / ops;
-#undef D
+	struct bench_peer *p = &env->peers[env->npeers++];
+	p->side = side;
+	p->pid = pid;
+	p->base_s = pw.open && pw.env == env ? peer_cpu(pid) : NAN;
+}
+
+void bench_peer_remove(struct bench_env *env, pid_t pid)
+{
+	for (int i = 0; env && i < env->npeers; i++) {
+		if (env->peers[i].pid != pid)
+			continue;
+		if (pw.open && pw.env == env && pw.ngone < BENCH_MAX_PEERS) {
+			double c = peer_cpu(pid);
+			if (!isnan(c) && !isnan(env->peers[i].base_s)) {
+				pw.gone[pw.ngone].side = env->peers[i].side;
+				pw.gone[pw.ngone].cpu_s = c - env->peers[i].base_s;
+				pw.ngone++;
+			}
+		}
+		env->peers[i--] = env->peers[--env->npeers];
+	}
+}
+
+static void peers_open(struct bench_env *env)
+{
+	pw.env = env;
+	pw.open = 1;
+	pw.ngone = 0;
+	for (int i = 0; i < env->npeers; i++)
+		env->peers[i].base_s = peer_cpu(env->peers[i].pid);
+}
+
+/* {"side": {"cpu_s": per op, "processes": k}} of the window, or NULL. */
+static json_t *peers_close(struct bench_env *env, double ops)
+{
+	json_t *o = NULL;
+	for (int i = 0; i < env->npeers; i++) {
+		double c = peer_cpu(env->peers[i].pid);
+		if (!isnan(c) && !isnan(env->peers[i].base_s))
+			usage_side_add(&o, env->peers[i].side, c - env->peers[i].base_s, 1, ops);
+	}
+	for (int i = 0; i < pw.ngone; i++)
+		usage_side_add(&o, pw.gone[i].side, pw.gone[i].cpu_s, 1, ops);
+	pw.open = 0;
+	pw.env = NULL;
+	pw.ngone = 0;
+	return o;
+}
+
+static void point_usage(struct point *p, const struct usage_acc *acc, double ops,
+			enum usage_counter c, enum usage_scope sc)
+{
+	struct usage_per_op u;
+	usage_acc_per_op(acc, ops, &u);
+	p->cpu_s = u.cpu_s;
+	p->user_s = u.user_s;
+	p->sys_s = u.sys_s;
+	p->vcsw = u.vcsw;
+	p->ivcsw = u.ivcsw;
+	p->minflt = u.minflt;
+	p->majflt = u.majflt;
+	p->usage_counter = c;
+	p->usage_scope = sc;
 }
 
 struct ctx {
@@ -315,6 +389,7 @@ struct ctx {
 	void *st;
 	unsigned batch;  /* 0 until chosen on the first point */
 	struct hist *h;
+	struct usage_acc *acc; /* while sampling a bench with prep/undo: per-sample counters */
 };
 
 /* One sample of k operations; returns elapsed ns or a negative errno. */
@@ -328,10 +403,17 @@ static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **pha
 				*phase = "prep";
 				return rc;
 			}
+	struct usage_read r0, r1;
+	if (c->acc)
+		usage_begin(&r0);
 	uint64_t t0 = clock_ns();
 	for (unsigned s = 0; s < k && rc == 0; s++)
 		rc = b->op(c->st, s);
 	uint64_t t1 = clock_ns();
+	if (c->acc) {
+		usage_end(&r1);
+		usage_acc_add(c->acc, &r0, &r1);
+	}
 	if (rc < 0) {
 		*phase = "op";
 		return rc;
@@ -374,15 +456,18 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 										 : o->budget_s;
 	double iv = c->env.interval_s > 0 ? c->env.interval_s : budget / 100;
 	m.interval_ns = iv < 1e-3 ? 1000000u : (uint64_t)(iv * 1e9);
-	struct usage u0, u1;
-	usage_take(&u0);
+	struct usage_read u0, u1;
+	peers_open(&c->env);
+	usage_take_as(&u0, USAGE_PROCESS, 0);
 	m.start = clock_ns();
 	m.deadline = m.start + (uint64_t)(budget * 1e9);
 	m.stop = STOP_BUDGET;
 	int rc = c->b->run(c->st, &m);
 	uint64_t end = clock_ns();
-	usage_take(&u1);
+	usage_take_as(&u1, USAGE_PROCESS, 1);
+	json_t *peers = peers_close(&c->env, (double)m.ops);
 	if (rc < 0) {
+		json_decref(peers);
 		free(m.s_ops);
 		free(m.s_bytes);
 		json_decref(m.extra);
@@ -406,7 +491,14 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	p->nseries = m.nseries;
 	p->extra = m.extra;
 	hist_summary(c->h, &p->st);
-	usage_per_op(&u0, &u1, (double)p->ops, p);
+	/* run(): the bench's load runs in the window (threads, its own
+	 * processes), so the window is what is honest to count, process-wide */
+	struct usage_acc acc;
+	memset(&acc, 0, sizeof(acc));
+	usage_acc_add(&acc, &u0, &u1);
+	point_usage(p, &acc, (double)p->ops, USAGE_PROCESS, USAGE_WINDOW);
+	p->setup_cpu_s = p->setup_wall_s = NAN;
+	p->peers = peers;
 	point_set_bins(p, c->h);
 	return 0;
 }
@@ -470,8 +562,16 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	uint64_t blk_buf[BLOCK];
 	double units = (double)k * (double)(c->env.per_op_units ? c->env.per_op_units : 1);
 	hist_reset(c->h);
-	struct usage u0, u1;
-	usage_take(&u0);
+	/* what the timed regions used; w0/w1: the whole sampling */
+	struct usage_acc acc;
+	memset(&acc, 0, sizeof(acc));
+	acc.region_cost_s = usage_region_cost();
+	int per_sample = c->b->prep || c->b->undo;
+	c->acc = per_sample ? &acc : NULL;
+	uint64_t timed_ns = 0;
+	struct usage_read w0, w1, b0, b1;
+	peers_open(&c->env);
+	usage_begin(&w0);
 	uint64_t start = clock_ns(), deadline = start + (uint64_t)(o->budget_s * 1e9);
 	uint64_t timeout = (uint64_t)(o->op_timeout_s * 1e9);
 	uint64_t next_check = o->min_samples;
@@ -480,6 +580,8 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 		unsigned got = 0;
 		uint64_t spent = 0;
 		int slow = 0;
+		if (!per_sample)
+			usage_begin(&b0);
 		while (got < BLOCK && spent < BLOCK_NS && !reg_stop_requested()) {
 			if ((rc = sample(c, k, &blk_buf[got], &phase)) < 0)
 				break;
@@ -489,6 +591,11 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 			}
 			spent += blk_buf[got++];
 		}
+		if (!per_sample) {
+			usage_end(&b1);
+			usage_acc_add(&acc, &b0, &b1);
+		}
+		timed_ns += spent;
 		for (unsigned i = 0; i < got; i++)
 			hist_add(c->h, (double)blk_buf[i] / units);
 		if (rc < 0)
@@ -515,7 +622,8 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 			break;
 		}
 	}
-	usage_take(&u1);
+	usage_end(&w1);
+	c->acc = NULL;
 	p->n = n;
 	p->batch = k;
 	p->samples = c->h->count;
@@ -524,12 +632,28 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	hist_summary(c->h, &p->st);
 	p->bytes = c->env.bytes_per_op * p->ops;
 	point_throughput(p, c->h->mean * (double)c->h->count * k / 1e9); /* timed time only */
-	usage_per_op(&u0, &u1, (double)p->ops, p);
+	double per_unit = (double)(c->env.per_op_units ? c->env.per_op_units : 1);
+	point_usage(p, &acc, (double)p->ops * per_unit, usage_counter(), USAGE_TIMED);
+	if (p->samples) {
+		double untimed = (w1.cpu_s - w0.cpu_s) - acc.cpu_s;
+		p->setup_cpu_s = (untimed > 0 ? untimed : 0) / (double)p->samples;
+		double uw = p->elapsed_s - (double)timed_ns / 1e9;
+		p->setup_wall_s = (uw > 0 ? uw : 0) / (double)p->samples;
+	} else {
+		p->setup_cpu_s = p->setup_wall_s = NAN;
+	}
+	p->peers = peers_close(&c->env, (double)p->ops * per_unit);
+	/* children reaped in the timed region (proc.fork's) are a side too */
+	usage_side_add(&p->peers, "children", acc.kid_user_s + acc.kid_sys_s, 0,
+		       (double)p->ops * per_unit);
 	point_set_bins(p, c->h);
 	p->cpu_end = sys_current_cpu();
 	return 0;
 
 failed:
+	c->acc = NULL;
+	if (pw.open)
+		json_decref(peers_close(&c->env, 0));
 	*fail = make_failure(phase, c->env.failed_call ? c->env.failed_call : c->b->op_desc, n, -rc,
 			     NULL);
 	return rc;

@@ -49,6 +49,7 @@
 #define BLOCK 64          /* samples per block at most */
 #define BLOCK_NS 1000000u /* timed ns after which a block ends */
 #define MAX_POINTS 64
+#define SETUP_NOTE_RATIO 10.0 /* setup per sample over the sample's CPU worth a note */
 
 int sweep_series(uint64_t max_n, uint64_t *out, int cap)
 {
@@ -665,6 +666,24 @@ static void report(const struct sweep_opts *o, struct sweep_progress *pr)
 		o->progress(o->progress_ctx, pr);
 }
 
+/* Say when the untimed work of a sample (prep, undo) dwarfs the op, at
+ * the largest N measured: it is in setup_per_sample, not in per_op. */
+static void setup_note(struct bench_result *out, const struct repetition *rep, uint64_t units)
+{
+	if (!rep->npts)
+		return;
+	const struct point *p = &rep->pts[rep->npts - 1];
+	double per_sample = p->cpu_s * (double)p->batch * (double)(units ? units : 1);
+	if (!(p->setup_cpu_s > SETUP_NOTE_RATIO * per_sample) || !(per_sample > 0))
+		return;
+	char a[32], b[32];
+	bench_add_note(out,
+		       "untimed work before/after each sample (prep, undo) takes %s of CPU at N=%llu, "
+		       "%.0fx the timed operations' %s: reported apart (setup_per_sample), not per op",
+		       fmt_ns(p->setup_cpu_s * 1e9, a, sizeof(a)), (unsigned long long)p->n,
+		       p->setup_cpu_s / per_sample, fmt_ns(per_sample * 1e9, b, sizeof(b)));
+}
+
 static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		   struct bench_result *out, struct hist *h)
 {
@@ -772,6 +791,8 @@ out:
 	int rr = reg_remove_tree(dir);
 	if (rr)
 		bench_add_note(out, "could not remove %s: %s", dir, strerror(-rr));
+	if (repi == 0) /* once per bench, from the first repetition */
+		setup_note(out, rep, c.env.per_op_units);
 	rep_fit(rep);
 	return harness_rc; /* a bench's own failure (even ENOMEM) is data, in rep->fail */
 }

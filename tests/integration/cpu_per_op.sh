@@ -66,8 +66,13 @@ top="$(B fs.fsync)['repetitions'][0]['points'][-1]"
 check "fs.fsync: the largest point is N=8" jtrue "$T/fsync.json" "$top['n'] == 8"
 check "fs.fsync: the re-write shows as setup per sample (over 10x the op's CPU)" jtrue "$T/fsync.json" \
 	"$top['setup_per_sample']['cpu_s'] > 10 * $top['per_op']['cpu_s'] > 0"
-check "fs.fsync: the op's CPU is not the re-write's (at most 1.5x its median cost)" jtrue "$T/fsync.json" \
-	"$top['per_op']['cpu_s'] <= 1.5 * $top['stats']['p50_ns'] * 1e-9"
+check "fs.fsync: a note says the untimed work is reported apart" jtrue "$T/fsync.json" \
+	"any('setup_per_sample' in n for n in $(B fs.fsync)['notes'])"
+# one thread cannot spend more CPU than the wall time of its timed region:
+# against the mean (CPU per op is a mean; fsync's tail is long), with 20%
+# for the estimated cost of the counter reads taken off per region
+check "fs.fsync: the op's CPU is not the re-write's (at most its mean wall time)" jtrue "$T/fsync.json" \
+	"0 < $top['per_op']['cpu_s'] <= 1.2 * $top['stats']['mean_ns'] * 1e-9"
 
 # the other side of net.*: helpers (op mode), the server (run mode)
 "$SB" run net.accept net.stream -p sender=send --max-n 4 -b 0.2 -q --no-db -o "$T/net.json" >/dev/null 2>"$T/net.err"

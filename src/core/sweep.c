@@ -413,7 +413,7 @@ static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **pha
 	uint64_t t1 = clock_ns();
 	if (c->acc) {
 		usage_end(&r1);
-		usage_acc_add(c->acc, &r0, &r1);
+		usage_acc_add(c->acc, &r0, &r1, (double)(t1 - t0) / 1e9);
 	}
 	if (rc < 0) {
 		*phase = "op";
@@ -496,7 +496,7 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	 * processes), so the window is what is honest to count, process-wide */
 	struct usage_acc acc;
 	memset(&acc, 0, sizeof(acc));
-	usage_acc_add(&acc, &u0, &u1);
+	usage_acc_add(&acc, &u0, &u1, -1); /* threads: may exceed the wall time */
 	point_usage(p, &acc, (double)p->ops, USAGE_PROCESS, USAGE_WINDOW);
 	p->setup_cpu_s = p->setup_wall_s = NAN;
 	p->peers = peers;
@@ -581,8 +581,11 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 		unsigned got = 0;
 		uint64_t spent = 0;
 		int slow = 0;
-		if (!per_sample)
+		uint64_t bw0 = 0;
+		if (!per_sample) {
 			usage_begin(&b0);
+			bw0 = clock_ns();
+		}
 		while (got < BLOCK && spent < BLOCK_NS && !reg_stop_requested()) {
 			if ((rc = sample(c, k, &blk_buf[got], &phase)) < 0)
 				break;
@@ -593,8 +596,9 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 			spent += blk_buf[got++];
 		}
 		if (!per_sample) {
+			uint64_t bw1 = clock_ns();
 			usage_end(&b1);
-			usage_acc_add(&acc, &b0, &b1);
+			usage_acc_add(&acc, &b0, &b1, (double)(bw1 - bw0) / 1e9);
 		}
 		timed_ns += spent;
 		for (unsigned i = 0; i < got; i++)

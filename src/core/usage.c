@@ -81,10 +81,14 @@ void usage_take_as(struct usage_read *u, enum usage_counter c, int end)
 		u->cpu_s = tv_s(u->self.ru_utime) + tv_s(u->self.ru_stime);
 }
 
-void usage_acc_add(struct usage_acc *acc, const struct usage_read *a, const struct usage_read *b)
+void usage_acc_add(struct usage_acc *acc, const struct usage_read *a, const struct usage_read *b,
+		   double wall_s)
 {
 #define D(w, f) ((double)(b->w.f - a->w.f))
-	acc->cpu_s += b->cpu_s - a->cpu_s;
+	double d = b->cpu_s - a->cpu_s - acc->region_cost_s;
+	if (wall_s >= 0 && d > wall_s)
+		d = wall_s; /* the excess ran outside the timed wall time */
+	acc->cpu_s += d > 0 ? d : 0;
 	acc->ru_user_s += tv_s(b->self.ru_utime) - tv_s(a->self.ru_utime);
 	acc->ru_sys_s += tv_s(b->self.ru_stime) - tv_s(a->self.ru_stime);
 	acc->kid_user_s += tv_s(b->kids.ru_utime) - tv_s(a->kids.ru_utime);
@@ -104,8 +108,7 @@ void usage_acc_per_op(const struct usage_acc *acc, double ops, struct usage_per_
 			out->majflt = NAN;
 		return;
 	}
-	double own = acc->cpu_s - (double)acc->regions * acc->region_cost_s;
-	own = own > 0 ? own : 0;
+	double own = acc->cpu_s > 0 ? acc->cpu_s : 0;
 	double ru = acc->ru_user_s + acc->ru_sys_s;
 	double ufrac = ru > 0 ? acc->ru_user_s / ru : NAN;
 	out->cpu_s = own / ops;

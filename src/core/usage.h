@@ -33,7 +33,7 @@ struct usage_acc {
 	double kid_user_s, kid_sys_s;
 	double vcsw, ivcsw, minflt, majflt;
 	uint64_t regions;
-	double region_cost_s;       /* subtracted per region: usage_region_cost() */
+	double region_cost_s;       /* subtracted per region (set before adding): usage_region_cost() */
 };
 
 /* CPU time an empty region shows (the part of the two reads that falls
@@ -54,8 +54,13 @@ int usage_scope_from_name(const char *s);
 void usage_take_as(struct usage_read *u, enum usage_counter c, int end);
 #define usage_begin(u) usage_take_as((u), usage_counter(), 0)
 #define usage_end(u) usage_take_as((u), usage_counter(), 1)
-/* acc += b - a */
-void usage_acc_add(struct usage_acc *acc, const struct usage_read *a, const struct usage_read *b);
+/* acc += b - a; the CPU time less acc->region_cost_s (the reads' own
+ * share) and, when wall_s >= 0, at most wall_s, the region's timed wall
+ * time: one thread cannot spend more, and what it did spend beyond that
+ * ran between a counter read and a clock read (a context switch landing
+ * there on a busy machine costs tens of us on a VM), not in the op. */
+void usage_acc_add(struct usage_acc *acc, const struct usage_read *a, const struct usage_read *b,
+		   double wall_s);
 
 /* Per-operation figures of an accumulator over ops operations, the
  * caller's own (children apart): cpu_s is the exact CPU time; user_s and

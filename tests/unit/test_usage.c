@@ -38,10 +38,10 @@ int main(void)
 	memset(&acc, 0, sizeof(acc));
 	rd(&a, 1.000, 0.5, 1.0, 10, 100, 0, 0);
 	rd(&b, 1.003, 0.501, 1.003, 11, 102, 0, 0);
-	usage_acc_add(&acc, &a, &b);
+	usage_acc_add(&acc, &a, &b, 0.0035);
 	rd(&a, 2.000, 0.6, 1.2, 20, 200, 0, 0);
 	rd(&b, 2.001, 0.6, 1.2, 21, 202, 0, 0);
-	usage_acc_add(&acc, &a, &b);
+	usage_acc_add(&acc, &a, &b, -1);
 	CHECK(acc.regions == 2, "regions %llu", (unsigned long long)acc.regions);
 	usage_acc_per_op(&acc, 1000, &u);
 	CHECK(near(u.cpu_s, 4e-6), "cpu %g", u.cpu_s);
@@ -49,19 +49,26 @@ int main(void)
 	CHECK(near(u.user_s + u.sys_s, u.cpu_s), "user + sys = cpu");
 	CHECK(near(u.vcsw, 2e-3) && near(u.minflt, 4e-3), "csw %g faults %g", u.vcsw, u.minflt);
 
-	/* the read cost is taken off per region, never below 0 */
+	/* the read cost is taken off per region, never below 0; the CPU of a
+	 * region is at most its timed wall time */
+	memset(&acc, 0, sizeof(acc));
 	acc.region_cost_s = 0.5e-3;
-	usage_acc_per_op(&acc, 1000, &u);
-	CHECK(near(u.cpu_s, 3e-6), "cpu less 2 x 0.5 ms: %g", u.cpu_s);
+	rd(&a, 1.000, 0, 0, 0, 0, 0, 0);
+	rd(&b, 1.003, 0, 0, 0, 0, 0, 0);
+	usage_acc_add(&acc, &a, &b, -1);
+	CHECK(near(acc.cpu_s, 2.5e-3), "3 ms less 0.5 ms: %g", acc.cpu_s);
+	usage_acc_add(&acc, &a, &b, 1e-3);
+	CHECK(near(acc.cpu_s, 3.5e-3), "capped at the 1 ms timed: %g", acc.cpu_s);
 	acc.region_cost_s = 1;
-	usage_acc_per_op(&acc, 1000, &u);
-	CHECK(u.cpu_s == 0, "clamped at 0: %g", u.cpu_s);
+	usage_acc_add(&acc, &a, &b, -1);
+	CHECK(near(acc.cpu_s, 3.5e-3), "never below 0: %g", acc.cpu_s);
+	CHECK(acc.regions == 3, "regions %llu", (unsigned long long)acc.regions);
 
 	/* children apart: not in the caller's figures */
 	memset(&acc, 0, sizeof(acc));
 	rd(&a, 1.0, 0, 0, 0, 0, 0.1, 0.2);
 	rd(&b, 1.002, 0, 0, 0, 0, 0.1005, 0.2015);
-	usage_acc_add(&acc, &a, &b);
+	usage_acc_add(&acc, &a, &b, -1);
 	usage_acc_per_op(&acc, 2, &u);
 	CHECK(near(u.cpu_s, 1e-3), "own only %g", u.cpu_s);
 	CHECK(isnan(u.user_s) && isnan(u.sys_s), "no tick seen: split unknown");
@@ -102,7 +109,7 @@ int main(void)
 	} while (now.cpu_s - r0.cpu_s < 0.02);
 	usage_end(&r1);
 	memset(&acc, 0, sizeof(acc));
-	usage_acc_add(&acc, &r0, &r1);
+	usage_acc_add(&acc, &r0, &r1, -1);
 	CHECK(acc.cpu_s >= 0.02 && acc.cpu_s < 10, "spin %g s", acc.cpu_s);
 	double rc = usage_region_cost();
 	CHECK(rc >= 0 && rc < 1e-3, "region cost %g s", rc);

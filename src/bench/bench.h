@@ -36,6 +36,14 @@
  * throughput-over-time series; a bench may add figures of its own
  * (fairness across streams, per-phase results) with meter_extra().
  *
+ * Control: a bench whose untimed preparation is large against its op
+ * (fs.fsync re-writes N MiB before each sample) may give control(): the
+ * same timed work without what the bench is about (the append without
+ * the fsync). The sweep then takes a control sample, with the same prep
+ * and undo, after every sample of the op, and the verdict is on the
+ * difference of the two medians: what the op adds, not what the
+ * preparation does to the caches.
+ *
  * Variants: a NULL-terminated list of "key=value,key=value" parameter sets;
  * the core runs the sweep once per variant (each a separate bench result,
  * named by the same bench name plus its variant), and the bench reads its
@@ -144,6 +152,7 @@ struct bench {
 	int (*prep)(void *state, unsigned slot);
 	int (*op)(void *state, unsigned slot);
 	int (*undo)(void *state, unsigned slot);
+	int (*control)(void *state, unsigned slot); /* optional: op without what is measured */
 	void (*teardown)(void *state);
 };
 

@@ -43,6 +43,10 @@ struct point {
 	/* other processes doing part of the operation (the server, helpers):
 	 * {"server": {"cpu_s": per op, "processes": k}, ...} (owned), or NULL */
 	json_t *peers;
+	/* benches with a control (bench.h): the control's samples beside the
+	 * op's; the verdict is fitted on st.p50 - ctl.p50 */
+	int has_ctl;
+	struct stats ctl;
 	struct bin *bins; int nbins;
 	/* throughput: ops and bytes completed over elapsed_s */
 	uint64_t bytes;
@@ -124,6 +128,10 @@ void point_set_bins(struct point *p, const struct hist *h);
 /* Pooled verdict over all repetitions' points. */
 void bench_fit(struct bench_result *b);
 void rep_fit(struct repetition *rep);
+/* For a bench with a control (points with has_ctl): a note "control: ..."
+ * with the op's and the control's own verdicts, saying when the control's
+ * growth explains the op's; replaces an earlier one; none without. */
+void bench_control_note(struct bench_result *b);
 void result_free(struct run_result *r);
 void bench_result_clear(struct bench_result *b); /* frees what it holds; zeroed */
 /* What tells two benches of one result apart: "name" or "name[variant]"

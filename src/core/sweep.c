@@ -390,13 +390,16 @@ struct ctx {
 	void *st;
 	unsigned batch;  /* 0 until chosen on the first point */
 	struct hist *h;
+	struct hist *hc; /* the control's samples, for a bench with control() */
 	struct usage_acc *acc; /* while sampling a bench with prep/undo: per-sample counters */
 };
 
 /* One sample of k operations; returns elapsed ns or a negative errno. */
-static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **phase)
+static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **phase, int ctl)
 {
 	const struct bench *b = c->b;
+	int (*fn)(void *, unsigned) = ctl ? b->control : b->op;
+	struct usage_acc *acc = ctl ? NULL : c->acc;
 	int rc = 0;
 	if (b->prep)
 		for (unsigned s = 0; s < k; s++)
@@ -405,15 +408,15 @@ static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **pha
 				return rc;
 			}
 	struct usage_read r0, r1;
-	if (c->acc)
+	if (acc)
 		usage_begin(&r0);
 	uint64_t t0 = clock_ns();
 	for (unsigned s = 0; s < k && rc == 0; s++)
-		rc = b->op(c->st, s);
+		rc = fn(c->st, s);
 	uint64_t t1 = clock_ns();
-	if (c->acc) {
+	if (acc) {
 		usage_end(&r1);
-		usage_acc_add(c->acc, &r0, &r1, (double)(t1 - t0) / 1e9);
+		usage_acc_add(acc, &r0, &r1, (double)(t1 - t0) / 1e9);
 	}
 	if (rc < 0) {
 		*phase = "op";
@@ -534,7 +537,7 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	uint64_t w_timed = 0, w_all = 0; /* the warm-up's timed and whole-sample time */
 	for (;;) {
 		uint64_t s0 = clock_ns();
-		if ((rc = sample(c, 1, &el, &phase)) < 0)
+		if ((rc = sample(c, 1, &el, &phase, 0)) < 0)
 			goto failed;
 		if (nw < WARMUP_OPS)
 			warm[nw++] = el;
@@ -564,9 +567,11 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	 * conditions and the deadline are looked at between blocks. A block
 	 * ends after BLOCK samples or BLOCK_NS of timed operations, at once on
 	 * a signal, and on a sample over the operation timeout (a failure). */
-	uint64_t blk_buf[BLOCK];
+	uint64_t blk_buf[BLOCK], ctl_buf[BLOCK];
 	double units = (double)k * (double)(c->env.per_op_units ? c->env.per_op_units : 1);
 	hist_reset(c->h);
+	if (c->hc)
+		hist_reset(c->hc);
 	/* what the timed regions used; w0/w1: the whole sampling */
 	struct usage_acc acc;
 	memset(&acc, 0, sizeof(acc));
@@ -593,11 +598,19 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 		if (!per_sample)
 			usage_begin(&b0);
 		while (got < BLOCK && spent < BLOCK_NS && !reg_stop_requested()) {
-			if ((rc = sample(c, k, &blk_buf[got], &phase)) < 0)
+			if ((rc = sample(c, k, &blk_buf[got], &phase, 0)) < 0)
 				break;
 			if (blk_buf[got] > timeout) {
 				slow = 1;
 				break;
+			}
+			if (c->hc) { /* the control, after the same prep */
+				if ((rc = sample(c, k, &ctl_buf[got], &phase, 1)) < 0)
+					break;
+				if (ctl_buf[got] > timeout) {
+					slow = 1;
+					break;
+				}
 			}
 			spent += blk_buf[got++];
 		}
@@ -608,6 +621,8 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 		timed_ns += spent;
 		for (unsigned i = 0; i < got; i++)
 			hist_add(c->h, (double)blk_buf[i] / units);
+		for (unsigned i = 0; c->hc && i < got; i++)
+			hist_add(c->hc, (double)ctl_buf[i] / units);
 		if (rc < 0)
 			goto failed;
 		if (slow) {
@@ -640,6 +655,10 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	p->ops = c->h->count * k;
 	p->elapsed_s = (double)(clock_ns() - start) / 1e9;
 	hist_summary(c->h, &p->st);
+	if (c->hc) {
+		hist_summary(c->hc, &p->ctl);
+		p->has_ctl = 1;
+	}
 	p->bytes = c->env.bytes_per_op * p->ops;
 	point_throughput(p, c->h->mean * (double)c->h->count * k / 1e9); /* timed time only */
 	double per_unit = (double)(c->env.per_op_units ? c->env.per_op_units : 1);
@@ -694,7 +713,7 @@ static void setup_note(struct bench_result *out, const struct repetition *rep, u
 }
 
 static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
-		   struct bench_result *out, struct hist *h)
+		   struct bench_result *out, struct hist *h, struct hist *hc)
 {
 	struct repetition *rep = bench_add_rep(out);
 	if (!rep)
@@ -723,6 +742,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	c.b = b;
 	c.o = o;
 	c.h = h;
+	c.hc = hc;
 	c.env.dir = dir;
 	c.env.max_n = max_n;
 	c.env.quick = o->quick;
@@ -809,19 +829,23 @@ out:
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out)
 {
 	out->max_n = sweep_max_n(b, o);
-	struct hist *h = hist_new();
-	if (!h)
+	struct hist *h = hist_new(), *hc = b->control && !b->run ? hist_new() : NULL;
+	if (!h || (b->control && !b->run && !hc)) {
+		hist_free(h);
+		hist_free(hc);
 		return -ENOMEM;
+	}
 	int rc = 0;
 	out->status = BS_OK;
 	mode_t um = umask(022); /* the modes of bench.h, whatever the user's umask */
 	int first = o->rep_first, count = o->rep_count ? o->rep_count : o->repeat - o->rep_first;
 	for (int r = first; r < first + count && !reg_stop_requested(); r++) {
-		if ((rc = run_rep(b, o, r, out, h)) < 0 || out->status == BS_SKIPPED)
+		if ((rc = run_rep(b, o, r, out, h, hc)) < 0 || out->status == BS_SKIPPED)
 			break;
 	}
 	umask(um);
 	hist_free(h);
+	hist_free(hc);
 	sweep_settle(out, count);
 	return rc;
 }
@@ -840,4 +864,5 @@ void sweep_settle(struct bench_result *out, int wanted)
 			out->status = BS_INTERRUPTED;
 	}
 	bench_fit(out);
+	bench_control_note(out);
 }

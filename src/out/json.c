@@ -73,6 +73,8 @@ static json_t *point_json(const struct point *p)
 					      num(p->setup_wall_s)));
 	if (p->peers)
 		json_object_set(o, "peer_per_op", p->peers);
+	if (p->has_ctl)
+		json_object_set_new(o, "control", json_pack("{s:o}", "stats", stats_json(&p->ctl)));
 	if (p->extra)
 		json_object_set(o, "extra", p->extra);
 	json_object_set_new(o, "cpu", json_pack("[oo]", p->cpu_start >= 0 ? json_integer(p->cpu_start) : json_null(),
@@ -330,6 +332,12 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 	if (json_is_object(sps)) {
 		get_num(rd, sps, "cpu_s", &p->setup_cpu_s, 0);
 		get_num(rd, sps, "wall_s", &p->setup_wall_s, 0);
+	}
+	json_t *ctl = json_object_get(o, "control");
+	if (json_is_object(ctl)) {
+		if (read_stats(rd, json_object_get(ctl, "stats"), &p->ctl))
+			return -1;
+		p->has_ctl = 1;
 	}
 	json_t *pp = json_object_get(o, "peer_per_op");
 	if (json_is_object(pp))

@@ -16,13 +16,15 @@
  *      bare as a reference loop, and the histogram, the stop conditions
  *      and the clock for the deadline are looked at between blocks;
  *   4. the thread's own counters read around each timed region (a block
- *      of samples; the op loop of each sample when the bench has prep or
- *      undo, which must not count) give CPU time, context switches and
+ *      of samples, its CPU capped at its timed time; the op loop of each
+ *      sample where the untimed prep/undo outweighs the op) give CPU time, context switches and
  *      page faults per operation (src/core/usage.h); the CPU of the
  *      sampling outside them is the setup per sample, and the CPU of the
  *      bench's peer processes (server, helpers) over the sampling is
  *      reported per operation under their side's name. In run() mode
  *      the process's counters around the meter window are used.
+ *   5. a bench with a control (bench.h) has a control sample taken after
+ *      each sample, after the same prep; the verdict is on the difference.
  * A failing callback stops the repetition with first-failure data. */
 #include "sweep.h"
 

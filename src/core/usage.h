@@ -2,8 +2,9 @@
 /* CPU time, context switches and page faults of the timed region only.
  *
  * The sweep reads the calling thread's own counters around each timed
- * region (a block of samples, or the op loop of one sample when the bench
- * has prep or undo) and adds the differences up: CPU time from
+ * region (a block of samples, or the op loop of one sample when the
+ * sample's untimed prep/undo outweighs the op) and adds the differences
+ * up: CPU time from
  * CLOCK_THREAD_CPUTIME_ID (exact, ns), the user/system split, context
  * switches and faults from getrusage(RUSAGE_THREAD); the children reaped
  * inside the region (RUSAGE_CHILDREN: proc.fork's child) are kept apart,

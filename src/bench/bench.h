@@ -50,6 +50,14 @@
  * so that "spread" can put it on another CPU. NULL: one process, nothing
  * to place.
  *
+ * Control: a bench whose untimed preparation is large against its op
+ * (fs.fsync re-writes N MiB before each sample) may give control(): the
+ * same timed work without what the bench is about (the append without
+ * the fsync). The sweep then takes a control sample, with the same prep
+ * and undo, after every sample of the op, and the verdict is on the
+ * difference of the two medians: what the op adds, not what the
+ * preparation does to the caches.
+ *
  * Variants: a NULL-terminated list of "key=value,key=value" parameter sets;
  * the core runs the sweep once per variant (each a separate bench result,
  * named by the same bench name plus its variant), and the bench reads its
@@ -87,6 +95,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
+#include <sys/types.h>
 #include <jansson.h>
 
 #define BENCH_SKIP 1 /* setup: not measurable here, reason in env->skip */
@@ -99,6 +108,16 @@
  * the scratch directory above them, which is 0700. */
 #define BENCH_DIR_MODE 0755
 #define BENCH_FILE_MODE 0644
+
+/* Another process doing part of the operation (a server, the helpers that
+ * connect): the sweep reads its CPU time around each point's sampling and
+ * reports it per operation under the side's name. */
+#define BENCH_MAX_PEERS 80
+struct bench_peer {
+	const char *side; /* "server", "helpers" (a string that outlives the bench) */
+	pid_t pid;
+	double base_s;    /* the sweep's: its CPU time when the window opened */
+};
 
 enum bench_need {
 	NEED_ROOT = 1u << 0,  /* effective uid 0 */
@@ -129,6 +148,8 @@ struct bench_env {
 				  * a bench that checks it fails with ETIME ("bound") */
 	json_t *fail_data;       /* set with a failure: the bench's first-failure figures,
 				  * put into the failure's state as "bench" (core owns it) */
+	struct bench_peer peers[BENCH_MAX_PEERS]; /* bench_peer_add/_remove */
+	int npeers;
 };
 
 enum bench_place { BENCH_PLACE_NONE = 0, BENCH_PLACE_SAME, BENCH_PLACE_SPREAD, BENCH_PLACE_FREE };
@@ -136,6 +157,12 @@ enum bench_place { BENCH_PLACE_NONE = 0, BENCH_PLACE_SAME, BENCH_PLACE_SPREAD, B
  * own, 1: its peer...) under the placement in force; nothing under "free"
  * or where the system has no affinity control. */
 void bench_place(const struct bench_env *env, int k);
+
+/* Register a process doing part of the operation (ignored when the table
+ * is full), and forget it before it is reaped (so that a reused pid is
+ * never read). */
+void bench_peer_add(struct bench_env *env, const char *side, pid_t pid);
+void bench_peer_remove(struct bench_env *env, pid_t pid);
 
 struct meter;
 uint64_t meter_now(void);  /* ns, the clock every sample is read from */
@@ -226,6 +253,7 @@ struct bench {
 	int (*prep)(void *state, unsigned slot);
 	int (*op)(void *state, unsigned slot);
 	int (*undo)(void *state, unsigned slot);
+	int (*control)(void *state, unsigned slot); /* optional: op without what is measured */
 	void (*teardown)(void *state);
 };
 

@@ -106,6 +106,7 @@ static int helper_spawn(struct netload *l)
 	close(sv[1]);
 	reg_add_pid(pid);
 	reg_add_fd(sv[0]);
+	bench_peer_add(l->env, "helpers", pid);
 	l->pid[l->n] = pid;
 	l->fd[l->n] = sv[0];
 	l->cnt[l->n] = 0;
@@ -183,6 +184,8 @@ void netload_free(struct netload *l)
 {
 	for (int i = 0; i < l->n; i++) {
 		reg_close_fd(l->fd[i]); /* the helper reads EOF and exits */
+		if (l->env)
+			bench_peer_remove(l->env, l->pid[i]);
 		reg_kill_pid(l->pid[i]);
 	}
 	l->n = 0;

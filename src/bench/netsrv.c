@@ -638,6 +638,7 @@ int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
 	s->pid = pid;
 	s->ctl = sv[0];
 	reg_add_pid(pid);
+	bench_peer_add(env, "server", pid);
 	reg_add_fd(sv[0]);
 	char line[512];
 	int r = line_read(s->ctl, &s->lb, line, sizeof(line), 10000);
@@ -717,6 +718,8 @@ void netsrv_stop(struct netsrv *s)
 	}
 	if (s->pid > 0) {
 		int st;
+		if (s->env) /* before it is reaped: its CPU time is still readable */
+			bench_peer_remove(s->env, s->pid);
 		uint64_t give_up = net_now_ms() + 5000;
 		while (waitpid(s->pid, &st, WNOHANG) == 0 && net_now_ms() < give_up) {
 			struct timespec ts = {0, 1000000};

@@ -120,7 +120,13 @@ void point_set_bins(struct point *p, const struct hist *h)
 		}
 }
 
-static void fit_points(struct point **pts, int n, struct verdict *v)
+enum fit_what { FIT_VERDICT = 0, FIT_OP, FIT_CONTROL };
+
+/* FIT_VERDICT: the op's median, or, for a point with a control, the op's
+ * median less the control's (its CI from the two CIs' outer bounds; a
+ * point where the op adds nothing over its control, difference <= 0, is
+ * not fitted); FIT_OP: the op alone; FIT_CONTROL: the control alone. */
+static void fit_points_what(struct point **pts, int n, struct verdict *v, enum fit_what what)
 {
 	memset(v, 0, sizeof(*v));
 	struct fit_point *fp = n ? calloc((size_t)n, sizeof(*fp)) : NULL;
@@ -132,12 +138,21 @@ static void fit_points(struct point **pts, int n, struct verdict *v)
 	int k = 0;
 	for (int i = 0; i < n; i++) {
 		const struct point *p = pts[i];
-		if (p->n < 1 || !(p->st.p50 > 0))
+		if (p->n < 1 || (what == FIT_CONTROL && !p->has_ctl))
+			continue;
+		const struct stats *s = what == FIT_CONTROL ? &p->ctl : &p->st;
+		double cost = s->p50, lo = s->med_lo, hi = s->med_hi;
+		if (what == FIT_VERDICT && p->has_ctl) {
+			cost = p->st.p50 - p->ctl.p50;
+			lo = p->st.med_lo - p->ctl.med_hi;
+			hi = p->st.med_hi - p->ctl.med_lo;
+		}
+		if (!(cost > 0))
 			continue;
 		fp[k].n = (double)p->n;
-		fp[k].cost = p->st.p50;
-		fp[k].lo = p->st.med_lo;
-		fp[k].hi = p->st.med_hi;
+		fp[k].cost = cost;
+		fp[k].lo = lo;
+		fp[k].hi = hi;
 		k++;
 	}
 	if (fit_verdict(fp, k, v) < 0) {
@@ -145,6 +160,11 @@ static void fit_points(struct point **pts, int n, struct verdict *v)
 		snprintf(v->reason, sizeof(v->reason), "no usable points");
 	}
 	free(fp);
+}
+
+static void fit_points(struct point **pts, int n, struct verdict *v)
+{
+	fit_points_what(pts, n, v, FIT_VERDICT);
 }
 
 void rep_fit(struct repetition *rep)
@@ -191,6 +211,7 @@ void bench_result_clear(struct bench_result *b)
 			free(rep->pts[i].series_ops);
 			free(rep->pts[i].series_bytes);
 			json_decref(rep->pts[i].extra);
+			json_decref(rep->pts[i].peers);
 		}
 		free(rep->pts);
 		if (rep->fail) {
@@ -227,4 +248,44 @@ const char *bench_label(const struct bench_result *b, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s", b->name ? b->name : "?");
 	return buf;
+}
+
+#define CONTROL_NOTE "control: "
+
+void bench_control_note(struct bench_result *b)
+{
+	int n = 0, nctl = 0;
+	for (int r = 0; r < b->nreps; r++)
+		n += b->reps[r].npts;
+	struct point **pp = n ? malloc((size_t)n * sizeof(*pp)) : NULL;
+	int k = 0;
+	for (int r = 0; pp && r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			pp[k++] = &b->reps[r].pts[i];
+			nctl += b->reps[r].pts[i].has_ctl;
+		}
+	/* one such note, from the last settle (repetitions pooled) */
+	for (int i = 0; i < b->nnotes; i++)
+		if (!strncmp(b->notes[i], CONTROL_NOTE, sizeof(CONTROL_NOTE) - 1)) {
+			free(b->notes[i]);
+			b->notes[i--] = b->notes[--b->nnotes];
+		}
+	if (!nctl) {
+		free(pp);
+		return;
+	}
+	struct verdict vo, vc;
+	fit_points_what(pp, k, &vo, FIT_OP);
+	fit_points_what(pp, k, &vc, FIT_CONTROL);
+	free(pp);
+	int explains = vo.cls != GROWTH_O1 && vo.cls != GROWTH_NONE && vc.cls == vo.cls &&
+		       b->v.cls == GROWTH_O1;
+	bench_add_note(b,
+		       CONTROL_NOTE "the verdict (%s) is on the op less its control; the op alone: %s "
+		       "(n^%.2f), the control alone: %s (n^%.2f)%s",
+		       growth_name(b->v.cls), growth_name(vo.cls), vo.exponent, growth_name(vc.cls),
+		       vc.exponent,
+		       explains ? ": the control's growth explains the op's (the preparation's doing, "
+				  "not the operation's)"
+				: "");
 }

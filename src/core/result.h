@@ -29,8 +29,25 @@ struct point {
 	enum point_stop stop;
 	double elapsed_s;     /* wall time spent sampling */
 	struct stats st;
-	/* per operation, from getrusage around the point (self + reaped children) */
-	double user_s, sys_s, vcsw, ivcsw, minflt, majflt;
+	/* per operation (per unit), of the timed region only in op mode (the
+	 * thread's counters around each timed block, plus children reaped in
+	 * it), of the whole meter window in run mode (the process): see
+	 * src/core/usage.h. cpu_s = user_s + sys_s, exact; the split is
+	 * tick-sampled (NAN: unknown). */
+	double cpu_s, user_s, sys_s, vcsw, ivcsw, minflt, majflt;
+	int usage_counter;    /* enum usage_counter: USAGE_THREAD or USAGE_PROCESS */
+	int usage_scope;      /* enum usage_scope: USAGE_TIMED (op mode) or USAGE_WINDOW (run) */
+	/* op mode, per sample, outside the timed region while sampling (prep,
+	 * undo, the harness between blocks): the thread's CPU and the wall
+	 * time; NAN in run mode */
+	double setup_cpu_s, setup_wall_s;
+	/* other processes doing part of the operation (the server, helpers):
+	 * {"server": {"cpu_s": per op, "processes": k}, ...} (owned), or NULL */
+	json_t *peers;
+	/* benches with a control (bench.h): the control's samples beside the
+	 * op's; the verdict is fitted on st.p50 - ctl.p50 */
+	int has_ctl;
+	struct stats ctl;
 	struct bin *bins; int nbins;
 	/* throughput: ops and bytes completed over elapsed_s */
 	uint64_t bytes;
@@ -112,6 +129,10 @@ void point_set_bins(struct point *p, const struct hist *h);
 /* Pooled verdict over all repetitions' points. */
 void bench_fit(struct bench_result *b);
 void rep_fit(struct repetition *rep);
+/* For a bench with a control (points with has_ctl): a note "control: ..."
+ * with the op's and the control's own verdicts, saying when the control's
+ * growth explains the op's; replaces an earlier one; none without. */
+void bench_control_note(struct bench_result *b);
 void result_free(struct run_result *r);
 void bench_result_clear(struct bench_result *b); /* frees what it holds; zeroed */
 /* What tells two benches of one result apart: "name" or "name[variant]"

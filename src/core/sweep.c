@@ -16,8 +16,16 @@
  *      but the bench's prep between two, so that the timed loop is as
  *      bare as a reference loop, and the histogram, the stop conditions
  *      and the clock for the deadline are looked at between blocks;
- *   4. getrusage(SELF and CHILDREN) around the point gives CPU time,
- *      context switches and page faults per operation.
+ *   4. the thread's own counters read around each timed region (a block
+ *      of samples, its CPU capped at its timed time; the op loop of each
+ *      sample where the untimed prep/undo outweighs the op) give CPU time, context switches and
+ *      page faults per operation (src/core/usage.h); the CPU of the
+ *      sampling outside them is the setup per sample, and the CPU of the
+ *      bench's peer processes (server, helpers) over the sampling is
+ *      reported per operation under their side's name. In run() mode
+ *      the process's counters around the meter window are used.
+ *   5. a bench with a control (bench.h) has a control sample taken after
+ *      each sample, after the same prep; the verdict is on the difference.
  * A failing callback stops the repetition with first-failure data. */
 #include "sweep.h"
 
@@ -29,12 +37,14 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "param.h"
 #include "registry.h"
 #include "sys.h"
+#include "usage.h"
 
 #define BATCH_BELOW 10.0 /* clock reads */
 #define BATCH_SPAN 100.0 /* clock reads */
@@ -43,6 +53,7 @@
 #define BLOCK 64          /* samples per block at most */
 #define BLOCK_NS 1000000u /* timed ns after which a block ends */
 #define MAX_POINTS 64
+#define SETUP_NOTE_RATIO 10.0 /* setup per sample over the sample's CPU worth a note */
 
 int sweep_series(uint64_t max_n, uint64_t *out, int cap)
 {
@@ -323,30 +334,96 @@ void meter_extra(struct meter *m, const char *key, json_t *value)
 	json_object_set_new(m->extra, key, value);
 }
 
-static double tv_s(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
+/* ---- peers: other processes doing part of the operation ----
+ * A window (a point's sampling, or its run()) is open between peers_open
+ * and peers_close: a peer present at the start counts from then, one
+ * added during it from its start, one removed during it up to its
+ * removal (netsrv_stop and netload_free remove before they reap). The
+ * sweep is single-threaded in its process, so one window at a time. */
 
-struct usage { struct rusage self, kids; };
+static struct {
+	const struct bench_env *env;
+	int open;
+	struct { const char *side; double cpu_s; } gone[BENCH_MAX_PEERS];
+	int ngone;
+} pw;
 
-static void usage_take(struct usage *u)
+static double peer_cpu(pid_t pid)
 {
-	getrusage(RUSAGE_SELF, &u->self);
-	getrusage(RUSAGE_CHILDREN, &u->kids);
+	clockid_t cid;
+	struct timespec ts;
+	if (clock_getcpuclockid(pid, &cid) || clock_gettime(cid, &ts))
+		return NAN; /* gone, or not readable here */
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void usage_per_op(const struct usage *a, const struct usage *b, double ops, struct point *p)
+void bench_peer_add(struct bench_env *env, const char *side, pid_t pid)
 {
-	if (ops <= 0)
+	if (!env || pid <= 0 || env->npeers >= BENCH_MAX_PEERS)
 		return;
-#define D(f) ((double)(b->self.f - a->self.f) + (double)(b->kids.f - a->kids.f))
-	p->user_s = (tv_s(b->self.ru_utime) - tv_s(a->self.ru_utime) + tv_s(b->kids.ru_utime) -
-		     tv_s(a->kids.ru_utime)) / ops;
-	p->sys_s = (tv_s(b->self.ru_stime) - tv_s(a->self.ru_stime) + tv_s(b->kids.ru_stime) -
-		    tv_s(a->kids.ru_stime)) / ops;
-	p->vcsw = D(ru_nvcsw) / ops;
-	p->ivcsw = D(ru_nivcsw) / ops;
-	p->minflt = D(ru_minflt) / ops;
-	p->majflt = D(ru_majflt) / ops;
-#undef D
+	struct bench_peer *p = &env->peers[env->npeers++];
+	p->side = side;
+	p->pid = pid;
+	p->base_s = pw.open && pw.env == env ? peer_cpu(pid) : NAN;
+}
+
+void bench_peer_remove(struct bench_env *env, pid_t pid)
+{
+	for (int i = 0; env && i < env->npeers; i++) {
+		if (env->peers[i].pid != pid)
+			continue;
+		if (pw.open && pw.env == env && pw.ngone < BENCH_MAX_PEERS) {
+			double c = peer_cpu(pid);
+			if (!isnan(c) && !isnan(env->peers[i].base_s)) {
+				pw.gone[pw.ngone].side = env->peers[i].side;
+				pw.gone[pw.ngone].cpu_s = c - env->peers[i].base_s;
+				pw.ngone++;
+			}
+		}
+		env->peers[i--] = env->peers[--env->npeers];
+	}
+}
+
+static void peers_open(struct bench_env *env)
+{
+	pw.env = env;
+	pw.open = 1;
+	pw.ngone = 0;
+	for (int i = 0; i < env->npeers; i++)
+		env->peers[i].base_s = peer_cpu(env->peers[i].pid);
+}
+
+/* {"side": {"cpu_s": per op, "processes": k}} of the window, or NULL. */
+static json_t *peers_close(struct bench_env *env, double ops)
+{
+	json_t *o = NULL;
+	for (int i = 0; i < env->npeers; i++) {
+		double c = peer_cpu(env->peers[i].pid);
+		if (!isnan(c) && !isnan(env->peers[i].base_s))
+			usage_side_add(&o, env->peers[i].side, c - env->peers[i].base_s, 1, ops);
+	}
+	for (int i = 0; i < pw.ngone; i++)
+		usage_side_add(&o, pw.gone[i].side, pw.gone[i].cpu_s, 1, ops);
+	pw.open = 0;
+	pw.env = NULL;
+	pw.ngone = 0;
+	return o;
+}
+
+static void point_usage(struct point *p, const struct usage_acc *acc, double ops,
+			enum usage_counter c, enum usage_scope sc)
+{
+	struct usage_per_op u;
+	usage_acc_per_op(acc, ops, &u);
+	p->cpu_s = u.cpu_s;
+	p->user_s = u.user_s;
+	p->sys_s = u.sys_s;
+	p->vcsw = u.vcsw;
+	p->ivcsw = u.ivcsw;
+	p->minflt = u.minflt;
+	p->majflt = u.majflt;
+	p->usage_counter = c;
+	p->usage_scope = sc;
 }
 
 struct ctx {
@@ -356,12 +433,16 @@ struct ctx {
 	void *st;
 	unsigned batch;  /* 0 until chosen on the first point */
 	struct hist *h;
+	struct hist *hc; /* the control's samples, for a bench with control() */
+	struct usage_acc *acc; /* while sampling a bench with prep/undo: per-sample counters */
 };
 
 /* One sample of k operations; returns elapsed ns or a negative errno. */
-static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **phase)
+static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **phase, int ctl)
 {
 	const struct bench *b = c->b;
+	int (*fn)(void *, unsigned) = ctl ? b->control : b->op;
+	struct usage_acc *acc = ctl ? NULL : c->acc;
 	int rc = 0;
 	if (b->prep)
 		for (unsigned s = 0; s < k; s++)
@@ -369,10 +450,17 @@ static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **pha
 				*phase = "prep";
 				return rc;
 			}
+	struct usage_read r0, r1;
+	if (acc)
+		usage_begin(&r0);
 	uint64_t t0 = clock_ns();
 	for (unsigned s = 0; s < k && rc == 0; s++)
-		rc = b->op(c->st, s);
+		rc = fn(c->st, s);
 	uint64_t t1 = clock_ns();
+	if (acc) {
+		usage_end(&r1);
+		usage_acc_add(acc, &r0, &r1, (double)(t1 - t0) / 1e9);
+	}
 	if (rc < 0) {
 		*phase = "op";
 		return rc;
@@ -415,15 +503,18 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 										 : o->budget_s;
 	double iv = c->env.interval_s > 0 ? c->env.interval_s : budget / 100;
 	m.interval_ns = iv < 1e-3 ? 1000000u : (uint64_t)(iv * 1e9);
-	struct usage u0, u1;
-	usage_take(&u0);
+	struct usage_read u0, u1;
+	peers_open(&c->env);
+	usage_take_as(&u0, USAGE_PROCESS, 0);
 	m.start = clock_ns();
 	m.deadline = m.start + (uint64_t)(budget * 1e9);
 	m.stop = STOP_BUDGET;
 	int rc = c->b->run(c->st, &m);
 	uint64_t end = clock_ns();
-	usage_take(&u1);
+	usage_take_as(&u1, USAGE_PROCESS, 1);
+	json_t *peers = peers_close(&c->env, (double)m.ops);
 	if (rc < 0) {
+		json_decref(peers);
 		free(m.s_ops);
 		free(m.s_bytes);
 		json_decref(m.extra);
@@ -453,7 +544,14 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	p->nseries = m.nseries;
 	p->extra = m.extra;
 	hist_summary(c->h, &p->st);
-	usage_per_op(&u0, &u1, (double)p->ops, p);
+	/* run(): the bench's load runs in the window (threads, its own
+	 * processes), so the window is what is honest to count, process-wide */
+	struct usage_acc acc;
+	memset(&acc, 0, sizeof(acc));
+	usage_acc_add(&acc, &u0, &u1, -1); /* threads: may exceed the wall time */
+	point_usage(p, &acc, (double)p->ops, USAGE_PROCESS, USAGE_WINDOW);
+	p->setup_cpu_s = p->setup_wall_s = NAN;
+	p->peers = peers;
 	point_set_bins(p, c->h);
 	return 0;
 }
@@ -485,12 +583,16 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	uint64_t wstart = clock_ns(), now;
 	double wmin_s = o->budget_s * 0.1 < WARMUP_S ? o->budget_s * 0.1 : WARMUP_S;
 	uint64_t wmin = (uint64_t)(wmin_s * 1e9), wcap = (uint64_t)(o->budget_s * 0.25e9);
+	uint64_t w_timed = 0, w_all = 0; /* the warm-up's timed and whole-sample time */
 	for (;;) {
-		if ((rc = sample(c, 1, &el, &phase)) < 0)
+		uint64_t s0 = clock_ns();
+		if ((rc = sample(c, 1, &el, &phase, 0)) < 0)
 			goto failed;
 		if (nw < WARMUP_OPS)
 			warm[nw++] = el;
 		now = clock_ns();
+		w_timed += el;
+		w_all += now - s0;
 		if ((nw >= WARMUP_OPS && now - wstart >= wmin) || (nw >= 2 && now - wstart >= wcap) ||
 		    reg_stop_requested())
 			break;
@@ -514,11 +616,26 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	 * conditions and the deadline are looked at between blocks. A block
 	 * ends after BLOCK samples or BLOCK_NS of timed operations, at once on
 	 * a signal, and on a sample over the operation timeout (a failure). */
-	uint64_t blk_buf[BLOCK];
+	uint64_t blk_buf[BLOCK], ctl_buf[BLOCK];
 	double units = (double)k * (double)(c->env.per_op_units ? c->env.per_op_units : 1);
 	hist_reset(c->h);
-	struct usage u0, u1;
-	usage_take(&u0);
+	if (c->hc)
+		hist_reset(c->hc);
+	/* what the timed regions used; w0/w1: the whole sampling */
+	struct usage_acc acc;
+	memset(&acc, 0, sizeof(acc));
+	acc.region_cost_s = usage_region_cost();
+	/* Where a sample's untimed work (prep, undo) outweighs the op (fs.fsync's
+	 * re-write, net.accept's connect), the counters are read around each
+	 * sample's op loop, so that none of it counts; else around the block
+	 * (reads beside every op would cost it ~10%: fs.stat), its CPU capped
+	 * at the block's timed wall time, the untimed part being smaller. */
+	int per_sample = (c->b->prep || c->b->undo) && w_all - w_timed > w_timed;
+	c->acc = per_sample ? &acc : NULL;
+	uint64_t timed_ns = 0;
+	struct usage_read w0, w1, b0, b1;
+	peers_open(&c->env);
+	usage_begin(&w0);
 	uint64_t start = clock_ns(), deadline = start + (uint64_t)(o->budget_s * 1e9);
 	uint64_t timeout = (uint64_t)(o->op_timeout_s * 1e9);
 	uint64_t next_check = o->min_samples;
@@ -527,17 +644,34 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 		unsigned got = 0;
 		uint64_t spent = 0;
 		int slow = 0;
+		if (!per_sample)
+			usage_begin(&b0);
 		while (got < BLOCK && spent < BLOCK_NS && !reg_stop_requested()) {
-			if ((rc = sample(c, k, &blk_buf[got], &phase)) < 0)
+			if ((rc = sample(c, k, &blk_buf[got], &phase, 0)) < 0)
 				break;
 			if (blk_buf[got] > timeout) {
 				slow = 1;
 				break;
 			}
+			if (c->hc) { /* the control, after the same prep */
+				if ((rc = sample(c, k, &ctl_buf[got], &phase, 1)) < 0)
+					break;
+				if (ctl_buf[got] > timeout) {
+					slow = 1;
+					break;
+				}
+			}
 			spent += blk_buf[got++];
 		}
+		if (!per_sample) {
+			usage_end(&b1);
+			usage_acc_add(&acc, &b0, &b1, (double)spent / 1e9);
+		}
+		timed_ns += spent;
 		for (unsigned i = 0; i < got; i++)
 			hist_add(c->h, (double)blk_buf[i] / units);
+		for (unsigned i = 0; c->hc && i < got; i++)
+			hist_add(c->hc, (double)ctl_buf[i] / units);
 		if (rc < 0)
 			goto failed;
 		if (slow) {
@@ -562,21 +696,42 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 			break;
 		}
 	}
-	usage_take(&u1);
+	usage_end(&w1);
+	c->acc = NULL;
 	p->n = n;
 	p->batch = k;
 	p->samples = c->h->count;
 	p->ops = c->h->count * k;
 	p->elapsed_s = (double)(clock_ns() - start) / 1e9;
 	hist_summary(c->h, &p->st);
+	if (c->hc) {
+		hist_summary(c->hc, &p->ctl);
+		p->has_ctl = 1;
+	}
 	p->bytes = c->env.bytes_per_op * p->ops;
 	point_throughput(p, c->h->mean * (double)c->h->count * k / 1e9); /* timed time only */
-	usage_per_op(&u0, &u1, (double)p->ops, p);
+	double per_unit = (double)(c->env.per_op_units ? c->env.per_op_units : 1);
+	point_usage(p, &acc, (double)p->ops * per_unit, usage_counter(), USAGE_TIMED);
+	if (p->samples) {
+		double untimed = (w1.cpu_s - w0.cpu_s) - acc.cpu_s;
+		p->setup_cpu_s = (untimed > 0 ? untimed : 0) / (double)p->samples;
+		double uw = p->elapsed_s - (double)timed_ns / 1e9;
+		p->setup_wall_s = (uw > 0 ? uw : 0) / (double)p->samples;
+	} else {
+		p->setup_cpu_s = p->setup_wall_s = NAN;
+	}
+	p->peers = peers_close(&c->env, (double)p->ops * per_unit);
+	/* children reaped in the timed region (proc.fork's) are a side too */
+	usage_side_add(&p->peers, "children", acc.kid_user_s + acc.kid_sys_s, 0,
+		       (double)p->ops * per_unit);
 	point_set_bins(p, c->h);
 	p->cpu_end = sys_current_cpu();
 	return 0;
 
 failed:
+	c->acc = NULL;
+	if (pw.open)
+		json_decref(peers_close(&c->env, 0));
 	*fail = make_failure(phase, c->env.failed_call ? c->env.failed_call : c->b->op_desc, n, -rc,
 			     NULL);
 	return rc;
@@ -642,8 +797,26 @@ static void place_bench(const struct bench *b, struct bench_env *env, struct ben
 			       env->place_cpu[0], env->place_cpu[1 % n]);
 }
 
+/* Say when the untimed work of a sample (prep, undo) dwarfs the op, at
+ * the largest N measured: it is in setup_per_sample, not in per_op. */
+static void setup_note(struct bench_result *out, const struct repetition *rep, uint64_t units)
+{
+	if (!rep->npts)
+		return;
+	const struct point *p = &rep->pts[rep->npts - 1];
+	double per_sample = p->cpu_s * (double)p->batch * (double)(units ? units : 1);
+	if (!(p->setup_cpu_s > SETUP_NOTE_RATIO * per_sample) || !(per_sample > 0))
+		return;
+	char a[32], b[32];
+	bench_add_note(out,
+		       "untimed work before/after each sample (prep, undo) takes %s of CPU at N=%llu, "
+		       "%.0fx the timed operations' %s: reported apart (setup_per_sample), not per op",
+		       fmt_ns(p->setup_cpu_s * 1e9, a, sizeof(a)), (unsigned long long)p->n,
+		       p->setup_cpu_s / per_sample, fmt_ns(per_sample * 1e9, b, sizeof(b)));
+}
+
 static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
-		   struct bench_result *out, struct hist *h)
+		   struct bench_result *out, struct hist *h, struct hist *hc)
 {
 	struct repetition *rep = bench_add_rep(out);
 	if (!rep)
@@ -672,6 +845,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	c.b = b;
 	c.o = o;
 	c.h = h;
+	c.hc = hc;
 	c.env.dir = dir;
 	c.env.max_n = max_n;
 	c.env.quick = o->quick;
@@ -754,6 +928,8 @@ out:
 	int rr = reg_remove_tree(dir);
 	if (rr)
 		bench_add_note(out, "could not remove %s: %s", dir, strerror(-rr));
+	if (repi == 0) /* once per bench, from the first repetition */
+		setup_note(out, rep, c.env.per_op_units);
 	rep_fit(rep);
 	return harness_rc; /* a bench's own failure (even ENOMEM) is data, in rep->fail */
 }
@@ -761,19 +937,23 @@ out:
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out)
 {
 	out->max_n = sweep_max_n(b, o);
-	struct hist *h = hist_new();
-	if (!h)
+	struct hist *h = hist_new(), *hc = b->control && !b->run ? hist_new() : NULL;
+	if (!h || (b->control && !b->run && !hc)) {
+		hist_free(h);
+		hist_free(hc);
 		return -ENOMEM;
+	}
 	int rc = 0;
 	out->status = BS_OK;
 	mode_t um = umask(022); /* the modes of bench.h, whatever the user's umask */
 	int first = o->rep_first, count = o->rep_count ? o->rep_count : o->repeat - o->rep_first;
 	for (int r = first; r < first + count && !reg_stop_requested(); r++) {
-		if ((rc = run_rep(b, o, r, out, h)) < 0 || out->status == BS_SKIPPED)
+		if ((rc = run_rep(b, o, r, out, h, hc)) < 0 || out->status == BS_SKIPPED)
 			break;
 	}
 	umask(um);
 	hist_free(h);
+	hist_free(hc);
 	sweep_settle(out, count);
 	return rc;
 }
@@ -792,4 +972,5 @@ void sweep_settle(struct bench_result *out, int wanted)
 			out->status = BS_INTERRUPTED;
 	}
 	bench_fit(out);
+	bench_control_note(out);
 }

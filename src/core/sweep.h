@@ -60,4 +60,5 @@ struct failure *sweep_failure(const char *phase, const char *call, const char *k
  * were to run (fewer after a stop signal: interrupted). */
 void sweep_settle(struct bench_result *out, int wanted);
 
+
 #endif

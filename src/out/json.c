@@ -4,6 +4,7 @@
  * The reader checks every field it uses and names the first that is
  * missing or of the wrong type; it never trusts sizes from the file. */
 #include "result.h"
+#include "usage.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,6 +65,18 @@ static json_t *point_json(const struct point *p)
 				    json_pack("{s:o,s:o,s:o}", "interval_s", num(p->interval_s), "ops",
 					      doubles_json(p->series_ops, p->nseries), "bytes",
 					      doubles_json(p->series_bytes, p->nseries)));
+	json_t *po = json_object_get(o, "per_op");
+	json_object_set_new(po, "cpu_s", num(p->cpu_s));
+	json_object_set_new(po, "counter", json_string(usage_counter_name(p->usage_counter)));
+	json_object_set_new(po, "scope", json_string(usage_scope_name(p->usage_scope)));
+	if (!isnan(p->setup_cpu_s) || !isnan(p->setup_wall_s))
+		json_object_set_new(o, "setup_per_sample",
+				    json_pack("{s:o,s:o}", "cpu_s", num(p->setup_cpu_s), "wall_s",
+					      num(p->setup_wall_s)));
+	if (p->peers)
+		json_object_set(o, "peer_per_op", p->peers);
+	if (p->has_ctl)
+		json_object_set_new(o, "control", json_pack("{s:o}", "stats", stats_json(&p->ctl)));
 	if (p->extra)
 		json_object_set(o, "extra", p->extra);
 	json_object_set_new(o, "cpu", json_pack("[oo]", p->cpu_start >= 0 ? json_integer(p->cpu_start) : json_null(),
@@ -307,7 +320,31 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 		get_num(rd, po, "involuntary_csw", &p->ivcsw, 0);
 		get_num(rd, po, "minor_faults", &p->minflt, 0);
 		get_num(rd, po, "major_faults", &p->majflt, 0);
+		get_num(rd, po, "cpu_s", &p->cpu_s, 0);
+		/* results before these fields: getrusage of the process around the point */
+		json_t *cn = json_object_get(po, "counter"), *sc = json_object_get(po, "scope");
+		int c = json_is_string(cn) ? usage_counter_from_name(json_string_value(cn)) : -1;
+		int w = json_is_string(sc) ? usage_scope_from_name(json_string_value(sc)) : -1;
+		p->usage_counter = c >= 0 ? c : USAGE_PROCESS;
+		p->usage_scope = w >= 0 ? w : USAGE_WINDOW;
+		if (isnan(p->cpu_s) && !isnan(p->user_s) && !isnan(p->sys_s))
+			p->cpu_s = p->user_s + p->sys_s;
 	}
+	p->setup_cpu_s = p->setup_wall_s = NAN;
+	json_t *sps = json_object_get(o, "setup_per_sample");
+	if (json_is_object(sps)) {
+		get_num(rd, sps, "cpu_s", &p->setup_cpu_s, 0);
+		get_num(rd, sps, "wall_s", &p->setup_wall_s, 0);
+	}
+	json_t *ctl = json_object_get(o, "control");
+	if (json_is_object(ctl)) {
+		if (read_stats(rd, json_object_get(ctl, "stats"), &p->ctl))
+			return -1;
+		p->has_ctl = 1;
+	}
+	json_t *pp = json_object_get(o, "peer_per_op");
+	if (json_is_object(pp))
+		p->peers = json_incref(pp);
 	json_t *tp = json_object_get(o, "throughput");
 	if (json_is_object(tp)) {
 		json_t *by = json_object_get(tp, "bytes");

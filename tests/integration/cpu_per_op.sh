@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Per-operation CPU counts the timed region only (issue 24): for CPU-bound
+# system calls (fs.stat, net.socket) the caller's CPU per op is within
+# 0.5-1.5x the median; proc.fork's child runs on another CPU, partly
+# while the caller waits and partly beside it (its exit while the caller
+# returns from wait), so the caller's CPU is at most 1.5x the median and
+# the caller's plus the reaped children's ("children" side) within
+# at least 0.5x the median and at most 2x the mean (two CPUs busy at
+# once can spend twice the wall time);
+# fs.fsync's untimed re-write of N MiB shows as setup per sample, not in
+# the per-op figure, and its verdict against its control is O(1); net.*
+# peers (helpers, server) get their own figure.
+# On a tmpfs made by the test (root), else in /dev/shm.
+. "$(dirname "$0")/lib.sh"
+
+if is_root; then
+	D="$T/tmpfs"
+	mkdir -p "$D"
+	mount -t tmpfs -o size=256m "sbtest-cpu$$" "$D" && at_exit "umount '$D'"
+elif [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	D=$(mktemp -d /dev/shm/sbtest-cpu.XXXXXX)
+	at_exit "rm -rf '$D'"
+else
+	skip "per-op CPU on tmpfs (no tmpfs: not root and no /dev/shm)"; exit 0
+fi
+check "the target is a tmpfs" sh -c "stat -f -c %T '$D' | grep -q tmpfs"
+
+"$SB" run fs.stat net.socket proc.fork --max-n 1000 -b 0.3 --dir "$D" -q --no-db -o "$T/cpu.json" >"$T/cpu.out" 2>"$T/cpu.err"
+rc=$?
+check "fs.stat, net.socket, proc.fork: run exits 0" test $rc -eq 0
+[ $rc -eq 0 ] || cat "$T/cpu.err"
+
+# the median over a sweep's points of the per-point ratio of CPU per op
+# to the median cost: one point preempted on a busy machine does not decide
+ratio() { # ratio BENCH EXPR-OF-p (a point)
+	echo "sorted([($2) / (p['stats']['p50_ns'] * 1e-9) for p in $(B "$1")['repetitions'][0]['points']])[len($(B "$1")['repetitions'][0]['points']) // 2]"
+}
+npts() { echo "len($(B "$1")['repetitions'][0]['points']) >= 3"; }
+for b in fs.stat net.socket; do
+	check "$b: at least 3 points" jtrue "$T/cpu.json" "$(npts $b)"
+	check "$b: counted by the thread over the timed region" jtrue "$T/cpu.json" \
+		"all(p['per_op']['counter'] == 'thread' and p['per_op']['scope'] == 'timed' for p in $(B $b)['repetitions'][0]['points'])"
+	r=$(jget "$T/cpu.json" "round($(ratio $b "p['per_op']['cpu_s']"), 3)" 2>/dev/null)
+	echo "# $b: CPU per op / p50 = $r (median over the points); $(uptime | sed 's/.*load/load/')"
+	check "$b: CPU per op within 0.5-1.5x the median cost" jtrue "$T/cpu.json" \
+		"0.5 <= $(ratio $b "p['per_op']['cpu_s']") <= 1.5"
+done
+
+b=proc.fork
+check "$b: at least 3 points" jtrue "$T/cpu.json" "$(npts $b)"
+own="p['per_op']['cpu_s']"
+both="p['per_op']['cpu_s'] + p['peer_per_op']['children']['cpu_s']"
+check "$b: the reaped children are a side of their own" jtrue "$T/cpu.json" \
+	"all(p['peer_per_op']['children']['cpu_s'] > 0 for p in $(B $b)['repetitions'][0]['points'])"
+r1=$(jget "$T/cpu.json" "round($(ratio $b "$own"), 3)" 2>/dev/null)
+r2=$(jget "$T/cpu.json" "round($(ratio $b "$both"), 3)" 2>/dev/null)
+echo "# $b: caller's CPU / p50 = $r1, with the children = $r2"
+check "$b: the caller's CPU per op at most 1.5x the median cost" jtrue "$T/cpu.json" \
+	"0 < $(ratio $b "$own") <= 1.5"
+mratio() { # as ratio, against the mean (CPU per op is a mean too)
+	echo "sorted([($2) / (p['stats']['mean_ns'] * 1e-9) for p in $(B "$1")['repetitions'][0]['points']])[len($(B "$1")['repetitions'][0]['points']) // 2]"
+}
+check "$b: caller's and children's CPU per op at least 0.5x the median cost, at most 2x the mean" jtrue "$T/cpu.json" \
+	"0.5 <= $(ratio $b "$both") and $(mratio $b "$both") <= 2.0"
+
+# fs.fsync: N MiB re-written before every sample are setup, not the op
+"$SB" run fs.fsync --max-n 8 -b 0.3 --dir "$D" -q --no-db -o "$T/fsync.json" >/dev/null 2>"$T/fsync.err"
+check "fs.fsync: run exits 0" test $? -eq 0
+top="$(B fs.fsync)['repetitions'][0]['points'][-1]"
+check "fs.fsync: the largest point is N=8" jtrue "$T/fsync.json" "$top['n'] == 8"
+check "fs.fsync: the re-write shows as setup per sample (over 10x the op's CPU)" jtrue "$T/fsync.json" \
+	"$top['setup_per_sample']['cpu_s'] > 10 * $top['per_op']['cpu_s'] > 0"
+check "fs.fsync: a note says the untimed work is reported apart" jtrue "$T/fsync.json" \
+	"any('setup_per_sample' in n for n in $(B fs.fsync)['notes'])"
+# on tmpfs fsync has nothing to write: append + fsync is CPU-bound too
+r=$(jget "$T/fsync.json" "round($top['per_op']['cpu_s'] / ($top['stats']['p50_ns'] * 1e-9), 3)" 2>/dev/null)
+echo "# fs.fsync N=8: CPU per op / p50 = $r"
+# (CPU per op is a mean, and fsync's tail is long: at most its mean wall time)
+check "fs.fsync: the op's CPU is its own, not the re-write's (0.5x its median to its mean cost)" jtrue "$T/fsync.json" \
+	"0.5 * $top['stats']['p50_ns'] <= $top['per_op']['cpu_s'] * 1e9 <= 1.01 * $top['stats']['mean_ns']"
+
+# fs.fsync against its control (the same re-write and append, no fsync):
+# on tmpfs fsync has nothing to do, so what it adds does not grow, while
+# the append alone slows after N MiB of untimed writes
+# (a verdict is a statistical call on differences of ~0.2 us: on a load of
+# 50 on 2 CPUs one run in several says "unclear"; a second run is allowed
+# and both are printed)
+"$SB" run fs.fsync --quick --dir "$D" -q --no-db -o "$T/ctl.json" >/dev/null 2>"$T/ctl.err"
+rc=$?
+if [ $rc -eq 0 ] && ! jtrue "$T/ctl.json" "$(B fs.fsync)['verdict']['class'] == 'O(1)'"; then
+	echo "# fs.fsync, first run: $(jget "$T/ctl.json" "$(B fs.fsync)['verdict']['class'] + ': ' + $(B fs.fsync)['verdict']['reason']"); running again"
+	"$SB" run fs.fsync --quick --dir "$D" -q --no-db -o "$T/ctl.json" >/dev/null 2>"$T/ctl.err"
+	rc=$?
+fi
+check "fs.fsync --quick: run exits 0" test $rc -eq 0
+check "fs.fsync: every point has its control's statistics" jtrue "$T/ctl.json" \
+	"len($(B fs.fsync)['repetitions'][0]['points']) >= 3 and all(p['control']['stats']['p50_ns'] > 0 for p in $(B fs.fsync)['repetitions'][0]['points'])"
+echo "# fs.fsync: $(jget "$T/ctl.json" "$(B fs.fsync)['verdict']['class']"); $(jget "$T/ctl.json" "[n for n in $(B fs.fsync)['notes'] if n.startswith('control:')]" 2>/dev/null)"
+check "fs.fsync on tmpfs: verdict O(1) once the control is subtracted" jtrue "$T/ctl.json" \
+	"$(B fs.fsync)['verdict']['class'] == 'O(1)'"
+check "fs.fsync: a note gives the op's and the control's own verdicts" jtrue "$T/ctl.json" \
+	"any(n.startswith('control: the verdict (O(1)) is on the op less its control') for n in $(B fs.fsync)['notes'])"
+
+# the other side of net.*: helpers (op mode), the server (run mode)
+"$SB" run net.accept net.stream -p sender=send --max-n 4 -b 0.2 -q --no-db -o "$T/net.json" >/dev/null 2>"$T/net.err"
+check "net.accept, net.stream: run exits 0" test $? -eq 0
+check "net.accept: the connecting helpers' CPU per op is a side of its own" jtrue "$T/net.json" \
+	"all(p['peer_per_op']['helpers']['cpu_s'] > 0 and p['peer_per_op']['helpers']['processes'] >= 1 for p in $(B net.accept)['repetitions'][0]['points'])"
+check "net.stream: the server's CPU per op is a side of its own, over the meter window" jtrue "$T/net.json" \
+	"all(p['peer_per_op']['server']['cpu_s'] > 0 and p['per_op']['scope'] == 'window' and p['per_op']['counter'] == 'process' for p in $(B net.stream)['repetitions'][0]['points'])"
+left=$(for p in $(below $$); do cat "/proc/$p/comm" 2>/dev/null; done | grep -c '^scalebench$')
+check "no scalebench process (or its helpers) left below this test" test "$left" -eq 0

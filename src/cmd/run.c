@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "netopt.h"
+#include "netsrv.h"
 #include "runner.h"
 
 static void usage(FILE *f, const struct opt *opts)
@@ -48,6 +49,11 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	}
 	if (runner_prepare(&rn, pos, npos, err, sizeof(err)) ||
 	    runner_check_dir(rn.a.dir, err, sizeof(err)) || netopt_check(&na, err, sizeof(err))) {
+		fprintf(stderr, "scalebench run: %s\n", err);
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (na.peer && netsrv_peer_probe(err, sizeof(err))) { /* an unusable peer: bad target */
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;

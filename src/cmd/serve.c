@@ -427,12 +427,14 @@ static void on_accept(struct serve *sv)
 		if (fd < 0)
 			return;
 		net_nonblock(fd, 1);
+		/* a free entry; else the oldest that is closing anyway; else the oldest */
 		struct pend *slot = NULL, *old = NULL;
 		for (int i = 0; i < PEND_MAX && !slot; i++) {
 			struct pend *p = &sv->pend[i];
 			if (p->state == P_FREE)
 				slot = p;
-			else if (!old || p->since < old->since)
+			else if (!old || (p->state == P_CLOSING) > (old->state == P_CLOSING) ||
+				 ((p->state == P_CLOSING) == (old->state == P_CLOSING) && p->since < old->since))
 				old = p;
 		}
 		if (!slot) {

@@ -7,10 +7,11 @@ set -eu
 # fio, iperf3: cross-checks; iproute2: --netns; libsqlite3-dev, libpq-dev:
 # history backends; postgresql: its test server; chromium: the report test;
 # clang + libclang-rt-14-dev: the libFuzzer target; strace: kills a run in
-# the middle of storing it.
+# the middle of storing it, and shows what the serve client sends; libssl3:
+# libcrypto, loaded by serve and run --peer for the challenge-response.
 PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3
       liburing-dev libaio-dev xfsprogs btrfs-progs fio mount iperf3 iproute2
-      pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace"
+      pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace libssl3"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

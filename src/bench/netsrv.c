@@ -639,24 +639,64 @@ static int peer_connect(struct netsrv *s, char *host, size_t hl, int *port, int 
 	return 0;
 }
 
-int netsrv_peer_probe(char *err, size_t errlen)
+/* In a child process, so that libcrypto is never mapped into the run's own
+ * process (with --in-process, proc.fork forks that process). */
+static void peer_probe_child(int out)
 {
 	struct netsrv s;
 	netsrv_clear(&s);
-	char host[256], msg[300];
+	char host[256], msg[300], err[512];
 	int port, fd;
 	if (peer_connect(&s, host, sizeof(host), &port, &fd)) {
-		snprintf(err, errlen, "--peer %s: cannot connect: %s", net_cfg.peer, strerror(errno));
+		snprintf(err, sizeof(err), "--peer %s: cannot connect: %s", net_cfg.peer, strerror(errno));
+	} else {
+		int e = peer_hello(fd, &s.lb, net_cfg.key, msg, sizeof(msg));
+		close(fd);
+		if (!e)
+			_exit(0);
+		if (e == EBUSY) /* the server's words say it all */
+			snprintf(err, sizeof(err), "--peer %s: %s", net_cfg.peer, msg);
+		else
+			snprintf(err, sizeof(err), "--peer %s: %s: %s", net_cfg.peer, hello_call(e) + 9, msg);
+	}
+	(void)!write(out, err, strlen(err));
+	_exit(1);
+}
+
+int netsrv_peer_probe(char *err, size_t errlen)
+{
+	int p[2];
+	if (pipe(p)) {
+		snprintf(err, errlen, "--peer: pipe: %s", strerror(errno));
 		return -1;
 	}
-	int e = peer_hello(fd, &s.lb, net_cfg.key, msg, sizeof(msg));
-	close(fd);
-	if (e) {
-		snprintf(err, errlen, "--peer %s: %s: %s%s", net_cfg.peer, hello_call(e) + 9, msg,
-			 e == EBUSY ? " (try again when it ends)" : "");
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "--peer: fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
 		return -1;
 	}
-	return 0;
+	if (pid == 0) {
+		close(p[0]);
+		peer_probe_child(p[1]);
+	}
+	close(p[1]);
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < errlen && ((r = read(p[0], err + n, errlen - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+		if (r > 0)
+			n += (size_t)r;
+	err[n] = 0;
+	close(p[0]);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (!n)
+		snprintf(err, errlen, "--peer %s: the check of the peer failed", net_cfg.peer);
+	return -1;
 }
 
 static int start_peer(struct netsrv *s, const char *spec)

@@ -92,7 +92,8 @@ int netsrv_check(struct netsrv *s, int timeout_ms);
 /* Send a command and wait for the reply line starting with want. */
 int netsrv_ask(struct netsrv *s, const char *cmd, const char *want, char *reply, size_t len);
 /* run --peer: can this client start a session at the peer now (connect,
- * challenge-response, close)? 0, or -1 with a message in err. */
+ * challenge-response, close; in a child process)? 0, or -1 with a
+ * message in err. */
 int netsrv_peer_probe(char *err, size_t errlen);
 /* Stop it: STOP, the DONE line into s->done, reap the child. */
 void netsrv_stop(struct netsrv *s);

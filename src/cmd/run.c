@@ -22,8 +22,8 @@ static void usage(FILE *f, const struct opt *opts)
 		"`scalebench serve` on another host (see docs/net.md).\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 done (failures met by a bench are recorded in the result), 1 the\n"
-		   "harness failed, 2 bad arguments or target, 128+signal interrupted (the\n"
-		   "partial result is still written).\n");
+		   "harness failed, 2 bad arguments, target or --peer (unusable, busy), 128+signal\n"
+		   "interrupted (the partial result is still written).\n");
 }
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)

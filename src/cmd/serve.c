@@ -477,12 +477,18 @@ static void usage(FILE *f, const struct opt *opts)
 		"usage: scalebench serve [--listen ADDR:PORT] [--key KEY]\n\n"
 		"The server side of the net.* benches, for `scalebench run net.* --peer\n"
 		"HOST:PORT --key KEY` on another host. It listens on loopback unless told\n"
-		"otherwise (a non-loopback address needs --key), serves one controlling\n"
-		"client at a time, runs only the predefined network servers (echo, sink,\n"
-		"udp) with bounded connections, bytes and duration, and keeps running after\n"
-		"a client misbehaves or disappears. Protocol: docs/protocol.md.\n\n");
+		"otherwise (a non-loopback address needs --key), runs only the predefined\n"
+		"network servers (echo, sink, udp) with bounded connections, bytes and\n"
+		"duration, and keeps running after a client misbehaves or disappears.\n"
+		"Clients prove the key with a challenge-response (HMAC-SHA256, protocol 2;\n"
+		"libcrypto is loaded when needed): the key never crosses the wire. At most\n"
+		"128 connections wait to authenticate, 2 s each (when full, the oldest is\n"
+		"dropped); one authenticated client holds the session, others get \"busy\";\n"
+		"data ports accept only the controlling client's host. Protocol:\n"
+		"docs/protocol.md.\n\n");
 	opt_help(f, opts);
-	fprintf(f, "\nexit: 0 stopped by SIGINT/SIGTERM, 1 cannot listen, 2 bad arguments.\n");
+	fprintf(f, "\nexit: 0 stopped by SIGINT/SIGTERM, 1 cannot listen or no libcrypto, 2 bad\n"
+		   "arguments.\n");
 }
 
 int cmd_serve(int argc, char **argv)

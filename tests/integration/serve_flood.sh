@@ -46,7 +46,7 @@ flood_case() {
 	$sp "$SB" serve --listen $host:$port --key $KEY >"$T/$name.sout" 2>"$T/$name.serr" &
 	spid=$!
 	at_exit "kill $spid 2>/dev/null"
-	i=0; while [ $i -lt 50 ] && ! grep -q listening "$T/$name.sout"; do sleep 0.1; i=$((i+1)); done
+	i=0; while [ $i -lt 50 ] && ! grep -q listening "$T/$name.sout" 2>/dev/null; do sleep 0.1; i=$((i+1)); done
 	check "$name: serve listens" out_has "$T/$name.sout" "listening on $host:$port (protocol 2)"
 	idle=$(fds $spid)
 	$ap python3 "$T/flood.py" $host $port 200 "$T/$name.ready" 2>/dev/null &

@@ -380,6 +380,8 @@ static void pend_line(struct serve *sv, struct pend *p, char *line)
 	p->fd = -1;
 	p->lb.n = 0;
 	line_write(sv->client, "OK %d %s scalebench %s", CTL_VERSION, hex, SB_VERSION);
+	if (sv->clb.n) /* lines the client sent on without waiting for OK */
+		on_client(sv);
 }
 
 static void on_pend(struct serve *sv, struct pend *p)

@@ -19,7 +19,7 @@ mkdir -p "$T/target"
 ip netns exec $A "$SB" serve --listen 10.78.0.1:$PORT --key $KEY >"$T/serve.out" 2>"$T/serve.err" &
 spid=$!
 at_exit "kill $spid 2>/dev/null"
-i=0; while [ $i -lt 50 ] && ! grep -q listening "$T/serve.out"; do sleep 0.1; i=$((i+1)); done
+i=0; while [ $i -lt 50 ] && ! grep -q listening "$T/serve.out" 2>/dev/null; do sleep 0.1; i=$((i+1)); done
 check "serve listens, says the protocol version and that a key is required" out_has "$T/serve.out" "listening on 10.78.0.1:$PORT (protocol 2), key required"
 
 inB() { ip netns exec $B "$@"; }
@@ -208,7 +208,7 @@ print(f.readline().decode().strip(), flush=True)
 PY
 inB python3 "$T/data.py" $PORT $KEY own >"$T/data.out" 2>&1 &
 dpid=$!
-i=0; while [ $i -lt 30 ] && ! grep -q "^own" "$T/data.out"; do sleep 0.1; i=$((i+1)); done
+i=0; while [ $i -lt 30 ] && ! grep -q "^own" "$T/data.out" 2>/dev/null; do sleep 0.1; i=$((i+1)); done
 dport=$(sed -n 's/^port //p' "$T/data.out")
 ip netns exec $A python3 "$T/data.py" "${dport:-1}" x other >"$T/other.out" 2>&1
 wait $dpid

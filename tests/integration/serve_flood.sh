@@ -74,6 +74,11 @@ flood_case() {
 	wait $spid 2>/dev/null
 }
 
+mkdir -p "$T/nolib" && : >"$T/nolib/libcrypto.so.3" # a libcrypto that cannot load
+LD_LIBRARY_PATH="$T/nolib" timeout 10 "$SB" serve --listen 127.0.0.1:0 --key $KEY >/dev/null 2>"$T/nolib.err"
+check "without libcrypto: serve exits 1" test $? -eq 1
+check "without libcrypto: serve says the challenge-response needs it and which package has it" out_has "$T/nolib.err" "needs OpenSSL's libcrypto: cannot load libcrypto.so.3 (Debian: libssl3)"
+
 port=$((20000 + $$ % 20000))
 flood_case loopback 127.0.0.1 $port "" "" ""
 

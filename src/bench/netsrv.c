@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "ev.h"
 #include "netsys.h"
 #include "registry.h"
@@ -273,7 +274,7 @@ struct srv {
 	struct ev *ev;
 	int sock, ctl;
 	struct linebuf lb;
-	uint64_t conns, bytes, packets;
+	uint64_t conns, bytes, packets, refused;
 	uint64_t *got; /* per descriptor: bytes read (sink bound) */
 	int ngot;
 	int accepting;
@@ -288,10 +289,32 @@ static void srv_drop(struct srv *s, int fd)
 		s->got[fd] = 0;
 }
 
+/* From the allowed host (or no host set)? */
+static int srv_allowed(const struct srv *s, const struct sockaddr_storage *a)
+{
+	const struct sockaddr_storage *w = &s->sp->allow;
+	if (!s->sp->allow_set)
+		return 1;
+	if (a->ss_family != w->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)w)->sin6_addr, sizeof(struct in6_addr));
+	return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+	       ((const struct sockaddr_in *)w)->sin_addr.s_addr;
+}
+
 static void srv_accept(struct srv *s)
 {
 	for (;;) {
-		int fd = accept(s->sock, NULL, NULL);
+		struct sockaddr_storage from;
+		socklen_t flen = sizeof(from);
+		int fd = accept(s->sock, (struct sockaddr *)&from, &flen);
+		if (fd >= 0 && !srv_allowed(s, &from)) {
+			close(fd); /* another host than the controlling client's */
+			s->refused++;
+			continue;
+		}
 		if (fd < 0) {
 			if (errno == EINTR)
 				continue;
@@ -381,11 +404,17 @@ static void srv_data(struct srv *s, int fd)
 static void srv_udp(struct srv *s)
 {
 	for (;;) {
-		ssize_t n = recv(s->sock, s->buf, SRV_BUF, 0);
+		struct sockaddr_storage from;
+		socklen_t flen = sizeof(from);
+		ssize_t n = recvfrom(s->sock, s->buf, SRV_BUF, 0, (struct sockaddr *)&from, &flen);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return;
+		if (!srv_allowed(s, &from)) {
+			s->refused++;
+			continue;
+		}
 		s->packets++;
 		s->bytes += (uint64_t)n;
 	}
@@ -408,9 +437,11 @@ static int srv_ctl(struct srv *s)
 		if (!strcmp(line, "COUNT")) {
 			struct rusage ru;
 			getrusage(RUSAGE_SELF, &ru);
-			line_write(s->ctl, "COUNT packets=%llu bytes=%llu conns=%llu user_s=%.6f sys_s=%.6f",
+			line_write(s->ctl, "COUNT packets=%llu bytes=%llu conns=%llu user_s=%.6f sys_s=%.6f "
+					   "refused=%llu",
 				   (unsigned long long)s->packets, (unsigned long long)s->bytes,
-				   (unsigned long long)s->conns, tvs(ru.ru_utime), tvs(ru.ru_stime));
+				   (unsigned long long)s->conns, tvs(ru.ru_utime), tvs(ru.ru_stime),
+				   (unsigned long long)s->refused);
 		}
 		else
 			line_write(s->ctl, "ERR unknown command");
@@ -462,9 +493,9 @@ void srv_loop(const struct srv_spec *spec, int sock, int ctl)
 	}
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	line_write(ctl, "DONE bytes=%llu packets=%llu user_s=%.6f sys_s=%.6f",
+	line_write(ctl, "DONE bytes=%llu packets=%llu user_s=%.6f sys_s=%.6f refused=%llu",
 		   (unsigned long long)s.bytes, (unsigned long long)s.packets, tvs(ru.ru_utime),
-		   tvs(ru.ru_stime));
+		   tvs(ru.ru_stime), (unsigned long long)s.refused);
 	ev_close(s.ev);
 	free(s.buf);
 	free(s.got);
@@ -523,38 +554,168 @@ static int split_peer(const char *peer, char *host, size_t hl, int *port)
 	return 0;
 }
 
+/* The challenge-response of protocol 2 on a connected control socket
+ * (docs/protocol.md): 0, or an errno with what the peer said in msg:
+ * EBUSY (another client's session runs, or too many pending connections),
+ * EACCES (key refused, or the peer could not prove it knows the key),
+ * EPROTONOSUPPORT (another protocol version), ENOSYS (no libcrypto here),
+ * ETIMEDOUT, EPROTO or the socket's error. */
+static int peer_hello(int fd, struct linebuf *lb, const char *key, char *msg, size_t len)
+{
+	unsigned char cn[AUTH_NONCE], sn[AUTH_NONCE], mac[AUTH_MAC], proof[AUTH_MAC];
+	char hex[AUTH_HEX], line[CTL_LINE];
+	if (auth_load(msg, len))
+		return ENOSYS;
+	if (auth_random(cn, sizeof(cn))) {
+		snprintf(msg, len, "libcrypto: no random bytes");
+		return ENOSYS;
+	}
+	auth_hex(cn, sizeof(cn), hex);
+	int r;
+	if ((r = line_write(fd, "HELLO %d %s", CTL_VERSION, hex)) ||
+	    (r = line_read(fd, lb, line, sizeof(line), 5000)) <= 0)
+		goto io;
+	if (strncmp(line, "CHALLENGE ", 10) || auth_unhex(line + 10, sn, sizeof(sn)))
+		goto said;
+	if (auth_mac(key, sn, sizeof(sn), cn, sizeof(cn), mac)) {
+		snprintf(msg, len, "libcrypto: HMAC failed");
+		return ENOSYS;
+	}
+	auth_hex(mac, sizeof(mac), hex);
+	if ((r = line_write(fd, "AUTH %s", hex)) ||
+	    (r = line_read(fd, lb, line, sizeof(line), 5000)) <= 0)
+		goto io;
+	char ok[8] = "", got[AUTH_HEX + 1] = "";
+	int ver = 0;
+	if (sscanf(line, "%7s %d %65s", ok, &ver, got) != 3 || strcmp(ok, "OK") || ver != CTL_VERSION)
+		goto said;
+	if (auth_mac(key, cn, sizeof(cn), sn, sizeof(sn), mac) || auth_unhex(got, proof, sizeof(proof)) ||
+	    !auth_equal(mac, proof, sizeof(mac))) {
+		snprintf(msg, len, "the peer did not prove that it knows the key (not the scalebench "
+				   "serve expected, or a different key)");
+		return EACCES;
+	}
+	return 0;
+io:
+	snprintf(msg, len, "%s", r == 0 ? "no answer within 5 s" : strerror(-r));
+	return r == 0 ? ETIMEDOUT : -r;
+said:
+	snprintf(msg, len, "%.200s", strncmp(line, "ERR ", 4) ? line : line + 4);
+	if (!strncmp(line, "ERR busy", 8))
+		return EBUSY;
+	if (!strncmp(line, "ERR key refused", 15))
+		return EACCES;
+	if (!strncmp(line, "ERR version", 11))
+		return EPROTONOSUPPORT;
+	return EPROTO;
+}
+
+static const char *hello_call(int e)
+{
+	return e == EBUSY ? "control: peer busy"
+	       : e == EACCES ? "control: HELLO refused by the peer"
+	       : e == EPROTONOSUPPORT ? "control: protocol version"
+	       : e == ENOSYS ? "control: challenge-response unavailable"
+				     : "control: HELLO";
+}
+
+static int peer_connect(struct netsrv *s, char *host, size_t hl, int *port, int *fdp)
+{
+	if (split_peer(net_cfg.peer, host, hl, port)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (fill_addr(s, host, *port))
+		return -1;
+	int fd = socket(s->addr.ss_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&s->addr, s->alen)) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/* In a child process, so that libcrypto is never mapped into the run's own
+ * process (with --in-process, proc.fork forks that process). */
+static void peer_probe_child(int out)
+{
+	struct netsrv s;
+	netsrv_clear(&s);
+	char host[256], msg[300], err[512];
+	int port, fd;
+	if (peer_connect(&s, host, sizeof(host), &port, &fd)) {
+		snprintf(err, sizeof(err), "--peer %s: cannot connect: %s", net_cfg.peer, strerror(errno));
+	} else {
+		int e = peer_hello(fd, &s.lb, net_cfg.key, msg, sizeof(msg));
+		close(fd);
+		if (!e)
+			_exit(0);
+		if (e == EBUSY) /* the server's words say it all */
+			snprintf(err, sizeof(err), "--peer %s: %s", net_cfg.peer, msg);
+		else
+			snprintf(err, sizeof(err), "--peer %s: %s: %s", net_cfg.peer, hello_call(e) + 9, msg);
+	}
+	(void)!write(out, err, strlen(err));
+	_exit(1);
+}
+
+int netsrv_peer_probe(char *err, size_t errlen)
+{
+	int p[2];
+	if (pipe(p)) {
+		snprintf(err, errlen, "--peer: pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "--peer: fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		peer_probe_child(p[1]);
+	}
+	close(p[1]);
+	size_t n = 0;
+	ssize_t r;
+	while (n + 1 < errlen && ((r = read(p[0], err + n, errlen - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+		if (r > 0)
+			n += (size_t)r;
+	err[n] = 0;
+	close(p[0]);
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	if (!n)
+		snprintf(err, errlen, "--peer %s: the check of the peer failed", net_cfg.peer);
+	return -1;
+}
+
 static int start_peer(struct netsrv *s, const char *spec)
 {
 	struct bench_env *env = s->env;
-	char host[256], line[512];
-	int port;
-	if (split_peer(net_cfg.peer, host, sizeof(host), &port)) {
-		errno = EINVAL;
-		return bench_fail(env, "--peer HOST:PORT");
-	}
-	if (fill_addr(s, host, port))
-		return bench_fail(env, "getaddrinfo (--peer)");
-	int fd = socket(s->addr.ss_family, SOCK_STREAM, 0);
-	if (fd < 0)
-		return bench_fail(env, "socket (control)");
-	if (connect(fd, (struct sockaddr *)&s->addr, s->alen)) {
-		int rc = bench_fail(env, "connect (control connection to --peer)");
-		close(fd);
-		return rc;
-	}
+	char host[256], line[CTL_LINE], msg[300];
+	int port, fd;
+	if (peer_connect(s, host, sizeof(host), &port, &fd))
+		return bench_fail(env, "connect (control connection to --peer)");
 	s->ctl = fd;
 	reg_add_fd(fd);
+	int e = peer_hello(fd, &s->lb, net_cfg.key, msg, sizeof(msg));
+	if (e) {
+		snprintf(env->note, sizeof(env->note), "peer: %.200s", msg);
+		errno = e;
+		return bench_fail(env, hello_call(e));
+	}
 	int r;
-	if ((r = line_write(fd, "HELLO 1 %s", net_cfg.key ? net_cfg.key : "")) ||
-	    (r = line_read(fd, &s->lb, line, sizeof(line), 5000)) <= 0) {
-		errno = r == 0 ? ETIMEDOUT : -r;
-		return bench_fail(env, "control: HELLO");
-	}
-	if (strncmp(line, "OK", 2)) {
-		snprintf(env->skip, sizeof(env->skip), "peer refused: %.200s", line);
-		errno = EACCES;
-		return bench_fail(env, "control: HELLO refused by the peer");
-	}
 	if ((r = line_write(fd, "START %s", spec)) ||
 	    (r = line_read(fd, &s->lb, line, sizeof(line), 10000)) <= 0) {
 		errno = r == 0 ? ETIMEDOUT : -r;
@@ -710,6 +871,12 @@ void netsrv_stop(struct netsrv *s)
 					break;
 				if (!strncmp(line, "DONE", 4)) {
 					snprintf(s->done, sizeof(s->done), "%.250s", line);
+					/* serve closes after DONE, freeing its session
+					 * slot: wait for that, so that the next bench's
+					 * session does not find the slot still held */
+					if (s->pid < 0)
+						while (line_read(s->ctl, &s->lb, line, sizeof(line), 1000) > 0)
+							;
 					break;
 				}
 			}

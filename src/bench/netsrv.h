@@ -41,10 +41,19 @@ struct srv_spec {
 	uint64_t max_conn;   /* connections it accepts at most */
 	uint64_t max_bytes;  /* bytes it reads at most per connection (sink) */
 	double max_s;        /* it exits after this long */
+	/* serve: accept (and count datagrams) only from this host; the
+	 * controlling client's address. Not part of the text form. */
+	struct sockaddr_storage allow;
+	int allow_set;
 };
 #define SRV_MAX_CONN 100000
 #define SRV_MAX_S 3600.0
 #define SRV_MAX_BYTES (1ull << 40)
+
+/* The control protocol of serve (docs/protocol.md): its version and the
+ * longest line, newline included. */
+#define CTL_VERSION 2
+#define CTL_LINE 512
 
 int srv_spec_format(const struct srv_spec *s, char *buf, size_t len);
 int srv_spec_parse(const char *text, struct srv_spec *s, char *err, size_t errlen);
@@ -83,6 +92,10 @@ int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech);
 int netsrv_check(struct netsrv *s, int timeout_ms);
 /* Send a command and wait for the reply line starting with want. */
 int netsrv_ask(struct netsrv *s, const char *cmd, const char *want, char *reply, size_t len);
+/* run --peer: can this client start a session at the peer now (connect,
+ * challenge-response, close; in a child process)? 0, or -1 with a
+ * message in err. */
+int netsrv_peer_probe(char *err, size_t errlen);
 /* Stop it: STOP, the DONE line into s->done, reap the child. */
 void netsrv_stop(struct netsrv *s);
 /* A new socket of type connected to the server (TCP: after its accept

@@ -17,7 +17,7 @@ struct net_args {
 	{"ipv6", '6', OPT_FLAG, NULL, "net.*: IPv6 (::1, or the namespaces' fd77::/64)", 0, 0, NULL, &(a).v6, NULL}, \
 	{"netns", 0, OPT_FLAG, NULL, "net.*: server and client in two new network namespaces joined by a veth pair (root)", 0, 0, NULL, &(a).netns, NULL}, \
 	{"peer", 0, OPT_STR, "HOST:PORT", "net.*: drive the server side of a `scalebench serve` there", 0, 0, NULL, &(a).peer, NULL}, \
-	{"key", 0, OPT_STR, "KEY", "the shared key of that `serve`", 0, 0, NULL, &(a).key, NULL}
+	{"key", 0, OPT_STR, "KEY", "the shared key of that `serve` (proven by challenge-response, never sent); an unusable or busy peer: exit 2", 0, 0, NULL, &(a).key, NULL}
 
 /* Usage errors: 0, or -1 with a message. Sets net_cfg. */
 int netopt_check(const struct net_args *a, char *err, size_t errlen);

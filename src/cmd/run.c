@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "netopt.h"
+#include "netsrv.h"
 #include "runner.h"
 
 static void usage(FILE *f, const struct opt *opts)
@@ -28,8 +29,9 @@ static void usage(FILE *f, const struct opt *opts)
 		   "clock_nanosleep) at eight load levels scalebench makes: -p interval_us=,\n"
 		   "priority=, duration=, cpus=, load_cpus=, load_procs= (docs/benches.md).\n");
 	fprintf(f, "\nexit: 0 done (failures met by a bench are recorded in the result), 1 the\n"
-		   "harness failed, 2 bad arguments or target, 3 a sample exceeded\n"
-		   "--max-latency, 128+signal interrupted (the partial result is still written).\n");
+		   "harness failed, 2 bad arguments, target or --peer (unusable, busy), 3 a\n"
+		   "sample exceeded --max-latency, 128+signal interrupted (the partial result is\n"
+		   "still written).\n");
 }
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
@@ -55,6 +57,11 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	}
 	if (runner_prepare(&rn, pos, npos, err, sizeof(err)) ||
 	    runner_check_dir(rn.a.dir, err, sizeof(err)) || netopt_check(&na, err, sizeof(err))) {
+		fprintf(stderr, "scalebench run: %s\n", err);
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (na.peer && netsrv_peer_probe(err, sizeof(err))) { /* an unusable peer: bad target */
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;

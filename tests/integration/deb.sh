@@ -29,6 +29,7 @@ done
 v=$(make -s -C "$root" print-version)
 check "the Makefile names a version ($v)" sh -c 'printf "%s\n" "$1" | grep -Eq "^[0-9]+\.[0-9]+\.[0-9]+$"' _ "$v"
 mkdir -p "$T/dist" "$T/build"
+schema_exempt "$T/build" # the source tree: its fuzz corpus is hostile on purpose
 check "make dist writes scalebench-$v.tar.gz" sh -c \
 	'make -s -C "$1" dist DIST_DIR="$2" >/dev/null 2>&1 && test -s "$2/scalebench-$3.tar.gz"' _ "$root" "$T/dist" "$v"
 tar -xzf "$T/dist/scalebench-$v.tar.gz" -C "$T/build" 2>/dev/null

@@ -483,7 +483,13 @@ static int read_strs(struct rd *rd, const json_t *a, const char *k, char ***out,
 	size_t sz = json_array_size(a);
 	if (!sz)
 		return 0;
-	*out = calloc(sz, sizeof(**out));
+	/* capacity: the next power of two, as result.c's append() assumes of
+	 * every array it grows (a bench's notes gain more when repetitions
+	 * from workers are merged) */
+	size_t cap = 1;
+	while (cap < sz)
+		cap *= 2;
+	*out = calloc(cap, sizeof(**out));
 	if (!*out)
 		return bad(rd, k, "out of memory");
 	for (size_t i = 0; i < sz; i++) {

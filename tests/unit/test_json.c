@@ -175,6 +175,25 @@ int main(void)
 		json_decref(j1);
 		json_decref(j2);
 	}
+	/* a bench read back with 3 notes takes more (a worker's repetitions
+	 * merged): the array read must leave room to grow (ASan/valgrind see
+	 * an overflow otherwise) */
+	make_result(&a);
+	{
+		struct bench_result grow;
+		json_t *jg = bench_to_json(&a.benches[0]);
+		json_object_set_new(jg, "notes", json_pack("[s,s,s]", "one", "two", "three"));
+		CHECK(bench_from_json(jg, &grow, err, sizeof(err)) == 0 && grow.nnotes == 3,
+		      "3 notes read back: %s", err);
+		for (int k = 0; k < 6; k++)
+			bench_add_note(&grow, "more %d", k);
+		CHECK(grow.nnotes == 9 && !strcmp(grow.notes[2], "three") &&
+			      !strcmp(grow.notes[8], "more 5"),
+		      "... and 6 added after them: %d notes", grow.nnotes);
+		bench_result_clear(&grow);
+		json_decref(jg);
+	}
+	result_free(&a);
 	struct bench_result bad1;
 	json_t *nb = json_pack("{s:s,s:i}", "name", "x", "version", 1);
 	CHECK(bench_from_json(nb, &bad1, err, sizeof(err)) != 0 && strstr(err, "status"),

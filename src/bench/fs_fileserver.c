@@ -40,6 +40,7 @@
 #include "bench.h"
 #include "durable.h"
 #include "registry.h"
+#include "webload.h"
 
 enum phase { PH_POPULATE, PH_OVERWRITE, PH_READ, PH_DELETE, NPHASES };
 static const char *const phase_name[NPHASES] = {"populate", "overwrite", "read", "delete"};
@@ -67,21 +68,11 @@ struct st {
 	int err; const char *call;
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	return x ^ (x >> 33);
-}
 
 /* Size of file i at version v: log-uniform in [min_b, max_b]. */
 static size_t file_size(const struct st *s, uint64_t i, uint64_t v)
 {
-	double u = (double)(mix(s->seed * 7919 + i * 2 + v) >> 11) / 9007199254740992.0;
-	double lo = log((double)s->min_b), hi = log((double)s->max_b);
-	return (size_t)exp(lo + u * (hi - lo));
+	return seed_file_size(s->seed, i, v, s->min_b, s->max_b);
 }
 
 static void path_of(const struct st *s, uint64_t i, char *buf, size_t len)
@@ -136,7 +127,7 @@ static int setup(struct bench_env *env, void **state)
 		return bench_fail(env, "malloc");
 	}
 	for (size_t i = 0; i < s->buflen; i++)
-		s->buf[i] = (char)(mix(i) & 0xff);
+		s->buf[i] = (char)(seed_mix(i) & 0xff);
 	pthread_mutex_init(&s->lock, NULL);
 	snprintf(env->note, sizeof(env->note),
 		 "%llu files in %llu directories, %llu-%llu KiB, %llu overwritten, %llu reads per point",
@@ -192,7 +183,7 @@ static int64_t file_op(struct st *s, uint64_t k, char *rbuf, uint64_t *rng)
 		}
 		return (int64_t)len;
 	case PH_READ: {
-		*rng = mix(*rng + k);
+		*rng = seed_mix(*rng + k);
 		path_of(s, *rng % s->files, p, sizeof(p));
 		fd = openat(dfd, p, O_RDONLY);
 		if (fd < 0) {

@@ -95,13 +95,20 @@ int http_parse_request(const char *buf, size_t len, size_t max_head, struct http
 	return (int)(end - buf) + 4;
 }
 
-static uint64_t mix64(uint64_t x)
+uint64_t seed_mix(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdull;
 	x ^= x >> 33;
 	x *= 0xc4ceb9fe1a85ec53ull;
 	return x ^ (x >> 33);
+}
+
+size_t seed_file_size(uint64_t seed, uint64_t i, uint64_t v, size_t min_b, size_t max_b)
+{
+	double u = (double)(seed_mix(seed * 7919 + i * 2 + v) >> 11) / 9007199254740992.0;
+	double lo = log((double)min_b), hi = log((double)max_b);
+	return (size_t)exp(lo + u * (hi - lo));
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -128,12 +135,12 @@ int zipf_log(uint32_t *out, size_t n, uint64_t nfiles, uint64_t uniq, double s, 
 		sum += pow((double)(r + 1), -s);
 		cdf[r] = sum;
 	}
-	uint64_t a = mix64(seed ^ 0x5bd1e995) % nfiles | 1, b = 0; /* rank 0 is file 0 */
+	uint64_t a = seed_mix(seed ^ 0x5bd1e995) % nfiles | 1, b = 0; /* rank 0 is file 0 */
 	while (gcd(a, nfiles) != 1)
 		a++;
 	uint64_t x = seed;
 	for (size_t i = 0; i < n; i++) {
-		x = mix64(x + 0x9e3779b97f4a7c15ull);
+		x = seed_mix(x + 0x9e3779b97f4a7c15ull);
 		double u = (double)(x >> 11) / 9007199254740992.0 * sum;
 		uint64_t lo = 0, hi = uniq - 1; /* first rank with cdf > u */
 		while (lo < hi) {

@@ -31,4 +31,10 @@ int http_parse_request(const char *buf, size_t len, size_t max_head, struct http
  * log. 0, or -1 when out of memory or the arguments are empty. */
 int zipf_log(uint32_t *out, size_t n, uint64_t nfiles, uint64_t uniq, double s, uint64_t seed);
 
+/* Seeded workloads (work.round2, fs.fileserver): a 64-bit mixing function
+ * (splitmix's finaliser), and the size of file i at version v, log-uniform
+ * in [min_b, max_b] (min_b >= 1), the same for the same seed anywhere. */
+uint64_t seed_mix(uint64_t x);
+size_t seed_file_size(uint64_t seed, uint64_t i, uint64_t v, size_t min_b, size_t max_b);
+
 #endif

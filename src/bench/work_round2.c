@@ -176,20 +176,10 @@ struct st {
 	int cl_threads;
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	return x ^ (x >> 33);
-}
 
 static size_t file_size(const struct st *s, uint64_t i, uint64_t v)
 {
-	double u = (double)(mix(s->seed * 7919 + i * 2 + v) >> 11) / 9007199254740992.0;
-	double lo = log((double)s->min_b), hi = log((double)s->max_b);
-	return (size_t)exp(lo + u * (hi - lo));
+	return seed_file_size(s->seed, i, v, s->min_b, s->max_b);
 }
 
 static void name_of(const struct st *s, uint64_t i, char *b, size_t len)
@@ -428,7 +418,7 @@ static int make_tar(struct st *s, const char *path, int over)
 	uint64_t step = over ? 100 : 1, nf = s->n;
 	for (uint64_t i = 0; i < nf && rc == 0 && !reg_stop_requested(); i++) {
 		/* over: over_pct of every 100 names, spread through the tree */
-		if (over && (mix(s->seed + i * 31) % step) >= s->over_pct)
+		if (over && (seed_mix(s->seed + i * 31) % step) >= s->over_pct)
 			continue;
 		if (s->per_dir && i % s->per_dir == 0 && !over) {
 			snprintf(dname, sizeof(dname), "d%05llu", (unsigned long long)(i / s->per_dir));
@@ -451,7 +441,7 @@ static int make_tar(struct st *s, const char *path, int over)
 		archive_entry_set_size(e, (la_int64_t)len);
 		archive_entry_set_mtime(e, 1136073600 + (time_t)over * 86400, 0);
 		if (rc == 0 && (archive_write_header(a, e) != ARCHIVE_OK ||
-				archive_write_data(a, s->buf + mix(i + (uint64_t)over) % 4096, len) != (la_ssize_t)len)) {
+				archive_write_data(a, s->buf + seed_mix(i + (uint64_t)over) % 4096, len) != (la_ssize_t)len)) {
 			if (!errno)
 				errno = EIO;
 			rc = bench_fail(s->env, "archive_write_data");
@@ -1114,7 +1104,7 @@ static int setup(struct bench_env *env, void **state)
 	if (!s->buf || !s->log)
 		return bench_fail(env, "malloc");
 	for (size_t i = 0; i < s->buflen; i++)
-		s->buf[i] = (char)(mix(s->seed + i) & 0xff);
+		s->buf[i] = (char)(seed_mix(s->seed + i) & 0xff);
 	snprintf(s->tree, sizeof(s->tree), "%s/tree", env->dir);
 	snprintf(s->tar, sizeof(s->tar), "%s/round2.tar", env->dir);
 	snprintf(s->tar_over, sizeof(s->tar_over), "%s/round2-over.tar", env->dir);

@@ -109,8 +109,29 @@ static void test_zipf(void)
 	free(cnt);
 }
 
+/* file sizes: within [min, max], the same for the same seed, spread over
+ * the range (log-uniform: about half below the geometric mean) */
+static void test_sizes(void)
+{
+	size_t lo = 2048, hi = 204800;
+	int in = 1, below = 0, same = 1;
+	for (uint64_t i = 0; i < 4000; i++) {
+		size_t z = seed_file_size(7, i, 0, lo, hi);
+		in &= z >= lo && z <= hi;
+		below += z < 20480; /* sqrt(lo * hi) */
+		same &= z == seed_file_size(7, i, 0, lo, hi);
+	}
+	CHECK(in, "sizes within [min, max]");
+	CHECK(same, "the same seed gives the same sizes");
+	CHECK(below > 1700 && below < 2300, "log-uniform: %d of 4000 below the geometric mean", below);
+	CHECK(seed_file_size(7, 1, 0, lo, hi) != seed_file_size(8, 1, 0, lo, hi) ||
+		      seed_file_size(7, 2, 0, lo, hi) != seed_file_size(8, 2, 0, lo, hi),
+	      "another seed, other sizes");
+}
+
 int main(void)
 {
+	test_sizes();
 	test_parser();
 	test_zipf();
 	return t_done("test_webload");

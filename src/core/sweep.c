@@ -750,9 +750,9 @@ void bench_place(const struct bench_env *env, int k)
 	if (env->place_ncpu <= 0 || k < 0)
 		return;
 	if (env->place == BENCH_PLACE_SAME)
-		sys_pin_cpus(&env->place_cpu[0], 1);
+		sys_pin_thread(env->place_cpu[0]);
 	else if (env->place == BENCH_PLACE_SPREAD)
-		sys_pin_cpus(&env->place_cpu[k % env->place_ncpu], 1);
+		sys_pin_thread(env->place_cpu[k % env->place_ncpu]);
 }
 
 /* Pins the bench's own process for its placement (its children inherit
@@ -760,7 +760,7 @@ void bench_place(const struct bench_env *env, int k)
  * restored after teardown (an in-process sweep goes on with other
  * benches). */
 static void place_bench(const struct bench *b, struct bench_env *env, struct bench_result *out,
-			int *saved, int *nsaved)
+			unsigned char *saved, int *nsaved)
 {
 	*nsaved = 0;
 	if (!b->placement)
@@ -771,7 +771,11 @@ static void place_bench(const struct bench *b, struct bench_env *env, struct ben
 					       : BENCH_PLACE_FREE;
 	if (out->params && !json_object_get(out->params, "placement"))
 		json_object_set_new(out->params, "placement", json_string(mode));
-	int n = sys_cpus_allowed(env->place_cpu, (int)(sizeof(env->place_cpu) / sizeof(int)));
+	int n = 0, max = (int)(sizeof(env->place_cpu) / sizeof(int));
+	if (sys_get_pinned(saved, SYS_MAX_CPUS) > 0)
+		for (int c = 0; c < SYS_MAX_CPUS && n < max; c++)
+			if (saved[c])
+				env->place_cpu[n++] = c;
 	if (n <= 0) {
 		env->place = BENCH_PLACE_FREE;
 		bench_add_note(out, "placement %s: this system has no CPU affinity control; the "
@@ -785,9 +789,8 @@ static void place_bench(const struct bench *b, struct bench_env *env, struct ben
 			       env->place_cpu[0], env->place_cpu[n - 1]);
 		return;
 	}
-	memcpy(saved, env->place_cpu, (size_t)n * sizeof(int));
 	*nsaved = n;
-	sys_pin_cpus(&env->place_cpu[0], 1);
+	sys_pin_thread(env->place_cpu[0]);
 	if (env->place == BENCH_PLACE_SAME || n == 1)
 		bench_add_note(out, "placement %s: the bench and its peers on CPU %d "
 				    "(-p placement=same|spread|free)", mode, env->place_cpu[0]);
@@ -858,7 +861,8 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 
 	struct sweep_progress pr = {.bench = b->name, .rep = repi + 1, .nreps = o->repeat,
 				    .npoints = np};
-	int harness_rc = 0, saved[64], nsaved;
+	int harness_rc = 0, nsaved;
+	unsigned char saved[SYS_MAX_CPUS]; /* the CPUs allowed before placement */
 	place_bench(b, &c.env, out, saved, &nsaved);
 	int rc = b->setup ? b->setup(&c.env, &c.st) : 0;
 	if (rc == BENCH_SKIP) {
@@ -921,7 +925,7 @@ done:
 		b->teardown(c.st);
 out:
 	if (nsaved)
-		sys_pin_cpus(saved, nsaved);
+		sys_pin_set(saved, SYS_MAX_CPUS);
 	if (c.env.note[0])
 		bench_add_note(out, "%s", c.env.note); /* identical notes are kept once */
 	close(c.env.dirfd);

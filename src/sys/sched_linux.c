@@ -45,27 +45,3 @@ bad:
 }
 
 int sys_current_cpu(void) { return sched_getcpu(); }
-
-int sys_cpus_allowed(int *cpus, int max)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	int n = 0;
-	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
-		if (CPU_ISSET(c, &set))
-			cpus[n++] = c;
-	return n;
-}
-
-int sys_pin_cpus(const int *cpus, int n)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	for (int i = 0; i < n; i++)
-		if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
-			CPU_SET(cpus[i], &set);
-	if (CPU_COUNT(&set) == 0)
-		return -EINVAL;
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-}

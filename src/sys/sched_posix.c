@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* CPU placement through POSIX alone: there is no affinity interface. */
-#include <errno.h>
 #include <stdio.h>
 #include "sys.h"
 
@@ -11,17 +10,3 @@ int sys_set_cpus(const char *list, char *err, size_t errlen)
 }
 
 int sys_current_cpu(void) { return -1; }
-
-int sys_cpus_allowed(int *cpus, int max)
-{
-	(void)cpus;
-	(void)max;
-	return 0;
-}
-
-int sys_pin_cpus(const int *cpus, int n)
-{
-	(void)cpus;
-	(void)n;
-	return -ENOSYS;
-}

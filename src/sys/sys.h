@@ -61,12 +61,6 @@ int sys_self_exe(const char *argv0, char *out, size_t len);
  * system cannot tell. */
 int sys_set_cpus(const char *list, char *err, size_t errlen);
 int sys_current_cpu(void);
-/* The CPUs the calling thread may run on, ascending, at most max of them:
- * their count, or 0 when the system cannot tell (POSIX build). */
-int sys_cpus_allowed(int *cpus, int max);
-/* Pin the calling thread (and what it starts from now on) to the n CPUs
- * given; 0, or -errno (-ENOSYS in the POSIX build). */
-int sys_pin_cpus(const int *cpus, int n);
 
 /* ---- page cache, loop devices and mounts (the file-system matrix);
  * Linux: src/sys/sys_loop_linux.c; the POSIX build returns -ENOSYS. ---- */

@@ -204,6 +204,23 @@ void svg_loglog(FILE *f, const char *xlabel, const struct series *s, int ns)
 
 struct xy { double x, y; };
 
+/* A series' share of samples in each of nb coarse bins (HBINS_PER_OCTAVE
+ * per factor of two, bin 0 at b0), added to share[0..nb); the clipped
+ * tails go to the end bins. */
+static void bin_shares(const struct series *s, double b0, int nb, double *share)
+{
+	double tot = 0;
+	for (int k = 0; k < s->n; k++)
+		tot += s->y[k] > 0 ? s->y[k] : 0;
+	for (int k = 0; k < s->n && tot > 0; k++) {
+		if (!(s->x[k] > 0) || !(s->y[k] > 0))
+			continue;
+		int b = (int)floor(log2(s->x[k]) * HBINS_PER_OCTAVE - b0);
+		b = b < 0 ? 0 : b >= nb ? nb - 1 : b;
+		share[b] += s->y[k] / tot;
+	}
+}
+
 static int cmp_x(const void *a, const void *b)
 {
 	double x = ((const struct xy *)a)->x, y = ((const struct xy *)b)->x;
@@ -264,17 +281,7 @@ void svg_histogram(FILE *f, const struct series *s, int ns)
 	}
 	double top = 0;
 	for (int i = 0; i < ns; i++) {
-		double tot = 0;
-		for (int k = 0; k < s[i].n; k++)
-			tot += s[i].y[k] > 0 ? s[i].y[k] : 0;
-		for (int k = 0; k < s[i].n && tot > 0; k++) {
-			if (!(s[i].x[k] > 0) || !(s[i].y[k] > 0))
-				continue;
-			int b = (int)floor(log2(s[i].x[k]) * HBINS_PER_OCTAVE - b0);
-			b = b < 0 ? 0 : b >= nb ? nb - 1 : b; /* the clipped tails in the end bins */
-			if (b >= 0 && b < nb)
-				share[i * nb + b] += s[i].y[k] / tot;
-		}
+		bin_shares(&s[i], b0, nb, share + (size_t)i * (size_t)nb);
 		for (int b = 0; b < nb; b++)
 			top = fmax(top, share[i * nb + b]);
 	}
@@ -347,17 +354,8 @@ void svg_histogram_tail(FILE *f, const struct series *s, int ns, const struct vm
 	log_ticks(f, &ay, 1, 0);
 	log_ticks(f, &ax, 0, 1);
 	for (int i = 0; i < ns; i++) {
-		double tot = 0;
 		memset(share, 0, (size_t)nb * sizeof(double));
-		for (int k = 0; k < s[i].n; k++)
-			tot += s[i].y[k] > 0 ? s[i].y[k] : 0;
-		for (int k = 0; k < s[i].n && tot > 0; k++) {
-			if (!(s[i].x[k] > 0) || !(s[i].y[k] > 0))
-				continue;
-			int b = (int)floor(log2(s[i].x[k]) * HBINS_PER_OCTAVE - b0);
-			b = b < 0 ? 0 : b >= nb ? nb - 1 : b;
-			share[b] += s[i].y[k] / tot;
-		}
+		bin_shares(&s[i], b0, nb, share);
 		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s d=\"",
 			svg_color(s[i].color), s[i].dashed ? " stroke-dasharray=\"6 4\"" : "");
 		char cmd = 'M';

@@ -525,7 +525,9 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 		b->params = json_incref(pr);
 	json_t *mx = json_object_get(o, "max_n");
 	b->max_n = json_is_integer(mx) && json_integer_value(mx) > 0 ? (uint64_t)json_integer_value(mx) : 0;
-	b->version = ver > 1000000 ? -1 : (int)ver;
+	if (ver > 1000000) /* written back as -1 it would not read again */
+		return bad(rd, "version", "out of range (0..1000000)");
+	b->version = (int)ver;
 	int st = bench_status_from_name(status);
 	if (st < 0)
 		return bad(rd, "status", "unknown value");

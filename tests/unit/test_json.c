@@ -141,6 +141,9 @@ int main(void)
 		{"", "expected near end of file"},
 		{"{\"schema_version\": 1, \"tool\": {\"version\": \"1\"}, \"benches\": [", "expected near end of file"},
 		{"[1,2,3]", "not a JSON object"},
+		/* found by the fuzzer: a version beyond int was read as -1, which
+		 * did not read again once written */
+		{"{\"schema_version\": 1, \"tool\": {\"version\": \"1\"}, \"benches\": [{\"name\": \"x\", \"version\": 333333333333333331, \"status\": \"ok\", \"verdict\": {\"class\": \"O(1)\", \"reason\": \"\"}}]}", "version: out of range"},
 		{"{}", "schema_version: missing"},
 		{"{\"schema_version\": 99}", "schema_version 99 is not supported"},
 		{"{\"schema_version\": 1, \"tool\": {\"version\": \"1\"}}", "benches: missing"},

@@ -216,12 +216,26 @@ enum bench_series {
 
 enum bench_flag {
 	BENCH_FULL_BUDGET = 1u << 0, /* run(): spend the whole budget, no CI stop */
+	/* AXIS_CONCURRENCY whose N counts CPU-bound processes or threads (workers,
+	 * reader threads, tasks): a point with N above the online CPUs is marked
+	 * oversubscribed and left out of the throughput fit (run --fit-oversubscribed
+	 * keeps it). Not for requests in flight on one thread (io depth). */
+	BENCH_AXIS_TASKS = 1u << 1,
 };
+
+/* What kind of quantity the axis is, which decides the headline verdict
+ * (docs/verdicts.md): AXIS_LOAD (the default: entries, processes, mappings,
+ * connections held) is judged by how one operation's cost grows (fit.c);
+ * AXIS_CONCURRENCY (requests in flight, streams, connections doing work,
+ * workers, tasks) by how throughput grows, with the Universal Scalability
+ * Law (usl.c); AXIS_SIZE (request bytes) by cost per KiB. */
+enum bench_axis_kind { AXIS_LOAD = 0, AXIS_CONCURRENCY, AXIS_SIZE };
 
 struct bench {
 	const char *name;     /* "family.op" */
 	int version;          /* bump whenever what is measured changes */
 	const char *axis;     /* what N counts */
+	enum bench_axis_kind axis_kind; /* load (default), concurrency or size: see above */
 	const char *summary;  /* one line */
 	const char *op_desc;  /* the timed operation, e.g. "open(O_CREAT|O_EXCL) + close" */
 	unsigned needs;       /* enum bench_need */

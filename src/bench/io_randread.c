@@ -5,7 +5,7 @@
 static int setup(struct bench_env *env, void **state) { return iofile_cb_setup(env, state, 0, 1); }
 
 const struct bench bench_io_randread = {
-	.name = "io.randread", .version = 1, .axis = "requests in flight",
+	.name = "io.randread", .version = 1, .axis = "requests in flight", .axis_kind = AXIS_CONCURRENCY,
 	.summary = "random 4 KiB reads of one file with N requests in flight (psync/mmap: N threads)",
 	.op_desc = "one read request of bs bytes (4 KiB) at a random aligned offset; latency from issue to completion",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET, .min_n = 1,

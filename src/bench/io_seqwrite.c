@@ -6,7 +6,7 @@
 static int setup(struct bench_env *env, void **state) { return iofile_cb_setup(env, state, 1, 0); }
 
 const struct bench bench_io_seqwrite = {
-	.name = "io.seqwrite", .version = 1, .axis = "request size (KiB)",
+	.name = "io.seqwrite", .version = 1, .axis = "request size (KiB)", .axis_kind = AXIS_SIZE,
 	.summary = "sequential overwrites of one file by request size, through psync, libaio or io_uring",
 	.op_desc = "one write request of N KiB (rounded to 4 KiB) at the next offset, wrapping at the end of the file; no fsync",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET, .min_n = 4,

@@ -253,10 +253,10 @@ static uint64_t space_bytes(const struct bench_env *env)
 }
 
 const struct bench bench_io_streams = {
-	.name = "io.streams", .version = 1, .axis = "concurrent streams (one file each)",
+	.name = "io.streams", .version = 1, .axis = "concurrent streams (one file each)", .axis_kind = AXIS_CONCURRENCY,
 	.summary = "N readers each streaming its own file: aggregate bandwidth and per-stream fairness",
 	.op_desc = "one pread of bs bytes (256 KiB) by one of N threads, each reading its own file in order",
-	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET,
+	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET | BENCH_AXIS_TASKS,
 	.quick_max_n = 8, .default_max_n = 32, .full_max_n = 128, .space_mib = 544, .space_bytes = space_bytes,
 	.variants = variants, .params = params, .setup = setup, .grow = grow, .set_n = set_n, .run = run,
 	.teardown = teardown,

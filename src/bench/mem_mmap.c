@@ -103,7 +103,7 @@ static void teardown(void *state)
 
 const struct bench bench_mem_mmap = {
 	.params = bench_no_params,
-	.name = "mem.mmap", .version = 1, .axis = "mappings already present",
+	.name = "mem.mmap", .version = 1, .axis = "mappings already present", .axis_kind = AXIS_LOAD,
 	.summary = "mmap + munmap of one page with N distinct mappings already present",
 	.op_desc = "mmap(one page, PROT_READ|PROT_WRITE, MAP_PRIVATE) + munmap",
 	.quick_max_n = 10000, .default_max_n = 50000, .full_max_n = 1000000,

@@ -124,7 +124,7 @@ static const struct bench_param_spec params[] = {
 
 const struct bench bench_net_accept = {
 	.params = params,
-	.name = "net.accept", .version = 1, .axis = "connections already accepted and held",
+	.name = "net.accept", .version = 1, .axis = "connections already accepted and held", .axis_kind = AXIS_LOAD,
 	.placement = "same",
 	.summary = "accept a pending TCP connection with N accepted connections held open",
 	.op_desc = "accept on a blocking listening socket; the client connects before, both close after",

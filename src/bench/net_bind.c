@@ -86,7 +86,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_bind = {
 	.params = bench_no_params,
-	.name = "net.bind", .version = 1, .axis = "loopback ports already bound",
+	.name = "net.bind", .version = 1, .axis = "loopback ports already bound", .axis_kind = AXIS_LOAD,
 	.summary = "bind a new TCP socket to a free loopback port with N ports already bound",
 	.op_desc = "bind(127.0.0.1, port 0); socket made untimed before, closed after",
 	.quick_max_n = 1000, .default_max_n = 10000, .full_max_n = 100000,

@@ -134,7 +134,7 @@ static const struct bench_param_spec params[] = {
 
 const struct bench bench_net_connect = {
 	.params = params,
-	.name = "net.connect", .version = 1, .axis = "connections already established",
+	.name = "net.connect", .version = 1, .axis = "connections already established", .axis_kind = AXIS_LOAD,
 	.placement = "same",
 	.summary = "connect to a server until its event loop has accepted, with N connections established",
 	.op_desc = "connect + recv of the byte the server sends on accept; socket made before, reset (SO_LINGER 0) after",

@@ -160,7 +160,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_request = {
 	.params = params,
-	.name = "net.request", .version = 1, .axis = "idle keep-alive connections on the server",
+	.name = "net.request", .version = 1, .axis = "idle keep-alive connections on the server", .axis_kind = AXIS_LOAD,
 	.placement = "same",
 	.summary = "64-byte request/response on one connection with N idle connections open, per event mechanism",
 	.op_desc = "send 64 bytes + recv the 64-byte echo, the server waiting in select/poll/epoll/io_uring",

@@ -130,7 +130,7 @@ static const struct bench_param_spec params[] = {
 
 const struct bench bench_net_rr = {
 	.params = params,
-	.name = "net.rr", .version = 1, .axis = "concurrent connections, one transaction in flight each",
+	.name = "net.rr", .version = 1, .axis = "concurrent connections, one transaction in flight each", .axis_kind = AXIS_CONCURRENCY,
 	.placement = "same",
 	.summary = "1-byte TCP request/response transactions per second with N concurrent connections",
 	.op_desc = "one transaction: send 1 byte, receive its echo (latency from the send)",

@@ -271,7 +271,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_stream = {
 	.params = params,
-	.name = "net.stream", .version = 1, .axis = "parallel TCP streams",
+	.name = "net.stream", .version = 1, .axis = "parallel TCP streams", .axis_kind = AXIS_CONCURRENCY,
 	.placement = "spread",
 	.summary = "TCP bulk throughput with N parallel streams (send, sendfile, splice, MSG_ZEROCOPY)",
 	.op_desc = "one send call of up to 128 KiB on a ready stream (sender side)",

@@ -122,7 +122,7 @@ static const struct bench_param_spec params[] = {
 
 const struct bench bench_net_udp = {
 	.params = params,
-	.name = "net.udp", .version = 1, .axis = "UDP payload bytes",
+	.name = "net.udp", .version = 1, .axis = "UDP payload bytes", .axis_kind = AXIS_SIZE,
 	.placement = "spread",
 	.summary = "UDP datagrams per second from one socket to a sink server, by payload size",
 	.op_desc = "one send of an N-byte datagram on a connected UDP socket",

@@ -109,7 +109,7 @@ static const struct bench_param_spec params[] = {
 
 const struct bench bench_proc_fork = {
 	.params = params,
-	.name = "proc.fork", .version = 1, .axis = "live (sleeping) processes",
+	.name = "proc.fork", .version = 1, .axis = "live (sleeping) processes", .axis_kind = AXIS_LOAD,
 	.placement = "same",
 	.summary = "fork a child that exits at once, and reap it, with N sleeping processes alive",
 	.op_desc = "fork + child _exit(0) + waitpid",

@@ -569,7 +569,7 @@ static const struct bench_param_spec params[] = {
 };
 
 const struct bench bench_rt_wakeup = {
-	.name = "rt.wakeup", .version = 1, .axis = "load level (1 none, 2 cpu, 3 fs, 4 io, 5 net, 6 fork, 7 pagecache, 8 all)",
+	.name = "rt.wakeup", .version = 1, .axis = "load level (1 none, 2 cpu, 3 fs, 4 io, 5 net, 6 fork, 7 pagecache, 8 all)", .axis_kind = AXIS_LOAD,
 	.summary = "timer wake-up latency (cyclictest's method: SCHED_FIFO, absolute clock_nanosleep, mlockall, cpu_dma_latency 0) under loads scalebench makes",
 	.op_desc = "wake-up from clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME): woke minus wanted",
 	.quick_max_n = 8, .default_max_n = 8, .full_max_n = 8, .series = SERIES_LINEAR,

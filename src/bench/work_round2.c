@@ -1275,7 +1275,7 @@ static const struct bench_param_spec params[] = {
 };
 
 const struct bench bench_work_round2 = {
-	.name = "work.round2", .version = 1, .axis = "files in the tree",
+	.name = "work.round2", .version = 1, .axis = "files in the tree", .axis_kind = AXIS_LOAD,
 	.summary = "von Leitner's round 2: make a tar, unpack, unpack over, serve over HTTP, delete; per phase",
 	.op_desc = "one tar entry extracted, one HTTP request served, or one entry removed",
 	.needs = NEED_DIR | NEED_LINUX, .unit = "file", .series = SERIES_125, .flags = BENCH_FULL_BUDGET,

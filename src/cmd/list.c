@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "opt.h"
 #include "param.h"
+#include "result.h"
 
 #define MAX_LIST 64
 #define MAX_LIST_BENCHES 128
@@ -75,8 +76,9 @@ int cmd_list(int argc, char **argv)
 		for (int i = 0; i < (npos ? nsel : bench_count); i++) {
 			const struct bench *b = npos ? sel[i] : bench_table[i];
 			json_array_append_new(
-				a, json_pack("{s:s,s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:s?,s:o}", "name", b->name,
-					     "version", b->version, "axis", b->axis, "summary", b->summary,
+				a, json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:s?,s:o}", "name", b->name,
+					     "version", b->version, "axis", b->axis, "axis_kind",
+					     axis_kind_name((int)b->axis_kind), "summary", b->summary,
 					     "op", b->op_desc, "quick_max_n", (json_int_t)b->quick_max_n,
 					     "default_max_n", (json_int_t)b->default_max_n, "full_max_n",
 					     (json_int_t)b->full_max_n, "unavailable", b->unavailable,

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "cmd.h"
@@ -434,6 +435,10 @@ int runner_describe(struct bench_result *br, const struct bench *b, const char *
 	br->summary = strdup(b->summary);
 	br->op_desc = strdup(b->op_desc);
 	br->version = b->version;
+	br->axis_kind = (int)b->axis_kind;
+	br->axis_tasks = !!(b->flags & BENCH_AXIS_TASKS);
+	long nc = sysconf(_SC_NPROCESSORS_ONLN);
+	br->cpus_online = nc > 0 && nc < 1000000 ? (int)nc : 0;
 	return (variant && !br->variant) || (target && !br->target) || !br->unit || !br->name ||
 			       !br->axis || !br->summary || !br->op_desc
 		       ? -ENOMEM

@@ -53,6 +53,21 @@ static void *append(void *arr, int *n, size_t elem)
 	return arr;
 }
 
+static const char *const axis_kinds[] = {"load", "concurrency", "size"};
+
+const char *axis_kind_name(int kind)
+{
+	return kind >= 0 && kind < 3 ? axis_kinds[kind] : "load";
+}
+
+int axis_kind_from_name(const char *s)
+{
+	for (int i = 0; s && i < 3; i++)
+		if (!strcmp(s, axis_kinds[i]))
+			return i;
+	return -1;
+}
+
 struct bench_result *result_add_bench(struct run_result *r)
 {
 	void *p = append(r->benches, &r->nbenches, sizeof(*r->benches));

@@ -91,6 +91,11 @@ struct bench_result {
 	uint64_t max_n;
 	struct repetition *reps; int nreps;
 	struct verdict v;     /* over all repetitions pooled */
+	/* what the axis is: enum bench_axis_kind of bench.h (0 load, 1
+	 * concurrency, 2 size; load when a result lacks it), whether N counts
+	 * CPU-bound tasks (BENCH_AXIS_TASKS), and the CPUs online then (0:
+	 * unknown) */
+	int axis_kind, axis_tasks, cpus_online;
 };
 
 struct clock_info {
@@ -118,6 +123,8 @@ struct run_result {
 const char *point_stop_name(enum point_stop s);
 int point_stop_from_name(const char *s);
 const char *bench_status_name(enum bench_status s);
+const char *axis_kind_name(int kind); /* "load", "concurrency", "size" */
+int axis_kind_from_name(const char *s); /* inverse, -1 if unknown */
 int bench_status_from_name(const char *s);
 
 struct bench_result *result_add_bench(struct run_result *r);

@@ -146,6 +146,11 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "unit", json_string(b->unit));
 	if (b->params)
 		json_object_set(o, "params", b->params);
+	json_object_set_new(o, "axis_kind", json_string(axis_kind_name(b->axis_kind)));
+	if (b->axis_tasks)
+		json_object_set_new(o, "axis_tasks", json_true());
+	if (b->cpus_online > 0)
+		json_object_set_new(o, "cpus_online", json_integer(b->cpus_online));
 	return o;
 }
 
@@ -523,6 +528,19 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 	json_t *pr = json_object_get(o, "params");
 	if (json_is_object(pr))
 		b->params = json_incref(pr);
+	json_t *ak = json_object_get(o, "axis_kind");
+	if (ak) { /* added within schema_version 1: older results lack it (load) */
+		int k = axis_kind_from_name(json_string_value(ak));
+		if (k < 0)
+			return bad(rd, "axis_kind", "not load, concurrency or size");
+		b->axis_kind = k;
+	}
+	b->axis_tasks = json_is_true(json_object_get(o, "axis_tasks"));
+	json_t *nc = json_object_get(o, "cpus_online");
+	b->cpus_online = json_is_integer(nc) && json_integer_value(nc) > 0 &&
+				 json_integer_value(nc) < 1000000
+			 ? (int)json_integer_value(nc)
+			 : 0;
 	json_t *mx = json_object_get(o, "max_n");
 	b->max_n = json_is_integer(mx) && json_integer_value(mx) > 0 ? (uint64_t)json_integer_value(mx) : 0;
 	if (ver > 1000000) /* written back as -1 it would not read again */

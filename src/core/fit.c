@@ -193,6 +193,11 @@ static double t_quantile(double central, int df)
 	return 0.5 * (lo + hi);
 }
 
+double fit_t_quantile(double central, int df)
+{
+	return t_quantile(central, df);
+}
+
 /* Ordinary least squares slope of y on x; se and residual df out. */
 static double ols_slope(const double *x, const double *y, int m, double *se, int *df)
 {

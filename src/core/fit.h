@@ -49,5 +49,7 @@ const char *fit_model_name(int model);  /* "1", "log n", "n", "n log n", "n^2" *
 /* Two-sided p-value of Student's t with df degrees of freedom (df is
  * rounded down: conservative for Welch's fractional df); NAN if df < 1. */
 double fit_t_pvalue(double t, double df);
+/* The t with P(|T| < t) = central for df degrees of freedom; NAN if df < 1. */
+double fit_t_quantile(double central, int df);
 
 #endif

@@ -505,6 +505,7 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				exit_code = EXIT_RUNTIME;
 				break;
 			}
+			br->fit_oversub = rn->a.fit_oversub;
 			rn->pg.last_point = 0;
 			const char *skip = b->unavailable;
 			if (!skip && (b->needs & NEED_ROOT) && euid != 0)

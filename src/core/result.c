@@ -3,6 +3,7 @@
 #include "result.h"
 
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,98 @@ void bench_fit(struct bench_result *b)
 			pp[k++] = &b->reps[r].pts[i];
 	fit_points(pp, k, &b->v);
 	free(pp);
+	bench_usl(b);
+}
+
+/* Standard error of a point's throughput from its throughput-over-time
+ * series (the last interval, usually partial, left out); 0 when there are
+ * fewer than 3 full intervals. */
+static double point_x_se(const struct point *p)
+{
+	int k = p->nseries - 1;
+	if (!p->series_ops || k < 3 || !(p->interval_s > 0))
+		return 0;
+	double m = 0, v = 0;
+	for (int i = 0; i < k; i++)
+		m += p->series_ops[i] / p->interval_s / k;
+	for (int i = 0; i < k; i++) {
+		double d = p->series_ops[i] / p->interval_s - m;
+		v += d * d / (k - 1);
+	}
+	return sqrt(v / k);
+}
+
+void bench_usl(struct bench_result *b)
+{
+	memset(&b->usl, 0, sizeof(b->usl));
+	if (b->axis_kind != 1) /* AXIS_CONCURRENCY */
+		return;
+	int n = 0;
+	for (int r = 0; r < b->nreps; r++)
+		n += b->reps[r].npts;
+	struct usl_point *up = n ? calloc((size_t)n, sizeof(*up)) : NULL;
+	int k = 0;
+	for (int r = 0; up && r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->n < 1 || !(p->ops_per_s > 0) || !isfinite(p->ops_per_s))
+				continue; /* a failed point: no throughput */
+			up[k].n = (double)p->n;
+			up[k].x = p->ops_per_s;
+			up[k].se = point_x_se(p);
+			k++;
+		}
+	struct usl_opts o = {.cpus = b->axis_tasks ? b->cpus_online : 0,
+			     .fit_oversub = b->fit_oversub};
+	if (usl_fit(up, k, &o, &b->usl) < 0) {
+		b->usl.cls = USL_NONE;
+		snprintf(b->usl.reason, sizeof(b->usl.reason), "no usable points");
+	}
+	free(up);
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* median of the ns per KiB of the points at n */
+static double per_kib_at(const struct bench_result *b, uint64_t n)
+{
+	double v[64];
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts && k < 64; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->n == n && p->bytes > 0 && p->ops > 0 && p->st.p50 > 0)
+				v[k++] = p->st.p50 * 1024.0 * (double)p->ops / (double)p->bytes;
+		}
+	if (!k)
+		return NAN;
+	qsort(v, (size_t)k, sizeof(v[0]), cmp_dbl);
+	return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+int bench_per_kib(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
+		  double *at_max)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->bytes > 0 && p->ops > 0 && p->st.p50 > 0) {
+				lo = p->n < lo ? p->n : lo;
+				hi = p->n > hi ? p->n : hi;
+			}
+		}
+	if (!hi)
+		return -1;
+	*nmin = (double)lo;
+	*nmax = (double)hi;
+	*at_min = per_kib_at(b, lo);
+	*at_max = per_kib_at(b, hi);
+	return 0;
 }
 
 void bench_result_clear(struct bench_result *b)

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include "hist.h"
 #include "fit.h"
+#include "usl.h"
 
 #define SB_SCHEMA_VERSION 1
 
@@ -96,6 +97,11 @@ struct bench_result {
 	 * CPU-bound tasks (BENCH_AXIS_TASKS), and the CPUs online then (0:
 	 * unknown) */
 	int axis_kind, axis_tasks, cpus_online;
+	int fit_oversub;      /* run --fit-oversubscribed: oversubscribed points fitted */
+	/* concurrency axes: the throughput verdict (usl.c) over all
+	 * repetitions pooled, the headline there; USL_NONE otherwise. Not read
+	 * from a result but refitted from its points (bench_usl) */
+	struct usl usl;
 };
 
 struct clock_info {
@@ -136,6 +142,15 @@ void point_set_bins(struct point *p, const struct hist *h);
 /* Pooled verdict over all repetitions' points. */
 void bench_fit(struct bench_result *b);
 void rep_fit(struct repetition *rep);
+/* The throughput verdict of a concurrency axis (b->usl; zeroed for other
+ * kinds): each point's ops_per_s, its standard error from the spread of
+ * its throughput-over-time series. bench_fit calls it. */
+void bench_usl(struct bench_result *b);
+/* Size axes: the median cost per KiB moved (p50 over the bytes one op
+ * moves) at the smallest and at the largest N, repetitions pooled (the
+ * median over them); 0, or -1 when no point moved bytes. */
+int bench_per_kib(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
+		  double *at_max);
 /* For a bench with a control (points with has_ctl): a note "control: ..."
  * with the op's and the control's own verdicts, saying when the control's
  * growth explains the op's; replaces an earlier one; none without. */

@@ -99,6 +99,31 @@ static json_t *verdict_json(const struct verdict *v)
 			 aic);
 }
 
+/* The throughput verdict of a concurrency axis (usl.c). */
+static json_t *usl_json(const struct usl *u)
+{
+	json_t *o = json_pack("{s:s,s:s,s:s,s:i,s:i,s:b}", "class", usl_class_name(u->cls), "word",
+			      usl_word(u->cls), "reason", u->reason, "points", u->npoints,
+			      "oversubscribed_points", u->noversub, "oversubscribed_fitted",
+			      u->oversub_fitted);
+	if (u->cpus > 0)
+		json_object_set_new(o, "cpus", json_integer(u->cpus));
+	if (u->cls == USL_NONE && !(u->lambda > 0))
+		return o;
+	json_t *f = json_pack("{s:o,s:o,s:[oo],s:o,s:[oo],s:o,s:[oo],s:o,s:o,s:o,s:o}",
+			      "lambda_ops_per_s", num(u->lambda), "sigma", num(u->sigma),
+			      "sigma_ci95", num(u->sigma_lo), num(u->sigma_hi), "kappa", num(u->kappa),
+			      "kappa_ci95", num(u->kappa_lo), num(u->kappa_hi), "efficiency",
+			      num(u->efficiency), "efficiency_fit_ci95", num(u->eff_lo), num(u->eff_hi),
+			      "ops_per_s_at_n_max", num(u->x_nmax), "n_min", num(u->nmin), "n_max",
+			      num(u->nmax), "reduced_chi2", num(u->redchi2));
+	json_object_update(o, f);
+	json_decref(f);
+	if (u->peak_n > 0)
+		json_object_set_new(o, "peak_n", num(u->peak_n));
+	return o;
+}
+
 static json_t *failure_json(const struct failure *f)
 {
 	if (!f)
@@ -151,6 +176,15 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "axis_tasks", json_true());
 	if (b->cpus_online > 0)
 		json_object_set_new(o, "cpus_online", json_integer(b->cpus_online));
+	if (b->fit_oversub)
+		json_object_set_new(o, "fit_oversubscribed", json_true());
+	if (b->axis_kind == 1) /* AXIS_CONCURRENCY: the headline verdict */
+		json_object_set_new(o, "throughput_verdict", usl_json(&b->usl));
+	double n0, c0, n1, c1;
+	if (b->axis_kind == 2 && bench_per_kib(b, &n0, &c0, &n1, &c1) == 0) /* AXIS_SIZE */
+		json_object_set_new(o, "per_kib", json_pack("{s:o,s:o,s:o,s:o}", "n_min", num(n0),
+							    "ns_at_n_min", num(c0), "n_max", num(n1),
+							    "ns_at_n_max", num(c1)));
 	return o;
 }
 
@@ -541,6 +575,7 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 				 json_integer_value(nc) < 1000000
 			 ? (int)json_integer_value(nc)
 			 : 0;
+	b->fit_oversub = json_is_true(json_object_get(o, "fit_oversubscribed"));
 	json_t *mx = json_object_get(o, "max_n");
 	b->max_n = json_is_integer(mx) && json_integer_value(mx) > 0 ? (uint64_t)json_integer_value(mx) : 0;
 	if (ver > 1000000) /* written back as -1 it would not read again */
@@ -577,6 +612,7 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 				return -1;
 		}
 	}
+	bench_usl(b); /* refitted from the points: the same as written */
 	return 0;
 }
 

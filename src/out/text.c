@@ -45,6 +45,55 @@ static void print_verdict(FILE *f, const struct verdict *v)
 		fprintf(f, " n^%.2f [%.2f,%.2f] x%.2f", v->exponent, v->exp_lo, v->exp_hi, v->ratio);
 }
 
+/* "1.23M" */
+static char *fmt_rate(double x, char *buf, size_t len)
+{
+	if (!isfinite(x))
+		snprintf(buf, len, "-");
+	else if (x >= 1e9)
+		snprintf(buf, len, "%.3gG", x / 1e9);
+	else if (x >= 1e6)
+		snprintf(buf, len, "%.3gM", x / 1e6);
+	else if (x >= 1e3)
+		snprintf(buf, len, "%.3gk", x / 1e3);
+	else
+		snprintf(buf, len, "%.3g", x);
+	return buf;
+}
+
+/* The throughput verdict of a concurrency axis (usl.c), the headline
+ * there: word, contention, coherency, efficiency at the largest N. */
+static void print_usl(FILE *f, const struct bench_result *br)
+{
+	const struct usl *u = &br->usl;
+	char x[32];
+	if (u->cls == USL_RETROGRADE)
+		fprintf(f, "retrograde past N*=%.3g", u->peak_n);
+	else
+		fprintf(f, "%-10s", usl_word(u->cls));
+	if (u->lambda > 0)
+		fprintf(f, " sigma %.3f [%.3f,%.3f] kappa %.2g eff %.2f %s %s/s@max", u->sigma,
+			u->sigma_lo, u->sigma_hi, u->kappa, u->efficiency,
+			fmt_rate(u->x_nmax, x, sizeof(x)), br->unit ? br->unit : "op");
+	else if (u->noversub && !u->oversub_fitted)
+		fprintf(f, " (%d oversubscribed point%s left out)", u->noversub,
+			u->noversub == 1 ? "" : "s");
+}
+
+/* The headline of a bench by its axis kind: throughput (concurrency),
+ * cost per KiB (size), or how the cost grows (load). */
+static void print_headline(FILE *f, const struct bench_result *br)
+{
+	double n0, c0, n1, c1;
+	char a[32], b[32];
+	if (br->axis_kind == 1)
+		print_usl(f, br);
+	else if (br->axis_kind == 2 && bench_per_kib(br, &n0, &c0, &n1, &c1) == 0)
+		fprintf(f, "per KiB %s@min %s@max", fmt_ns(c0, a, sizeof(a)), fmt_ns(c1, b, sizeof(b)));
+	else
+		print_verdict(f, &br->v);
+}
+
 
 /* ---- results with targets (matrix): one row per bench, one column per
  * target, each cell the cost at the largest N and the verdict ---- */
@@ -78,7 +127,8 @@ static void matrix_cell(const struct bench_result *br, char *buf, size_t len)
 	else if (!hi)
 		snprintf(buf, len, "%s", bench_status_name(br->status));
 	else
-		snprintf(buf, len, "%s %s%s", fmt_ns(hi->st.p50, a, sizeof(a)), growth_name(br->v.cls),
+		snprintf(buf, len, "%s %s%s", fmt_ns(hi->st.p50, a, sizeof(a)),
+			 br->axis_kind == 1 ? usl_class_name(br->usl.cls) : growth_name(br->v.cls),
 			 br->status == BS_OK ? "" : "!");
 }
 
@@ -300,7 +350,7 @@ static void list_add(char *buf, size_t len, const char *s)
 static void print_findings(const struct run_result *r, FILE *f)
 {
 	char grows[1024] = "", stops[1024] = "", stalls[1024] = "", unclear[1024] = "", lb[160],
-	     item[400];
+	     item[400], sat[1024] = "", retro[1024] = "";
 	int nunclear = 0, nmeasured = 0;
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
@@ -308,7 +358,23 @@ static void print_findings(const struct run_result *r, FILE *f)
 			continue;
 		nmeasured++;
 		bench_label(br, lb, sizeof(lb));
-		if (br->v.cls >= GROWTH_LOGN && br->v.cls <= GROWTH_WORSE) {
+		if (br->axis_kind == 1) { /* concurrency: throughput is the headline */
+			const struct usl *u = &br->usl;
+			if (u->cls == USL_SATURATES) {
+				snprintf(item, sizeof(item), "%s (efficiency %.2f at N=%g)", lb,
+					 u->efficiency, u->nmax);
+				list_add(sat, sizeof(sat), item);
+			} else if (u->cls == USL_RETROGRADE) {
+				snprintf(item, sizeof(item), "%s past N*=%.3g", lb, u->peak_n);
+				list_add(retro, sizeof(retro), item);
+			} else if (u->cls == USL_UNCLEAR) {
+				nunclear++;
+				list_add(unclear, sizeof(unclear), lb);
+			}
+		} else if (br->axis_kind == 2) {
+			/* size: cost per KiB is the headline, a cost growing with the
+			 * request size is no finding */
+		} else if (br->v.cls >= GROWTH_LOGN && br->v.cls <= GROWTH_WORSE) {
 			snprintf(item, sizeof(item), "%s %s (x%.2f)", lb, growth_name(br->v.cls), br->v.ratio);
 			list_add(grows, sizeof(grows), item);
 		} else if (br->v.cls == GROWTH_UNCLEAR) {
@@ -341,9 +407,13 @@ static void print_findings(const struct run_result *r, FILE *f)
 		fprintf(f, "  stops    %s\n", stops);
 	if (*stalls)
 		fprintf(f, "  stalls   %s\n", stalls);
+	if (*sat)
+		fprintf(f, "  saturates %s\n", sat);
+	if (*retro)
+		fprintf(f, "  retrograde %s\n", retro);
 	if (nunclear)
 		fprintf(f, "  unclear  %d of %d: %s (why below)\n", nunclear, nmeasured, unclear);
-	if (!*grows && !*stops && !*stalls && !nunclear)
+	if (!*grows && !*stops && !*stalls && !*sat && !*retro && !nunclear)
 		fprintf(f, "  nothing grows, stops or stalls (%d bench%s O(1) or on a parameter axis)\n",
 			nmeasured, nmeasured == 1 ? "" : "es");
 	fputc('\n', f);
@@ -444,7 +514,7 @@ void result_print_text(const struct run_result *r, FILE *f)
 			bench_status_name(br->status), range, fmt_ns(lo ? lo->st.p50 : NAN, a, sizeof(a)),
 			fmt_ns(hi ? hi->st.p50 : NAN, b, sizeof(b)),
 			fmt_ns(hi ? hi->st.p99 : NAN, c, sizeof(c)));
-		print_verdict(f, &br->v);
+		print_headline(f, br);
 		if (hi && hi->bytes_per_s > 0) /* benches that move data: bandwidth too */
 			fprintf(f, "  %.4g MiB/s@max", hi->bytes_per_s / (1 << 20));
 		fputc('\n', f);
@@ -479,10 +549,12 @@ void result_print_text(const struct run_result *r, FILE *f)
 			fprintf(f, "stop %s: %s at N=%llu during %s (%s): %s\n", nm, fl->kind,
 				(unsigned long long)fl->n, fl->phase, fl->call, fl->msg);
 		}
-		if (br->v.cls == GROWTH_UNCLEAR) {
+		if (br->axis_kind == 1 ? br->usl.cls == USL_UNCLEAR
+				       : br->axis_kind == 0 && br->v.cls == GROWTH_UNCLEAR) {
 			if (!any++)
 				fprintf(f, "\n");
-			fprintf(f, "why  %s: %s\n", nm, br->v.reason);
+			fprintf(f, "why  %s: %s\n", nm,
+				br->axis_kind == 1 ? br->usl.reason : br->v.reason);
 		}
 	}
 	if (r->interrupted)

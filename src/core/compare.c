@@ -170,6 +170,102 @@ static json_t *verdict_change(const char *name, const struct verdict *a,
 			 "worse", worse, "judged", judged);
 }
 
+/* Mean ops/s of a concurrency bench's points at n (repetitions pooled)
+ * and its standard error: from the spread of the repetitions when there
+ * are two or more, else from the point's throughput-over-time series;
+ * plus the 2% systematic error the fit assumes (usl.c). Count returned. */
+static int ops_at(const struct bench_result *b, uint64_t n, double *mean, double *se)
+{
+	double s = 0, ss = 0, se1 = 0;
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->n != n || !(p->ops_per_s > 0))
+				continue;
+			s += p->ops_per_s;
+			ss += p->ops_per_s * p->ops_per_s;
+			se1 = point_ops_se(p);
+			k++;
+		}
+	if (!k)
+		return 0;
+	*mean = s / k;
+	double v = k > 1 ? fmax(ss - s * s / k, 0) / (k - 1) / k : se1 * se1;
+	*se = sqrt(v + 0.02 * *mean * 0.02 * *mean);
+	return k;
+}
+
+/* Largest n with throughput on both sides (0: none). */
+static uint64_t common_nmax(const struct bench_result *a, const struct bench_result *b)
+{
+	uint64_t best = 0;
+	double m, e;
+	for (int r = 0; r < a->nreps; r++)
+		for (int i = 0; i < a->reps[r].npts; i++) {
+			uint64_t n = a->reps[r].pts[i].n;
+			if (n > best && a->reps[r].pts[i].ops_per_s > 0 && ops_at(b, n, &m, &e))
+				best = n;
+		}
+	return best;
+}
+
+static int ci_apart(double alo, double ahi, double blo, double bhi)
+{
+	return isfinite(alo) && isfinite(ahi) && isfinite(blo) && isfinite(bhi) &&
+	       (ahi < blo || bhi < alo);
+}
+
+/* A concurrency bench's throughput verdict, A against B: sigma and kappa
+ * change significantly when their 95% intervals do not overlap (more is
+ * worse); the throughput at the largest N both sides measured changes
+ * when the difference is beyond the threshold and significant (a z test
+ * on the two means' errors). "worse" when any of them got worse and none
+ * better, "better" the other way, "mixed", "same", or "not fitted" when a
+ * side has no fit. Worse counts as a regression when judged. */
+static json_t *throughput_change(const char *name, const struct bench_result *ba,
+				 const struct bench_result *bb, const struct cmp_opts *o, int judged,
+				 struct tally *t)
+{
+	const struct usl *ua = &ba->usl, *ub = &bb->usl;
+	int fitted = ua->lambda > 0 && ub->lambda > 0;
+	int sig_s = fitted && ci_apart(ua->sigma_lo, ua->sigma_hi, ub->sigma_lo, ub->sigma_hi);
+	int sig_k = fitted && ci_apart(ua->kappa_lo, ua->kappa_hi, ub->kappa_lo, ub->kappa_hi);
+	uint64_t n = common_nmax(ba, bb);
+	double xa = NAN, xb = NAN, ea = 0, eb = 0, chg = NAN, pz = NAN;
+	int sig_x = 0;
+	if (n && ops_at(ba, n, &xa, &ea) && ops_at(bb, n, &xb, &eb)) {
+		chg = xb / xa - 1;
+		double z = (xb - xa) / sqrt(ea * ea + eb * eb);
+		pz = erfc(fabs(z) / sqrt(2.0));
+		sig_x = pz < o->alpha && fabs(chg) > o->threshold;
+	}
+	int worse = (sig_s && ub->sigma > ua->sigma) + (sig_k && ub->kappa > ua->kappa) +
+		    (sig_x && chg < 0);
+	int better = (sig_s && ub->sigma < ua->sigma) + (sig_k && ub->kappa < ua->kappa) +
+		     (sig_x && chg > 0);
+	const char *word = worse && better ? "mixed" : worse ? "worse" : better ? "better"
+						      : !fitted && !sig_x ? "not fitted" : "same";
+	if (worse && judged)
+		t->regression = 1;
+	json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:s}", "bench", name, "verdict_from",
+			      usl_word(ua->cls), "verdict_to", usl_word(ub->cls), "word", word,
+			      "sigma_significant", sig_s, "kappa_significant", sig_k,
+			      "ops_significant", sig_x, "judged", judged, "unit",
+			      bb->unit ? bb->unit : "op");
+	/* null on a side without a fit */
+	json_object_set_new(j, "sigma_from", num(ua->lambda > 0 ? ua->sigma : NAN));
+	json_object_set_new(j, "sigma_to", num(ub->lambda > 0 ? ub->sigma : NAN));
+	json_object_set_new(j, "kappa_from", num(ua->lambda > 0 ? ua->kappa : NAN));
+	json_object_set_new(j, "kappa_to", num(ub->lambda > 0 ? ub->kappa : NAN));
+	json_object_set_new(j, "n", json_integer((json_int_t)n));
+	json_object_set_new(j, "ops_per_s_a", num(xa));
+	json_object_set_new(j, "ops_per_s_b", num(xb));
+	json_object_set_new(j, "ops_change_pct", num(100 * chg));
+	json_object_set_new(j, "ops_p", num(pz));
+	return j;
+}
+
 static json_t *side(const struct run_result *r, const char *label)
 {
 	const json_t *k = json_object_get(r->snapshot, "kernel");
@@ -542,6 +638,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		return NULL;
 	}
 	json_t *vchg = json_array(), *benches = json_array(), *refused = json_array();
+	json_t *tchg = json_array();
 	json_t *only_a = json_array(), *only_b = json_array();
 	for (int i = 0; i < a->nbenches; i++) {
 		const struct bench_result *ba = &a->benches[i];
@@ -562,7 +659,10 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		}
 		int judged = 0;
 		json_array_append_new(benches, compare_bench(ba, bb, o, &t, ca, cb, &judged));
-		if (ba->v.cls != bb->v.cls)
+		int conc = ba->axis_kind == 1 && bb->axis_kind == 1; /* AXIS_CONCURRENCY */
+		if (conc) /* throughput is the verdict there, not latency growth */
+			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, &t));
+		else if (ba->v.cls != bb->v.cls)
 			json_array_append_new(vchg, verdict_change(ka, &ba->v, &bb->v, judged, &t));
 	}
 	for (int i = 0; i < b->nbenches; i++) {
@@ -584,7 +684,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							    "that makes it (fork: up to x2)",
 							    ia, ib));
 	conditions(a, b, caveats);
-	return json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
+	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,
 			 "alpha", o->alpha, "min_repetitions", o->min_reps > 0 ? o->min_reps : 3,
@@ -595,4 +695,10 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 			 t.bench_words[CMP_NOISY], "insufficient", t.bench_words[CMP_INSUFFICIENT],
 			 "points", "same", t.words[CMP_SAME], "faster", t.words[CMP_FASTER], "slower",
 			 t.words[CMP_SLOWER], "noisy", t.words[CMP_NOISY], "regression", t.regression);
+	/* concurrency benches only (older outputs have none: the key is absent) */
+	if (out && json_array_size(tchg))
+		json_object_set_new(out, "throughput_changes", tchg);
+	else
+		json_decref(tchg);
+	return out;
 }

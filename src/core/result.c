@@ -210,7 +210,7 @@ void bench_fit(struct bench_result *b)
 /* Standard error of a point's throughput from its throughput-over-time
  * series (the last interval, usually partial, left out); 0 when there are
  * fewer than 3 full intervals. */
-static double point_x_se(const struct point *p)
+double point_ops_se(const struct point *p)
 {
 	int k = p->nseries - 1;
 	if (!p->series_ops || k < 3 || !(p->interval_s > 0))
@@ -242,7 +242,7 @@ void bench_usl(struct bench_result *b)
 				continue; /* a failed point: no throughput */
 			up[k].n = (double)p->n;
 			up[k].x = p->ops_per_s;
-			up[k].se = point_x_se(p);
+			up[k].se = point_ops_se(p);
 			k++;
 		}
 	struct usl_opts o = {.cpus = b->axis_tasks ? b->cpus_online : 0,

@@ -146,6 +146,9 @@ void rep_fit(struct repetition *rep);
  * kinds): each point's ops_per_s, its standard error from the spread of
  * its throughput-over-time series. bench_fit calls it. */
 void bench_usl(struct bench_result *b);
+/* Standard error of a point's ops_per_s from its throughput-over-time
+ * series (the last, partial interval left out); 0 with under 3 intervals. */
+double point_ops_se(const struct point *p);
 /* Size axes: the median cost per KiB moved (p50 over the bytes one op
  * moves) at the smallest and at the largest N, repetitions pooled (the
  * median over them); 0, or -1 when no point moved bytes. */

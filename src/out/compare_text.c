@@ -61,6 +61,16 @@ static void print_ns_list(FILE *f, const char *bench, const json_t *arr, const c
 	fprintf(f, " only in %s\n", where);
 }
 
+/* x with fmt into buf (24 bytes), "-" when not a number */
+static const char *gnum(double x, const char *fmt, char *buf)
+{
+	if (isfinite(x))
+		snprintf(buf, 24, fmt, x);
+	else
+		snprintf(buf, 24, "-");
+	return buf;
+}
+
 void compare_print_text(const json_t *c, FILE *f)
 {
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
@@ -87,6 +97,30 @@ void compare_print_text(const json_t *c, FILE *f)
 					? "  (not judged: too few repetitions)"
 				: json_is_true(json_object_get(v, "worse")) ? "  WORSE"
 									    : "  better");
+	}
+	const json_t *tc = json_object_get(c, "throughput_changes");
+	if (json_array_size(tc)) {
+		fprintf(f, "\nthroughput (concurrency axes, Universal Scalability Law):\n");
+		json_array_foreach(tc, i, v) {
+			const char *w = js(v, "word");
+			char s1[24], s2[24], k1[24], k2[24];
+			fprintf(f, "  %-12s %s -> %s  sigma %s -> %s%s  kappa %s -> %s%s  "
+				   "%s/s at N=%lld %.4g -> %.4g (%+.1f%%)%s  %s%s\n",
+				js(v, "bench"), js(v, "verdict_from"), js(v, "verdict_to"),
+				gnum(jnum(v, "sigma_from"), "%.3g", s1), gnum(jnum(v, "sigma_to"), "%.3g", s2),
+				json_is_true(json_object_get(v, "sigma_significant")) ? "*" : "",
+				gnum(jnum(v, "kappa_from"), "%.2g", k1), gnum(jnum(v, "kappa_to"), "%.2g", k2),
+				json_is_true(json_object_get(v, "kappa_significant")) ? "*" : "",
+				js(v, "unit"), (long long)json_integer_value(json_object_get(v, "n")),
+				jnum(v, "ops_per_s_a"), jnum(v, "ops_per_s_b"), jnum(v, "ops_change_pct"),
+				json_is_true(json_object_get(v, "ops_significant")) ? "*" : "",
+				!strcmp(w, "worse") || !strcmp(w, "mixed") ? "WORSE" : w,
+				(!strcmp(w, "worse") || !strcmp(w, "mixed")) &&
+						!json_is_true(json_object_get(v, "judged"))
+					? " (not judged: too few repetitions)"
+					: "");
+		}
+		fprintf(f, "  (* significant: 95%% intervals apart, or p < alpha and beyond the threshold)\n");
 	}
 	fprintf(f, "\n%-12s %8s %10s %10s %8s %10s %10s %8s %8s %6s  %s\n", "bench", "N",
 		"median A", "median B", "change", "p99 A", "p99 B", "change", "p", "delta", "word");

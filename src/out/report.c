@@ -68,7 +68,8 @@ static const char css[] =
 	"svg .grid{stroke:#e4e4e4}svg text{fill:#333}"
 	".fail{color:#a00}.skip{color:#777}.sw{display:inline-block;width:12px;height:12px;"
 	"margin-right:6px;vertical-align:-1px}"
-	".g-O1{color:#176b1a}.g-N,.g-NLOGN,.g-WORSE{color:#a00;font-weight:600}.g-LOGN{color:#8a5a00}";
+	".g-O1{color:#176b1a}.g-N,.g-NLOGN,.g-WORSE{color:#a00;font-weight:600}.g-LOGN{color:#8a5a00}"
+	".u-linear{color:#176b1a}.u-saturates{color:#8a5a00}.u-retrograde{color:#a00;font-weight:600}";
 
 static const char *growth_class(enum growth g)
 {
@@ -82,8 +83,47 @@ static const char *growth_class(enum growth g)
 	}
 }
 
+/* The headline by axis kind: throughput (concurrency), cost per KiB
+ * (size); "" for load axes (the growth verdict). Written into buf. */
+static const char *headline(const struct bench_result *b, char *buf, size_t len)
+{
+	double n0, c0, n1, c1;
+	*buf = 0;
+	if (b->axis_kind == 1) {
+		const struct usl *u = &b->usl;
+		if (u->cls == USL_RETROGRADE)
+			snprintf(buf, len, "retrograde past N*=%.3g", u->peak_n);
+		else
+			snprintf(buf, len, "%s", usl_word(u->cls));
+		if (u->lambda > 0) {
+			size_t l = strlen(buf);
+			snprintf(buf + l, len - l, ", sigma %.3f [%.3f, %.3f], kappa %.2g [%.2g, %.2g], "
+				 "efficiency %.2f at N=%g", u->sigma, u->sigma_lo, u->sigma_hi, u->kappa,
+				 u->kappa_lo, u->kappa_hi, u->efficiency, u->nmax);
+		}
+	} else if (b->axis_kind == 2 && bench_per_kib(b, &n0, &c0, &n1, &c1) == 0) {
+		char a[32], c[32];
+		snprintf(buf, len, "per KiB %s at N=%g, %s at N=%g", fmt_ns(c0, a, sizeof(a)), n0,
+			 fmt_ns(c1, c, sizeof(c)), n1);
+	}
+	return buf;
+}
+
 static void verdict_cell(FILE *f, const struct bench_result *b, int diff)
 {
+	char hl[256];
+	if (b->status != BS_SKIPPED && *headline(b, hl, sizeof(hl))) {
+		fprintf(f, "<td class=\"u-%s%s\">", b->axis_kind == 1 ? usl_class_name(b->usl.cls) : "size",
+			diff ? " diff" : "");
+		html_escape(f, hl);
+		if (b->status != BS_OK) {
+			fputs(" <span class=\"fail\">(", f);
+			html_escape(f, bench_status_name(b->status));
+			fputs(")</span>", f);
+		}
+		fputs("</td>", f);
+		return;
+	}
 	fprintf(f, "<td class=\"%s%s\">", growth_class(b->v.cls), diff ? " diff" : "");
 	if (b->status == BS_SKIPPED) {
 		fputs("<span class=\"skip\">skipped: ", f);
@@ -278,6 +318,68 @@ static void bench_curves(FILE *f, const struct run_result *const *rs, const char
 	for (int i = 0; i < ns; i++)
 		for (int q = 0; q < 3; q++)
 			free(buf[i][q]);
+}
+
+/* Concurrency axes: throughput against N per input, repetitions pooled,
+ * with the fitted USL curve and the ideal line. */
+static void bench_throughput(FILE *f, const struct run_result *const *rs, const char *const *labels,
+			     int n, const char *name, const char *axis)
+{
+	struct tput_series s[MAX_SERIES];
+	double *xs[MAX_SERIES], *ys[MAX_SERIES];
+	int *ov[MAX_SERIES];
+	char lab[MAX_SERIES][300];
+	const char *unit = "op";
+	int ns = 0;
+	for (int i = 0; i < n && ns < MAX_SERIES; i++) {
+		const struct bench_result *b = find_bench(rs[i], name);
+		if (!b || b->axis_kind != 1)
+			continue;
+		int np = 0;
+		for (int r = 0; r < b->nreps; r++)
+			np += b->reps[r].npts;
+		xs[ns] = calloc((size_t)np + 1, sizeof(double));
+		ys[ns] = calloc((size_t)np + 1, sizeof(double));
+		ov[ns] = calloc((size_t)np + 1, sizeof(int));
+		if (!xs[ns] || !ys[ns] || !ov[ns]) {
+			free(xs[ns]);
+			free(ys[ns]);
+			free(ov[ns]);
+			continue;
+		}
+		int k = 0;
+		for (int r = 0; r < b->nreps; r++)
+			for (int q = 0; q < b->reps[r].npts; q++) {
+				const struct point *p = &b->reps[r].pts[q];
+				if (!(p->ops_per_s > 0))
+					continue;
+				xs[ns][k] = (double)p->n;
+				ys[ns][k] = p->ops_per_s;
+				ov[ns][k] = b->usl.cpus > 0 && (double)p->n > b->usl.cpus;
+				k++;
+			}
+		unit = b->unit ? b->unit : "op";
+		if (b->usl.lambda > 0) /* short: the verdict table has the intervals */
+			snprintf(lab[ns], sizeof(lab[ns]), "%.60s: %s, sigma %.3f, kappa %.2g, eff %.2f",
+				 labels[i], b->usl.cls == USL_RETROGRADE ? "retrograde" : usl_word(b->usl.cls),
+				 b->usl.sigma, b->usl.kappa, b->usl.efficiency);
+		else
+			snprintf(lab[ns], sizeof(lab[ns]), "%.60s: %.200s", labels[i], b->usl.reason);
+		s[ns] = (struct tput_series){.label = lab[ns], .color = i, .n = k, .x = xs[ns],
+					     .y = ys[ns], .over = ov[ns], .fitted = b->usl.lambda > 0,
+					     .lambda = b->usl.lambda, .sigma = b->usl.sigma,
+					     .kappa = b->usl.kappa};
+		ns++;
+	}
+	char xl[200], yl[64];
+	snprintf(xl, sizeof(xl), "N = %.180s", axis && *axis ? axis : "concurrency");
+	snprintf(yl, sizeof(yl), "throughput (%.30s/s)", unit);
+	svg_throughput(f, xl, yl, s, ns);
+	for (int i = 0; i < ns; i++) {
+		free(xs[i]);
+		free(ys[i]);
+		free(ov[i]);
+	}
 }
 
 /* Distributions at each input's largest N, repetitions pooled. */
@@ -562,6 +664,16 @@ int report_write_html(const struct run_result *const *inputs, const char *const 
 		fputs("</div><div>", f);
 		bench_histograms(f, rs, labels, n, names[k]);
 		fputs("</div></div>\n", f);
+		if (b->axis_kind == 1) {
+			fputs("<p>A concurrency axis: the verdict is on throughput, with the Universal "
+			      "Scalability Law X(N) = X(1) N / (1 + sigma (N-1) + kappa N (N-1)) fitted to "
+			      "the points (solid) against the ideal line X(1) N (dashed); hollow points "
+			      "had more tasks than CPUs and are left out of the fit. Latency there grows "
+			      "by Little's law once something saturates.</p>\n<div class=\"plots\"><div>",
+			      f);
+			bench_throughput(f, rs, labels, n, names[k], b->axis);
+			fputs("</div></div>\n", f);
+		}
 		bench_levels(f, rs, labels, n, names[k]);
 		int has_series = 0;
 		for (int i = 0; i < n && !has_series; i++) {

@@ -76,5 +76,17 @@ struct vmark {
 };
 void svg_histogram_tail(FILE *f, const struct series *s, int ns, const struct vmark *m, int nm);
 const char *svg_color(int i);
+/* Throughput against N (concurrency axes): measured points (over[k] set:
+ * oversubscribed, drawn hollow), and when fitted the USL curve
+ * lambda*N/(1+sigma(N-1)+kappa N(N-1)) and the ideal line lambda*N. */
+struct tput_series {
+	const char *label;
+	int color, n, fitted;
+	const double *x, *y;  /* N, ops/s */
+	const int *over;      /* optional */
+	double lambda, sigma, kappa;
+};
+void svg_throughput(FILE *f, const char *xlabel, const char *ylabel, const struct tput_series *s,
+		    int ns);
 
 #endif

@@ -455,3 +455,66 @@ void svg_timeline(FILE *f, const char *ylabel, const struct series *s, int ns,
 	legend(f, s, ns);
 	fputs("</svg>\n", f);
 }
+
+/* Throughput against N, linear axes from 0 (the shape the USL is read
+ * in): each series' measured points as dots; a fitted series (fitted set)
+ * adds its USL curve, solid, and the ideal line X(1)*N, dashed, clipped at
+ * the top of the plot. Legend: one line per series. */
+void svg_throughput(FILE *f, const char *xlabel, const char *ylabel, const struct tput_series *s,
+		    int ns)
+{
+	double xmx = 0, ymx = 0;
+	for (int i = 0; i < ns; i++)
+		for (int k = 0; k < s[i].n; k++) {
+			if (isfinite(s[i].x[k]) && s[i].x[k] > xmx)
+				xmx = s[i].x[k];
+			if (isfinite(s[i].y[k]) && s[i].y[k] > ymx)
+				ymx = s[i].y[k];
+		}
+	struct series lg[2 * 16];
+	int nl = 0;
+	for (int i = 0; i < ns && nl < 2 * 16 - 1; i++) {
+		lg[nl++] = (struct series){.label = s[i].label, .color = s[i].color};
+		if (s[i].fitted)
+			lg[nl++] = (struct series){.label = "ideal: X(1) * N", .color = s[i].color,
+						   .dashed = 1};
+	}
+	frame(f, nl, xlabel, ylabel);
+	if (!(xmx > 0) || !(ymx > 0) || !isfinite(ymx)) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">nothing to plot</text>\n"
+			   "</svg>\n", (PL + PR) / 2, (PT + PB) / 2);
+		return;
+	}
+	struct axis ax = {.lo = 0, .hi = xmx * 1.05, .p0 = PL, .p1 = PR};
+	struct axis ay = {.lo = 0, .hi = ymx * 1.15, .p0 = PB, .p1 = PT};
+	lin_ticks(f, &ax, 0);
+	lin_ticks(f, &ay, 1);
+	for (int i = 0; i < ns; i++) {
+		const char *c = svg_color(s[i].color);
+		if (s[i].fitted && s[i].lambda > 0) {
+			double top = fmin(xmx, ay.hi / s[i].lambda); /* ideal line, clipped */
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+				   "stroke-width=\"1.4\" stroke-dasharray=\"6 4\"/>\n",
+				to_px(&ax, 0), to_px(&ay, 0), to_px(&ax, top), to_px(&ay, top * s[i].lambda),
+				c);
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", c);
+			for (int k = 0; k <= 200; k++) {
+				double n = 1 + (xmx - 1) * k / 200.0;
+				double d = 1 + s[i].sigma * (n - 1) + s[i].kappa * n * (n - 1);
+				double y = d > 0 ? s[i].lambda * n / d : NAN;
+				if (isfinite(y) && y >= 0 && y <= ay.hi)
+					fprintf(f, "%.1f,%.1f ", to_px(&ax, n), to_px(&ay, y));
+			}
+			fputs("\"/>\n", f);
+		}
+		for (int k = 0; k < s[i].n; k++)
+			if (isfinite(s[i].x[k]) && isfinite(s[i].y[k]))
+				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"%s\"%s/>",
+					to_px(&ax, s[i].x[k]), to_px(&ay, s[i].y[k]),
+					s[i].over && s[i].over[k] ? "none" : c,
+					s[i].over && s[i].over[k] ? " stroke=\"#555\"" : "");
+		fputs("\n", f);
+	}
+	legend(f, lg, nl);
+	fputs("</svg>\n", f);
+}

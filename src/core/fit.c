@@ -377,13 +377,22 @@ static int describe(const struct fpt *p, int np, struct verdict *v, double *lx, 
 	return nd;
 }
 
-int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v)
+/* What the steps of fit_verdict share: the five fits and how each scored. */
+struct scores {
+	struct mfit f[FIT_NMODELS];
+	double chat;                 /* reduced chi-square scale of the errors (>= 1) */
+	double zmin;                 /* b / se(b) needed to call a growth */
+	int cand[FIT_NMODELS];       /* a candidate (constant, or b >= 0) */
+	int material[FIT_NMODELS];   /* growth material in size and clearly non-zero */
+	double share[FIT_NMODELS];   /* growth share at nmax */
+	double z[FIT_NMODELS];       /* b / se(b) */
+	int best, rival;             /* rival: -1 if none */
+	double drival;               /* its score minus the best's */
+};
+
+/* Step 0: usable input? (method: "Input is unusable") */
+static int check_input(const struct fit_point *pts, int npts)
 {
-	if (!v)
-		return -1;
-	memset(v, 0, sizeof *v);
-	if (!pts || npts < 1)
-		return -1;
 	double cmin = INFINITY, cmax = 0;
 	for (int i = 0; i < npts; i++) {
 		if (!(pts[i].n >= 1) || !isfinite(pts[i].n) || !(pts[i].cost > 0) ||
@@ -394,20 +403,14 @@ int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v)
 	}
 	if (cmax / cmin > MAX_COST_RANGE)
 		return -1; /* no measurement spans that; the weights would overflow */
+	return 0;
+}
 
-	struct fpt *p = malloc((size_t)npts * sizeof *p);
-	double *lx = malloc((size_t)npts * sizeof *lx);
-	double *ly = malloc((size_t)npts * sizeof *ly);
-	double *lv = malloc((size_t)npts * sizeof *lv);
-	if (!p || !lx || !ly || !lv) {
-		free(p);
-		free(lx);
-		free(ly);
-		free(lv);
-		return -1;
-	}
-	/* work in units of the costs' geometric mean, so that no weight
-	 * overflows whatever the unit; a, b and b_se are scaled back */
+/* Step 1: each point's weight, in units of the costs' geometric mean (so
+ * that no weight overflows whatever the unit; the caller scales a, b and
+ * b_se back), sorted by n. */
+static double weigh_points(const struct fit_point *pts, int npts, struct fpt *p)
+{
 	double scale = 0;
 	for (int i = 0; i < npts; i++)
 		scale += log(pts[i].cost) / npts;
@@ -424,88 +427,87 @@ int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v)
 			p[i].g[m] = gfun(m, pts[i].n);
 	}
 	qsort(p, (size_t)npts, sizeof *p, cmp_n);
-	v->npoints = npts;
-	double local_se;
-	int nd = describe(p, npts, v, lx, ly, lv, &local_se);
-	free(lx);
-	free(ly);
-	free(lv);
+	return scale;
+}
 
-	if (nd < 3) {
-		v->cls = GROWTH_NONE;
-		snprintf(v->reason, sizeof v->reason, "too few points (%d)", nd);
-		struct mfit f0;
-		wls(p, npts, 0, &f0);
-		v->a = f0.a * scale;
-		free(p);
-		return 0;
-	}
-
-	/* fit the five models */
-	struct mfit f[FIT_NMODELS];
-	double chat = INFINITY;
+/* Steps 2-3: fit the five models; chat, the scale of the errors (the
+ * smallest reduced chi-square, at least 1), and zmin: b must be
+ * MIN_B_SIGMAS standard errors from zero; when the errors were scaled by
+ * the scatter (chat > 1) the noise level is itself an estimate, so use
+ * the Student-t value of the same tail probability. */
+static void fit_models(const struct fpt *p, int npts, struct scores *sc)
+{
+	sc->chat = INFINITY;
 	for (int m = 0; m < FIT_NMODELS; m++) {
-		wls(p, npts, m, &f[m]);
-		if (f[m].ok)
-			chat = fmin(chat, f[m].chi2 / (npts - f[m].k));
+		wls(p, npts, m, &sc->f[m]);
+		if (sc->f[m].ok)
+			sc->chat = fmin(sc->chat, sc->f[m].chi2 / (npts - sc->f[m].k));
 	}
-	free(p);
-	if (!(chat > 1) || !isfinite(chat))
-		chat = 1;
+	if (!(sc->chat > 1) || !isfinite(sc->chat))
+		sc->chat = 1;
+	sc->zmin = MIN_B_SIGMAS;
+	if (sc->chat > 1)
+		sc->zmin = t_quantile(erf(MIN_B_SIGMAS / sqrt(2.0)), npts - 2);
+}
 
-	/* b must be MIN_B_SIGMAS standard errors from zero; when the errors
-	 * were scaled by the scatter (chat > 1) the noise level is itself an
-	 * estimate, so use the Student-t value of the same tail probability */
-	double zmin = MIN_B_SIGMAS;
-	if (chat > 1)
-		zmin = t_quantile(erf(MIN_B_SIGMAS / sqrt(2.0)), npts - 2);
-
-	int cand[FIT_NMODELS], material[FIT_NMODELS];
-	double share[FIT_NMODELS], z[FIT_NMODELS];
-	int best = 0;
+/* Steps 3-4: each model's score (AICc), growth share and b / se(b);
+ * which are candidates and material; the best candidate. */
+static void score_models(int npts, struct scores *sc, struct verdict *v)
+{
+	sc->best = 0;
 	for (int m = 0; m < FIT_NMODELS; m++) {
-		int k = f[m].k;
-		share[m] = z[m] = 0;
-		if (!f[m].ok) {
+		const struct mfit *f = &sc->f[m];
+		int k = f->k;
+		sc->share[m] = sc->z[m] = 0;
+		if (!f->ok) {
 			/* degenerate (g overflows for absurd n): never chosen */
 			v->aic[m] = DBL_MAX;
-			cand[m] = material[m] = 0;
+			sc->cand[m] = sc->material[m] = 0;
 			continue;
 		}
-		v->aic[m] = f[m].chi2 / chat + 2 * k;
+		v->aic[m] = f->chi2 / sc->chat + 2 * k;
 		if (npts - k - 1 > 0)
 			v->aic[m] += 2.0 * k * (k + 1) / (npts - k - 1);
-		cand[m] = m == 0 || f[m].b >= 0;
+		sc->cand[m] = m == 0 || f->b >= 0;
 		if (m > 0) {
-			double gt = f[m].b * gfun(m, v->nmax);
-			double tot = f[m].a + gt;
-			share[m] = tot > 0 ? gt / tot : 0;
-			double se = f[m].se_raw * sqrt(chat);
-			z[m] = se > 0 ? f[m].b / se : (f[m].b > 0 ? INFINITY : 0);
+			double gt = f->b * gfun(m, v->nmax);
+			double tot = f->a + gt;
+			sc->share[m] = tot > 0 ? gt / tot : 0;
+			double se = f->se_raw * sqrt(sc->chat);
+			sc->z[m] = se > 0 ? f->b / se : (f->b > 0 ? INFINITY : 0);
 		}
-		material[m] = m > 0 && cand[m] && share[m] >= MATERIAL_SHARE &&
-			      z[m] >= zmin;
-		if (cand[m] && v->aic[m] < v->aic[best])
-			best = m;
+		sc->material[m] = m > 0 && sc->cand[m] && sc->share[m] >= MATERIAL_SHARE &&
+				  sc->z[m] >= sc->zmin;
+		if (sc->cand[m] && v->aic[m] < v->aic[sc->best])
+			sc->best = m;
 	}
+}
 
-	v->model = best;
-	v->a = f[best].a * scale;
-	v->b = f[best].b * scale;
-	v->b_se = f[best].se_raw * sqrt(chat) * scale;
-	v->growth_share = share[best];
-	v->redchi2 = f[best].chi2 / (npts - f[best].k);
-
-	/* The closest rival of a different class. For a material best, any
-	 * other growing candidate whose growth is material in size counts;
-	 * for an immaterial best, only a fully material growing model. */
-	int rival = -1;
+/* Step 5a: the closest rival of a different class. For a material best,
+ * any other growing candidate whose growth is material in size counts;
+ * for an immaterial best, only a fully material growing model. */
+static void find_rival(struct scores *sc, const struct verdict *v)
+{
+	int best = sc->best;
+	sc->rival = -1;
 	for (int m = 1; m < FIT_NMODELS; m++) {
-		int ok = material[best] ? cand[m] && share[m] >= MATERIAL_SHARE : material[m];
-		if (m != best && ok && (rival < 0 || v->aic[m] < v->aic[rival]))
-			rival = m;
+		int ok = sc->material[best] ? sc->cand[m] && sc->share[m] >= MATERIAL_SHARE
+					    : sc->material[m];
+		if (m != best && ok && (sc->rival < 0 || v->aic[m] < v->aic[sc->rival]))
+			sc->rival = m;
 	}
-	double drival = rival >= 0 ? v->aic[rival] - v->aic[best] : INFINITY;
+	sc->drival = sc->rival >= 0 ? v->aic[sc->rival] - v->aic[best] : INFINITY;
+}
+
+/* Steps 4-6: the class and its reason, from the scores and the
+ * model-free slopes already in v (local_se: the local slope's standard
+ * error from the points' own errors). */
+static void classify(const struct scores *sc, double local_se, struct verdict *v)
+{
+	int best = sc->best, rival = sc->rival;
+	const int *material = sc->material;
+	const double *share = sc->share, *z = sc->z;
+	double drival = sc->drival;
 
 	/* log-log slope straddles "no growth" and "material growth"? */
 	double range = log(v->nmax / v->nmin);
@@ -573,11 +575,63 @@ int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v)
 		snprintf(r, rn,
 			 "noise swamps growth: a + b*%s fits best with growth %.0f%% of cost at "
 			 "n=%g, but b/se %.1f < %.1f",
-			 model_names[best], 100 * share[best], v->nmax, z[best], zmin);
+			 model_names[best], 100 * share[best], v->nmax, z[best], sc->zmin);
 	} else {
 		v->cls = GROWTH_O1;
 		snprintf(r, rn, "constant fits best (cost ratio %.2f from n=%g to %g)",
 			 v->ratio, v->nmin, v->nmax);
 	}
+}
+
+int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v)
+{
+	if (!v)
+		return -1;
+	memset(v, 0, sizeof *v);
+	if (!pts || npts < 1 || check_input(pts, npts) < 0)
+		return -1;
+
+	struct fpt *p = malloc((size_t)npts * sizeof *p);
+	double *lx = malloc((size_t)npts * sizeof *lx);
+	double *ly = malloc((size_t)npts * sizeof *ly);
+	double *lv = malloc((size_t)npts * sizeof *lv);
+	if (!p || !lx || !ly || !lv) {
+		free(p);
+		free(lx);
+		free(ly);
+		free(lv);
+		return -1;
+	}
+	double scale = weigh_points(pts, npts, p);
+	v->npoints = npts;
+	double local_se;
+	int nd = describe(p, npts, v, lx, ly, lv, &local_se);
+	free(lx);
+	free(ly);
+	free(lv);
+
+	if (nd < 3) {
+		v->cls = GROWTH_NONE;
+		snprintf(v->reason, sizeof v->reason, "too few points (%d)", nd);
+		struct mfit f0;
+		wls(p, npts, 0, &f0);
+		v->a = f0.a * scale;
+		free(p);
+		return 0;
+	}
+
+	struct scores sc;
+	fit_models(p, npts, &sc);
+	free(p);
+	score_models(npts, &sc, v);
+	const struct mfit *fb = &sc.f[sc.best];
+	v->model = sc.best;
+	v->a = fb->a * scale;
+	v->b = fb->b * scale;
+	v->b_se = fb->se_raw * sqrt(sc.chat) * scale;
+	v->growth_share = sc.share[sc.best];
+	v->redchi2 = fb->chi2 / (npts - fb->k);
+	find_rival(&sc, v);
+	classify(&sc, local_se, v);
 	return 0;
 }

@@ -290,8 +290,10 @@ fail:
 static void merge(struct bench_result *br, struct bench_result *got, int first)
 {
 	if (first) {
+		int fit_oversub = br->fit_oversub; /* the run's option, not the worker's */
 		bench_result_clear(br);
 		*br = *got;
+		br->fit_oversub = fit_oversub;
 		memset(got, 0, sizeof(*got));
 		return;
 	}

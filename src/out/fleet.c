@@ -160,7 +160,8 @@ static void describe(const struct run_result *r, const struct bench_result *b, c
 	t->cost = t->n ? at_n(b, t->n, 0) : NAN;
 	t->p99 = t->n ? at_n(b, t->n, 1) : NAN;
 	t->exponent = b->v.cls != GROWTH_NONE ? b->v.exponent : NAN;
-	t->verdict = growth_name(b->v.cls);
+	/* the headline: a concurrency axis is judged by throughput (usl.c) */
+	t->verdict = b->axis_kind == 1 ? usl_word(b->usl.cls) : growth_name(b->v.cls);
 	t->unit = b->unit ? b->unit : "op";
 }
 

@@ -537,7 +537,18 @@ void result_print_text(const struct run_result *r, FILE *f)
 				if (!any++)
 					fprintf(f, "\n");
 				fprintf(f, "rep  %s #%d: ", nm, k + 1);
-				print_verdict(f, &br->reps[k].v);
+				const struct repetition *rk = &br->reps[k];
+				const struct point *top = NULL;
+				for (int q = 0; q < rk->npts; q++)
+					if (!top || rk->pts[q].n > top->n)
+						top = &rk->pts[q];
+				if (br->axis_kind == 1 && top) { /* throughput, not latency growth */
+					char x[32];
+					fprintf(f, "%s %s/s at N=%llu", fmt_rate(top->ops_per_s, x, sizeof(x)),
+						br->unit ? br->unit : "op", (unsigned long long)top->n);
+				} else {
+					print_verdict(f, &rk->v);
+				}
 				fputc('\n', f);
 			}
 		for (int k = 0; k < br->nreps; k++) {

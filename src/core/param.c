@@ -347,6 +347,14 @@ void param_print_text(FILE *f, const struct bench *b)
 {
 	fprintf(f, "%s (version %d): %s\n", b->name, b->version, b->summary);
 	fprintf(f, "  axis (N):   %s\n  timed:      %s\n", b->axis, b->op_desc);
+	fprintf(f, "  verdict:    %s\n",
+		b->axis_kind == AXIS_CONCURRENCY
+			? (b->flags & BENCH_AXIS_TASKS
+				   ? "throughput (Universal Scalability Law): a concurrency axis counting "
+				     "tasks (points above the online CPUs left out of the fit)"
+				   : "throughput (Universal Scalability Law): a concurrency axis")
+		: b->axis_kind == AXIS_SIZE ? "cost per KiB: a size axis"
+					    : "how the cost grows: a load axis");
 	if (b->unavailable)
 		fprintf(f, "  unavailable in this build: %s\n", b->unavailable);
 	if (b->variants) {

@@ -170,102 +170,6 @@ static json_t *verdict_change(const char *name, const struct verdict *a,
 			 "worse", worse, "judged", judged);
 }
 
-/* Mean ops/s of a concurrency bench's points at n (repetitions pooled)
- * and its standard error: from the spread of the repetitions when there
- * are two or more, else from the point's throughput-over-time series;
- * plus the 2% systematic error the fit assumes (usl.c). Count returned. */
-static int ops_at(const struct bench_result *b, uint64_t n, double *mean, double *se)
-{
-	double s = 0, ss = 0, se1 = 0;
-	int k = 0;
-	for (int r = 0; r < b->nreps; r++)
-		for (int i = 0; i < b->reps[r].npts; i++) {
-			const struct point *p = &b->reps[r].pts[i];
-			if (p->n != n || !(p->ops_per_s > 0))
-				continue;
-			s += p->ops_per_s;
-			ss += p->ops_per_s * p->ops_per_s;
-			se1 = point_ops_se(p);
-			k++;
-		}
-	if (!k)
-		return 0;
-	*mean = s / k;
-	double v = k > 1 ? fmax(ss - s * s / k, 0) / (k - 1) / k : se1 * se1;
-	*se = sqrt(v + 0.02 * *mean * 0.02 * *mean);
-	return k;
-}
-
-/* Largest n with throughput on both sides (0: none). */
-static uint64_t common_nmax(const struct bench_result *a, const struct bench_result *b)
-{
-	uint64_t best = 0;
-	double m, e;
-	for (int r = 0; r < a->nreps; r++)
-		for (int i = 0; i < a->reps[r].npts; i++) {
-			uint64_t n = a->reps[r].pts[i].n;
-			if (n > best && a->reps[r].pts[i].ops_per_s > 0 && ops_at(b, n, &m, &e))
-				best = n;
-		}
-	return best;
-}
-
-static int ci_apart(double alo, double ahi, double blo, double bhi)
-{
-	return isfinite(alo) && isfinite(ahi) && isfinite(blo) && isfinite(bhi) &&
-	       (ahi < blo || bhi < alo);
-}
-
-/* A concurrency bench's throughput verdict, A against B: sigma and kappa
- * change significantly when their 95% intervals do not overlap (more is
- * worse); the throughput at the largest N both sides measured changes
- * when the difference is beyond the threshold and significant (a z test
- * on the two means' errors). "worse" when any of them got worse and none
- * better, "better" the other way, "mixed", "same", or "not fitted" when a
- * side has no fit. Worse counts as a regression when judged. */
-static json_t *throughput_change(const char *name, const struct bench_result *ba,
-				 const struct bench_result *bb, const struct cmp_opts *o, int judged,
-				 struct tally *t)
-{
-	const struct usl *ua = &ba->usl, *ub = &bb->usl;
-	int fitted = ua->lambda > 0 && ub->lambda > 0;
-	int sig_s = fitted && ci_apart(ua->sigma_lo, ua->sigma_hi, ub->sigma_lo, ub->sigma_hi);
-	int sig_k = fitted && ci_apart(ua->kappa_lo, ua->kappa_hi, ub->kappa_lo, ub->kappa_hi);
-	uint64_t n = common_nmax(ba, bb);
-	double xa = NAN, xb = NAN, ea = 0, eb = 0, chg = NAN, pz = NAN;
-	int sig_x = 0;
-	if (n && ops_at(ba, n, &xa, &ea) && ops_at(bb, n, &xb, &eb)) {
-		chg = xb / xa - 1;
-		double z = (xb - xa) / sqrt(ea * ea + eb * eb);
-		pz = erfc(fabs(z) / sqrt(2.0));
-		sig_x = pz < o->alpha && fabs(chg) > o->threshold;
-	}
-	int worse = (sig_s && ub->sigma > ua->sigma) + (sig_k && ub->kappa > ua->kappa) +
-		    (sig_x && chg < 0);
-	int better = (sig_s && ub->sigma < ua->sigma) + (sig_k && ub->kappa < ua->kappa) +
-		     (sig_x && chg > 0);
-	const char *word = worse && better ? "mixed" : worse ? "worse" : better ? "better"
-						      : !fitted && !sig_x ? "not fitted" : "same";
-	if (worse && judged)
-		t->regression = 1;
-	json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:s}", "bench", name, "verdict_from",
-			      usl_word(ua->cls), "verdict_to", usl_word(ub->cls), "word", word,
-			      "sigma_significant", sig_s, "kappa_significant", sig_k,
-			      "ops_significant", sig_x, "judged", judged, "unit",
-			      bb->unit ? bb->unit : "op");
-	/* null on a side without a fit */
-	json_object_set_new(j, "sigma_from", num(ua->lambda > 0 ? ua->sigma : NAN));
-	json_object_set_new(j, "sigma_to", num(ub->lambda > 0 ? ub->sigma : NAN));
-	json_object_set_new(j, "kappa_from", num(ua->lambda > 0 ? ua->kappa : NAN));
-	json_object_set_new(j, "kappa_to", num(ub->lambda > 0 ? ub->kappa : NAN));
-	json_object_set_new(j, "n", json_integer((json_int_t)n));
-	json_object_set_new(j, "ops_per_s_a", num(xa));
-	json_object_set_new(j, "ops_per_s_b", num(xb));
-	json_object_set_new(j, "ops_change_pct", num(100 * chg));
-	json_object_set_new(j, "ops_p", num(pz));
-	return j;
-}
-
 static json_t *side(const struct run_result *r, const char *label)
 {
 	const json_t *k = json_object_get(r->snapshot, "kernel");
@@ -625,6 +529,168 @@ static void conditions(const struct run_result *a, const struct run_result *b, j
 							   *va ? va : "(not recorded)",
 							   *vb ? vb : "(not recorded)"));
 	}
+}
+
+/* Mean ops/s of a concurrency bench's points at n (repetitions pooled)
+ * and its standard error: from the spread of the repetitions when there
+ * are two or more, else from the point's throughput-over-time series;
+ * plus the 2% systematic error the fit assumes (usl.c). Count returned. */
+static int ops_at(const struct bench_result *b, uint64_t n, double *mean, double *se)
+{
+	double s = 0, ss = 0, se1 = 0;
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->n != n || !(p->ops_per_s > 0))
+				continue;
+			s += p->ops_per_s;
+			ss += p->ops_per_s * p->ops_per_s;
+			se1 = point_ops_se(p);
+			k++;
+		}
+	if (!k)
+		return 0;
+	*mean = s / k;
+	double v = k > 1 ? fmax(ss - s * s / k, 0) / (k - 1) / k : se1 * se1;
+	*se = sqrt(v + 0.02 * *mean * 0.02 * *mean);
+	return k;
+}
+
+/* Largest n with throughput on both sides (0: none). */
+static uint64_t common_nmax(const struct bench_result *a, const struct bench_result *b)
+{
+	uint64_t best = 0;
+	double m, e;
+	for (int r = 0; r < a->nreps; r++)
+		for (int i = 0; i < a->reps[r].npts; i++) {
+			uint64_t n = a->reps[r].pts[i].n;
+			if (n > best && a->reps[r].pts[i].ops_per_s > 0 && ops_at(b, n, &m, &e))
+				best = n;
+		}
+	return best;
+}
+
+static int ci_apart(double alo, double ahi, double blo, double bhi)
+{
+	return isfinite(alo) && isfinite(ahi) && isfinite(blo) && isfinite(bhi) &&
+	       (ahi < blo || bhi < alo);
+}
+
+/* Per repetition of a concurrency bench: sigma and kappa (repetitions
+ * with a fit, *nf of them) and the mean log ops/s at n (repetitions that
+ * measured it, *nx). Arrays of b->nreps. */
+static void rep_figures(const struct bench_result *b, uint64_t n, double *sg, double *kp, int *nf,
+			double *lx, int *nx)
+{
+	*nf = *nx = 0;
+	for (int r = 0; r < b->nreps; r++) {
+		struct usl u;
+		rep_usl(b, r, &u);
+		if (u.lambda > 0) {
+			sg[*nf] = u.sigma;
+			kp[(*nf)++] = u.kappa;
+		}
+		double s = 0;
+		int c = 0;
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->n == n && p->ops_per_s > 0) {
+				s += log(p->ops_per_s);
+				c++;
+			}
+		}
+		if (c)
+			lx[(*nx)++] = s / c;
+	}
+}
+
+/* A concurrency bench's throughput verdict, A against B. As for the bench
+ * word, the repetitions are the evidence when both sides have two or more
+ * (points of one run move together, so a run's own intervals understate
+ * run-to-run change): Welch's t-test of the repetitions' sigma, kappa and
+ * log ops/s at the largest N both sides measured, each at alpha/3. With
+ * fewer, the pooled fits' 95% intervals (apart or not) and a z test of
+ * the means at that N (errors from the throughput-over-time spread, plus
+ * 2%). A throughput change counts beyond the threshold; a sigma or kappa
+ * change when the fitted efficiency at that N moved beyond the threshold
+ * too. "worse" when any of them got worse and none better, "better" the
+ * other way, "mixed", "same", or "not fitted" when a side has no fit.
+ * Worse (or mixed) counts as a regression when judged. */
+static json_t *throughput_change(const char *name, const struct bench_result *ba,
+				 const struct bench_result *bb, const struct cmp_opts *o, int judged,
+				 struct tally *t)
+{
+	const struct usl *ua = &ba->usl, *ub = &bb->usl;
+	int fitted = ua->lambda > 0 && ub->lambda > 0;
+	uint64_t n = common_nmax(ba, bb);
+	double alpha = o->alpha / 3;
+	/* material: the fitted efficiency at n moved beyond the threshold */
+	double dn = (double)n;
+	double ea = 1 / (1 + ua->sigma * (dn - 1) + ua->kappa * dn * (dn - 1));
+	double eb = 1 / (1 + ub->sigma * (dn - 1) + ub->kappa * dn * (dn - 1));
+	int material = fitted && n && fabs(eb / ea - 1) > o->threshold;
+	int ka = ba->nreps, kb = bb->nreps;
+	double *buf = calloc((size_t)(3 * (ka + kb) + 6), sizeof(double));
+	int sig_s = 0, sig_k = 0, sig_x = 0, by_reps = 0;
+	double chg = NAN, px = NAN;
+	if (buf) {
+		double *sa = buf, *kpa = sa + ka + 1, *xa = kpa + ka + 1;
+		double *sb = xa + ka + 1, *kpb = sb + kb + 1, *xb = kpb + kb + 1;
+		int nfa, nxa, nfb, nxb;
+		rep_figures(ba, n, sa, kpa, &nfa, xa, &nxa);
+		rep_figures(bb, n, sb, kpb, &nfb, xb, &nxb);
+		struct welch w;
+		if (nfa >= 2 && nfb >= 2) {
+			by_reps = 1;
+			welch_test(sa, nfa, sb, nfb, &w);
+			sig_s = material && w.p < alpha;
+			welch_test(kpa, nfa, kpb, nfb, &w);
+			sig_k = material && w.p < alpha;
+		} else {
+			sig_s = material && ci_apart(ua->sigma_lo, ua->sigma_hi, ub->sigma_lo, ub->sigma_hi);
+			sig_k = material && ci_apart(ua->kappa_lo, ua->kappa_hi, ub->kappa_lo, ub->kappa_hi);
+		}
+		double ma, mb, sea, seb;
+		if (nxa >= 2 && nxb >= 2) {
+			welch_test(xa, nxa, xb, nxb, &w);
+			chg = w.change;
+			px = w.p;
+			sig_x = w.p < alpha && fabs(chg) > o->threshold;
+		} else if (n && ops_at(ba, n, &ma, &sea) && ops_at(bb, n, &mb, &seb)) {
+			chg = mb / ma - 1;
+			px = erfc(fabs((mb - ma) / sqrt(sea * sea + seb * seb)) / sqrt(2.0));
+			sig_x = px < alpha && fabs(chg) > o->threshold;
+		}
+		free(buf);
+	}
+	double xa_m = NAN, xb_m = NAN, e1, e2;
+	if (n && ops_at(ba, n, &xa_m, &e1) && ops_at(bb, n, &xb_m, &e2) && !isfinite(chg))
+		chg = xb_m / xa_m - 1;
+	int worse = (sig_s && ub->sigma > ua->sigma) + (sig_k && ub->kappa > ua->kappa) +
+		    (sig_x && chg < 0);
+	int better = (sig_s && ub->sigma < ua->sigma) + (sig_k && ub->kappa < ua->kappa) +
+		     (sig_x && chg > 0);
+	const char *word = worse && better ? "mixed" : worse ? "worse" : better ? "better"
+						      : !fitted && !sig_x ? "not fitted" : "same";
+	if (worse && judged)
+		t->regression = 1;
+	json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:s,s:s}", "bench", name,
+			      "verdict_from", usl_word(ua->cls), "verdict_to", usl_word(ub->cls), "word",
+			      word, "sigma_significant", sig_s, "kappa_significant", sig_k,
+			      "ops_significant", sig_x, "judged", judged, "unit",
+			      bb->unit ? bb->unit : "op", "test", by_reps ? "repetitions" : "within runs");
+	/* null on a side without a fit */
+	json_object_set_new(j, "sigma_from", num(ua->lambda > 0 ? ua->sigma : NAN));
+	json_object_set_new(j, "sigma_to", num(ub->lambda > 0 ? ub->sigma : NAN));
+	json_object_set_new(j, "kappa_from", num(ua->lambda > 0 ? ua->kappa : NAN));
+	json_object_set_new(j, "kappa_to", num(ub->lambda > 0 ? ub->kappa : NAN));
+	json_object_set_new(j, "n", json_integer((json_int_t)n));
+	json_object_set_new(j, "ops_per_s_a", num(xa_m));
+	json_object_set_new(j, "ops_per_s_b", num(xb_m));
+	json_object_set_new(j, "ops_change_pct", num(100 * chg));
+	json_object_set_new(j, "ops_p", num(px));
+	return j;
 }
 
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,

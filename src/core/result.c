@@ -225,17 +225,15 @@ double point_ops_se(const struct point *p)
 	return sqrt(v / k);
 }
 
-void bench_usl(struct bench_result *b)
+/* The USL fit of repetitions r0..r1-1 of b, pooled. */
+static void usl_reps(const struct bench_result *b, int r0, int r1, struct usl *u)
 {
-	memset(&b->usl, 0, sizeof(b->usl));
-	if (b->axis_kind != 1) /* AXIS_CONCURRENCY */
-		return;
 	int n = 0;
-	for (int r = 0; r < b->nreps; r++)
+	for (int r = r0; r < r1; r++)
 		n += b->reps[r].npts;
 	struct usl_point *up = n ? calloc((size_t)n, sizeof(*up)) : NULL;
 	int k = 0;
-	for (int r = 0; up && r < b->nreps; r++)
+	for (int r = r0; up && r < r1; r++)
 		for (int i = 0; i < b->reps[r].npts; i++) {
 			const struct point *p = &b->reps[r].pts[i];
 			if (p->n < 1 || !(p->ops_per_s > 0) || !isfinite(p->ops_per_s))
@@ -247,11 +245,26 @@ void bench_usl(struct bench_result *b)
 		}
 	struct usl_opts o = {.cpus = b->axis_tasks ? b->cpus_online : 0,
 			     .fit_oversub = b->fit_oversub};
-	if (usl_fit(up, k, &o, &b->usl) < 0) {
-		b->usl.cls = USL_NONE;
-		snprintf(b->usl.reason, sizeof(b->usl.reason), "no usable points");
+	if (usl_fit(up, k, &o, u) < 0) {
+		u->cls = USL_NONE;
+		snprintf(u->reason, sizeof(u->reason), "no usable points");
 	}
 	free(up);
+}
+
+void bench_usl(struct bench_result *b)
+{
+	memset(&b->usl, 0, sizeof(b->usl));
+	if (b->axis_kind != 1) /* AXIS_CONCURRENCY */
+		return;
+	usl_reps(b, 0, b->nreps, &b->usl);
+}
+
+void rep_usl(const struct bench_result *b, int r, struct usl *u)
+{
+	memset(u, 0, sizeof(*u));
+	if (b->axis_kind == 1 && r >= 0 && r < b->nreps)
+		usl_reps(b, r, r + 1, u);
 }
 
 static int cmp_dbl(const void *x, const void *y)

@@ -146,6 +146,8 @@ void rep_fit(struct repetition *rep);
  * kinds): each point's ops_per_s, its standard error from the spread of
  * its throughput-over-time series. bench_fit calls it. */
 void bench_usl(struct bench_result *b);
+/* The same fit over repetition r alone (compare's unit of evidence). */
+void rep_usl(const struct bench_result *b, int r, struct usl *u);
 /* Standard error of a point's ops_per_s from its throughput-over-time
  * series (the last, partial interval left out); 0 with under 3 intervals. */
 double point_ops_se(const struct point *p);

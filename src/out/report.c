@@ -261,7 +261,9 @@ static void verdict_table(FILE *f, const struct run_result *const *rs, const cha
 				fputs("<td class=\"skip\">not run</td>", f);
 				continue;
 			}
-			int diff = first && (first->v.cls != b->v.cls || first->version != b->version);
+			int diff = first && (first->version != b->version ||
+					     (b->axis_kind == 1 ? first->usl.cls != b->usl.cls
+								: first->v.cls != b->v.cls));
 			if (!first)
 				first = b;
 			verdict_cell(f, b, diff);

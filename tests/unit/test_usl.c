@@ -132,6 +132,8 @@ static void test_coverage(void)
 		cs += u.sigma_lo <= 0.05 && 0.05 <= u.sigma_hi;
 		ck += u.kappa_lo <= 0.002 && 0.002 <= u.kappa_hi;
 	}
+	if (verbose)
+		fprintf(stderr, "coverage: sigma %d/%d, kappa %d/%d\n", cs, n, ck, n);
 	CHECK(cs >= 170, "sigma inside its 95%% CI on %d/%d seeds", cs, n);
 	CHECK(ck >= 170, "kappa inside its 95%% CI on %d/%d seeds", ck, n);
 

@@ -224,7 +224,7 @@ enum bench_flag {
 };
 
 /* What kind of quantity the axis is, which decides the headline verdict
- * (docs/verdicts.md): AXIS_LOAD (the default: entries, processes, mappings,
+ * (docs/method.md, "Axis kinds"): AXIS_LOAD (the default: entries, processes, mappings,
  * connections held) is judged by how one operation's cost grows (fit.c);
  * AXIS_CONCURRENCY (requests in flight, streams, connections doing work,
  * workers, tasks) by how throughput grows, with the Universal Scalability

@@ -253,6 +253,7 @@ struct meter {
 	struct hist *h;
 	const struct sweep_opts *o;
 	uint64_t start, deadline, next_check, last_poll;
+	uint64_t hard_deadline; /* the budget runs on to this while no request completed */
 	int no_ci;
 	enum point_stop stop;
 	int stopped;
@@ -311,7 +312,7 @@ int meter_stop(struct meter *m)
 		return m->stopped = 1;
 	}
 	uint64_t now = clock_ns();
-	if (now >= m->deadline) {
+	if (now >= m->deadline && (m->h->count > 0 || now >= m->hard_deadline)) {
 		m->stop = STOP_BUDGET;
 		return m->stopped = 1;
 	}
@@ -508,6 +509,11 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	usage_take_as(&u0, USAGE_PROCESS, 0);
 	m.start = clock_ns();
 	m.deadline = m.start + (uint64_t)(budget * 1e9);
+	/* A point needs one completed request to say anything: with a budget
+	 * shorter than a bench's first request (net.udp's warm-up, rt.wakeup's
+	 * first period under load) the point runs on, up to ten budgets and at
+	 * least a second, rather than end with no sample. */
+	m.hard_deadline = m.start + (uint64_t)((budget * 10 > 1.0 ? budget * 10 : 1.0) * 1e9);
 	m.stop = STOP_BUDGET;
 	int rc = c->b->run(c->st, &m);
 	uint64_t end = clock_ns();

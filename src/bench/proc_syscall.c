@@ -344,7 +344,10 @@ static int setup(struct bench_env *env, void **state)
 	pid_t me = getpid(), pid = fork();
 	if (pid < 0) {
 		int e = errno;
-		close(req[0]), close(req[1]), close(rep[0]), close(rep[1]);
+		close(req[0]);
+		close(req[1]);
+		close(rep[0]);
+		close(rep[1]);
 		errno = e;
 		return bench_fail(env, "fork");
 	}

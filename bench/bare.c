@@ -4,6 +4,8 @@
  *   bare fstatat DIR NAME COUNT   fstatat(dirfd(DIR), NAME) — what fs.stat times
  *   bare stat PATH COUNT          stat(PATH)
  *   bare fork COUNT               fork + _exit(0) + waitpid — what proc.fork times
+ *   bare getppid K COUNT          K getppid calls per sample (the batch proc.syscall
+ *                                 chose: one clock read pair per K calls, as there)
  * Like the harness, it first warms up for 20 ms with untimed calls.
  * Prints the median ns per call. */
 #define _GNU_SOURCE
@@ -30,16 +32,47 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The loop proc.syscall's caller runs for one sample: K calls between two
+ * clock reads, the last result checked. */
+static int getppid_loop(int argc, char **argv, long n)
+{
+	long k = argc == 4 ? atol(argv[2]) : 0;
+	if (k < 1)
+		return 2;
+	uint64_t *t = malloc((size_t)n * sizeof(*t));
+	if (!t)
+		return 1;
+	for (uint64_t w0 = now(); now() - w0 < 20000000;)
+		getppid();
+	for (long i = 0; i < n; i++) {
+		pid_t r = 0;
+		uint64_t t0 = now();
+		for (long j = 0; j < k; j++)
+			r = getppid();
+		uint64_t t1 = now();
+		if (r <= 0)
+			return 1;
+		t[i] = t1 - t0;
+	}
+	qsort(t, (size_t)n, sizeof(*t), cmp);
+	printf("%.1f\n", (double)t[n / 2] / (double)k);
+	free(t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: bare fstatat DIR NAME COUNT | stat PATH COUNT | fork COUNT\n");
+		fprintf(stderr, "usage: bare fstatat DIR NAME COUNT | stat PATH COUNT | fork COUNT | "
+				"getppid K COUNT\n");
 		return 2;
 	}
 	const char *mode = argv[1];
 	long n = atol(argv[argc - 1]);
 	if (n < 1)
 		return 2;
+	if (!strcmp(mode, "getppid"))
+		return getppid_loop(argc, argv, n);
 	uint64_t *t = malloc((size_t)n * sizeof(*t));
 	struct stat st;
 	int dfd = -1;

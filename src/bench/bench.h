@@ -221,6 +221,8 @@ enum bench_flag {
 	 * oversubscribed and left out of the throughput fit (run --fit-oversubscribed
 	 * keeps it). Not for requests in flight on one thread (io depth). */
 	BENCH_AXIS_TASKS = 1u << 1,
+	BENCH_FROM_ZERO = 1u << 2,   /* the series starts with a point at N = 0 (nothing grown:
+				      * the baseline); fits and plots leave that point out */
 };
 
 /* What kind of quantity the axis is, which decides the headline verdict
@@ -268,6 +270,14 @@ struct bench {
 	int (*op)(void *state, unsigned slot);
 	int (*undo)(void *state, unsigned slot);
 	int (*control)(void *state, unsigned slot); /* optional: op without what is measured */
+	/* Optional, instead of op: the timed loop runs in another process the
+	 * bench holds, one whose state cannot be undone in the bench's own
+	 * (proc.syscall's child with its seccomp filters). It has that process
+	 * do k ops between two meter_now() reads, exactly the loop the core
+	 * runs around op(), and stores their elapsed ns in *ns; the round trip
+	 * to it is untimed. The core still chooses k, warms up, samples and
+	 * stops as for op(). Register the process with bench_peer_add(). */
+	int (*op_far)(void *state, unsigned k, uint64_t *ns);
 	void (*teardown)(void *state);
 };
 

@@ -339,6 +339,10 @@ static int decide(const char *exe, const struct bench *b, const struct sweep_opt
 {
 	uint64_t ns[64];
 	int np = sweep_series_for(b, br->max_n, ns, 64);
+	if (np > 0 && ns[0] == 0) { /* a baseline at N = 0 is not in the fit */
+		memmove(ns, ns + 1, (size_t)(np - 1) * sizeof(ns[0]));
+		np--;
+	}
 	if (!b->grow || np < 3 || br->status != BS_OK || br->v.cls != GROWTH_UNCLEAR)
 		return 0;
 	char why[200];

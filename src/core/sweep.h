@@ -39,7 +39,7 @@ struct sweep_opts {
  * written to out (at most cap). */
 int sweep_series(uint64_t max_n, uint64_t *out, int cap);
 uint64_t sweep_max_n(const struct bench *b, const struct sweep_opts *o);
-/* The bench's own series (its min_n and kind) up to max_n. */
+/* The bench's own series (its min_n, kind, BENCH_FROM_ZERO) up to max_n. */
 int sweep_series_for(const struct bench *b, uint64_t max_n, uint64_t *out, int cap);
 /* Parameters of one variant ("k=v,k=v" or NULL) with the run's -p
  * overrides applied. 0 and *out set; 1 if the variant disagrees with an

@@ -63,6 +63,16 @@ static int tiny_op(void *state, unsigned slot)
 }
 static void teardown(void *state) { free(state); }
 
+/* op_far: the bench reports k ops of (n + 1) us each, as a far process would */
+static unsigned far_k_seen;
+static int far_op(void *state, unsigned k, uint64_t *ns)
+{
+	struct st *s = state;
+	far_k_seen = k;
+	*ns = (uint64_t)k * (s->n + 1) * 1000;
+	return 0;
+}
+
 /* run(): completions stamped "elsewhere" with known latencies (n us each),
  * and at n = 3 a failure with figures of its own */
 static int lat_setn(void *state, uint64_t n)
@@ -121,6 +131,14 @@ int main(void)
 	lin.min_n = 3;
 	n = sweep_series_for(&lin, 5, s, 64);
 	CHECK(n == 3 && s[0] == 3 && s[2] == 5, "linear series from min_n");
+
+	struct bench zero = {.series = SERIES_POW2, .flags = BENCH_FROM_ZERO};
+	n = sweep_series_for(&zero, 64, s, 64);
+	CHECK(n == 8 && s[0] == 0 && s[1] == 1 && s[2] == 2 && s[7] == 64, "from zero: 0,1,2..64 (%d)", n);
+	n = sweep_series_for(&zero, 1, s, 64);
+	CHECK(n == 2 && s[0] == 0 && s[1] == 1, "from zero to 1: 0,1 (%d)", n);
+	n = sweep_series_for(&zero, 64, s, 1);
+	CHECK(n == 1 && s[0] == 0, "from zero within cap");
 
 	reg_init();
 	char scratch[512];
@@ -223,6 +241,24 @@ int main(void)
 	CHECK(f && f->n == 3 && f->err == ETIME && !strcmp(f->kind, "bound"), "ETIME is a bound failure");
 	CHECK(f && json_integer_value(json_object_get(json_object_get(f->state, "bench"), "cpu")) == 7,
 	      "the bench's failure figures are in the state");
+	free_br(&br);
+
+	struct bench far = synth;
+	far.op = NULL;
+	far.op_far = far_op;
+	far.flags = BENCH_FROM_ZERO;
+	far.series = SERIES_POW2;
+	far.default_max_n = 4;
+	run(&far, &o, &br);
+	CHECK(br.status == BS_OK && br.reps[0].npts == 4 && br.reps[0].pts[0].n == 0,
+	      "op_far, from zero: points 0,1,2,4 (%d)", br.reps[0].npts);
+	if (br.reps[0].npts == 4)
+		CHECK(br.reps[0].pts[0].st.p50 > 990 && br.reps[0].pts[0].st.p50 < 1010 &&
+		      br.reps[0].pts[3].st.p50 > 4950 && br.reps[0].pts[3].st.p50 < 5050 &&
+		      far_k_seen == br.reps[0].pts[3].batch,
+		      "op_far: its elapsed time is the sample (p50 %.0f, %.0f ns)",
+		      br.reps[0].pts[0].st.p50, br.reps[0].pts[3].st.p50);
+	CHECK(br.v.npoints == 3, "the point at 0 is left out of the fit (%d points)", br.v.npoints);
 	free_br(&br);
 
 	char sub[600];

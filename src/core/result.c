@@ -212,6 +212,7 @@ void bench_result_clear(struct bench_result *b)
 			free(rep->pts[i].series_bytes);
 			json_decref(rep->pts[i].extra);
 			json_decref(rep->pts[i].peers);
+			json_decref(rep->pts[i].placement);
 		}
 		free(rep->pts);
 		if (rep->fail) {

@@ -57,6 +57,9 @@ struct point {
 	double *series_ops, *series_bytes; int nseries;
 	json_t *extra;        /* the bench's own figures (owned), or NULL */
 	int cpu_start, cpu_end; /* CPU of the harness when the point began and ended, -1 unknown */
+	/* benches with a placement: where each side ran during the window and
+	 * whether one moved, {"mode", "moved", "sides": {...}} (owned), or NULL */
+	json_t *placement;
 };
 
 struct failure {

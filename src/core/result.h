@@ -131,6 +131,10 @@ void bench_add_note(struct bench_result *b, const char *fmt, ...)
 void point_set_bins(struct point *p, const struct hist *h);
 /* Pooled verdict over all repetitions' points. */
 void bench_fit(struct bench_result *b);
+/* After bench_fit: an unclear verdict whose points sit on two levels gets
+ * a reason starting "bimodal: placement" (a side moved, or the levels ran
+ * on other CPUs) or "bimodal" (same placement). 1 when it was bimodal. */
+int bench_bimodal(struct bench_result *b);
 void rep_fit(struct repetition *rep);
 /* For a bench with a control (points with has_ctl): a note "control: ..."
  * with the op's and the control's own verdicts, saying when the control's

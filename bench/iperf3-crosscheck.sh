@@ -38,7 +38,7 @@ SB=${SB:-./scalebench}
 PLACEMENT=${PLACEMENT:-spread}
 ROUNDS=${ROUNDS:-5}
 NETNS=${NETNS:-0}
-case $D in ''|*[!0-9.]*) echo "usage: $0 [SECONDS] [OUTDIR] (SECONDS: a number, not '$D')" >&2; exit 2 ;; esac
+case $D in ''|0|*[!0-9]*) echo "usage: $0 [SECONDS] [OUTDIR] (SECONDS: whole seconds, at least 1 (iperf3 -t), not '$D')" >&2; exit 2 ;; esac
 case $PLACEMENT in spread|same) ;; *) echo "PLACEMENT must be spread or same, not '$PLACEMENT'" >&2; exit 2 ;; esac
 case $ROUNDS in 3|5|7|9|11) ;; *) echo "ROUNDS must be odd, 3..11, not '$ROUNDS'" >&2; exit 2 ;; esac
 [ -x "$SB" ] || { echo "$SB not built (make)" >&2; exit 2; }
@@ -115,7 +115,7 @@ ip3() {
 }
 
 echo "== net.stream vs iperf3: scalebench $("$SB" --version | cut -d' ' -f2), $(iperf3 --version | head -1 | cut -d' ' -f1-2), $(uname -r), $(nproc) CPUs, $(date -u +%FT%TZ)"
-echo "   $D s per run, placement $PLACEMENT (sender CPU $C0, receiver CPU $C1), $([ "$NETNS" = 1 ] && echo "veth between two namespaces" || echo loopback), order A B A B A (A scalebench, B iperf3), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "   $D s per run, placement $PLACEMENT (sender CPU $C0, receiver CPU $C1), $([ "$NETNS" = 1 ] && echo "veth between two namespaces" || echo loopback), $ROUNDS runs alternating A B A ... (A scalebench, B iperf3), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "   scalebench: $SB run net.stream -p sender=send -p placement=$PLACEMENT --min-n P --max-n P --budget $D $SBNET"
 echo "   iperf3:     taskset -c $C1 iperf3 -s -1; taskset -c $C0 iperf3 -c $ADDR -t $D -P P"
 fail=0

@@ -435,7 +435,7 @@ static void teardown(void *state)
 
 const struct bench bench_fs_fileserver = {
 	.params = params,
-	.name = "fs.fileserver", .version = 2, .axis = "concurrent workers",
+	.name = "fs.fileserver", .version = 3, .axis = "concurrent workers",
 	.summary = "file-server workload: populate, overwrite, random whole-file reads, delete; per phase",
 	.op_desc = "one whole-file operation (create+write, overwrite, read or unlink) of the workload",
 	.needs = NEED_DIR, .unit = "file", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET,

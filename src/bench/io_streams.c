@@ -257,7 +257,7 @@ static uint64_t space_bytes(const struct bench_env *env)
 }
 
 const struct bench bench_io_streams = {
-	.name = "io.streams", .version = 1, .axis = "concurrent streams (one file each)",
+	.name = "io.streams", .version = 2, .axis = "concurrent streams (one file each)",
 	.summary = "N readers each streaming its own file: aggregate bandwidth and per-stream fairness",
 	.op_desc = "one pread of bs bytes (256 KiB) by one of N threads, each reading its own file in order",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET,

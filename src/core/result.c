@@ -181,8 +181,9 @@ void rep_fit(struct repetition *rep)
 /* ---- bimodal points: two levels, and whether placement explains them ----
  * An unclear verdict whose points sit on two levels (the largest gap in
  * their log medians is >= 20% and wider than either level's own spread,
- * each level has >= 2 points, and the levels share N: not a step of
- * growth) says so in its reason instead of "noise": "bimodal: placement"
+ * each level has >= 2 points (or one, when the placement record sets it
+ * apart), and the levels share N: not a step of growth) says so in its
+ * reason instead of "noise": "bimodal: placement"
  * when a side moved during a point (point.placement.moved) or the two
  * levels ran on different CPUs (the sides' CPUs, or the harness's), else
  * "bimodal" with the placement found the same. */
@@ -239,7 +240,7 @@ int bench_bimodal(struct bench_result *b)
 	qsort(v, (size_t)k, sizeof(*v), cmp_lvl);
 	int g = -1;
 	double gap = 0;
-	for (int i = 1; i + 2 < k; i++) /* a gap after v[i]: >= 2 points each side */
+	for (int i = 0; i + 1 < k; i++) /* a gap after v[i] */
 		if (v[i + 1].l - v[i].l > gap) {
 			gap = v[i + 1].l - v[i].l;
 			g = i;
@@ -270,7 +271,10 @@ int bench_bimodal(struct bench_result *b)
 					differ = 0;
 			}
 		}
-		if (hi_min < lo_max && lo_min < hi_max) {
+		/* a level of one point is an outlier unless the placement record
+		 * sets it apart */
+		int sizes_ok = (g >= 1 && k - g - 1 >= 2) || moved || differ;
+		if (sizes_ok && hi_min < lo_max && lo_min < hi_max) {
 			found = 1;
 			char l1[16], l2[16];
 			fmt_ns(exp(v[g / 2].l), l1, sizeof(l1));

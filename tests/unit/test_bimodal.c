@@ -96,6 +96,18 @@ int main(void)
 	CHECK(strncmp(b.v.reason, "bimodal", 7) != 0, "one level: %s", b.v.reason);
 	bench_result_clear(&b);
 
+	/* one point off level, on other CPUs (the server on CPU 1 once): placement */
+	const int one[8] = {0, 0, 0, 0, 0, 1, 0, 0};
+	sweep(&b, h, one, one, none, 0);
+	CHECK(!strncmp(b.v.reason, "bimodal: placement", 18) && strstr(b.v.reason, "(1)"),
+	      "one point on other CPUs: %s", b.v.reason);
+	bench_result_clear(&b);
+	/* the same point with the same placement: an outlier, not two levels */
+	sweep(&b, h, one, cpu0, none, 0);
+	CHECK(strncmp(b.v.reason, "bimodal", 7) != 0, "one outlier, same placement: %s (%s)", b.v.reason,
+	      growth_name(b.v.cls));
+	bench_result_clear(&b);
+
 	/* a step of growth (the high points all at the largest N) is no bimodality */
 	const int step[8] = {0, 0, 0, 0, 1, 1, 1, 1};
 	sweep(&b, h, step, cpu_alt, moved_some, 0);

@@ -382,9 +382,13 @@ static void place_read(const char *side, int pid, int tid, int end)
 	if (sys_task_where(pid, tid, &cpu, &mig))
 		return; /* gone */
 	if (end) {
-		t->at1 = 1, t->cpu1 = cpu, t->mig1 = mig;
+		t->at1 = 1;
+		t->cpu1 = cpu;
+		t->mig1 = mig;
 	} else if (!t->at0) {
-		t->at0 = 1, t->cpu0 = cpu, t->mig0 = mig;
+		t->at0 = 1;
+		t->cpu0 = cpu;
+		t->mig0 = mig;
 	}
 }
 

@@ -1,114 +1,149 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Cross-check of the net.* benches against iperf3 on this machine, in one
-# run (absolute figures drift between runs: only same-run ratios count).
-#   1. net.stream (sender=send) with 1 and 4 streams on loopback vs
-#      iperf3 -P 1 and -P 4 on 127.0.0.1, same duration:
-#      ratio = scalebench received Gbit/s / iperf3 sum_received Gbit/s,
-#      two rounds in opposite order;
-#   2. net.request per event mechanism to N=10000 idle connections (select
-#      stops at FD_SETSIZE and says so): the verdicts, the cost at the
-#      smallest and largest N, the server's CPU time per request;
-#   3. net.connect --full: how far it gets (the descriptor limit) and the
-#      wall time;
-#   4. the same three with --netns (iperf3 then runs in two namespaces this
-#      script makes, joined by a veth pair; removed on exit).
-# usage: bench/iperf3-crosscheck.sh [SECONDS per stream point, default 5] [OUTDIR]
-# Needs: root for step 4 (skipped otherwise), iperf3, iproute2, python3.
+# Cross-check of net.stream against iperf3 on the same job, in one run
+# (absolute figures drift between runs: only same-run ratios count).
+#
+#   sh bench/iperf3-crosscheck.sh [SECONDS] [OUTDIR]
+#
+# The matched job (iperf3 3.12's defaults on both sides):
+#   - TCP, 128 KiB per send call, plain send()/write() (net.stream
+#     -p sender=send; iperf3 without -Z), default socket buffers, Nagle on
+#     (neither tool sets TCP_NODELAY), the receiver reading 128 KiB per
+#     call from each ready stream;
+#   - 1 and 4 parallel streams from one single-threaded sender process to
+#     one single-threaded receiver process (net.stream --min-n P --max-n P;
+#     iperf3 -c -P P);
+#   - the same duration (SECONDS per point, default 5: net.stream
+#     --budget SECONDS spends it whole; iperf3 -t SECONDS);
+#   - the same placement: PLACEMENT=spread (default) puts the sender on the
+#     first CPU this script may use and the receiver on the second
+#     (net.stream -p placement=spread; iperf3 client and server under
+#     taskset on the same CPUs); PLACEMENT=same puts both on the first.
+# Each stream count runs A B A B A (A = scalebench, B = iperf3; ROUNDS=5),
+# the received Gbit/s of each run is printed, then the medians with their
+# spread (min..max) and the ratio of the medians (scalebench / iperf3).
+# PASS when every ratio lies within 0.90..1.10; exit 0 on PASS, 1 on FAIL,
+# 2 on bad usage or a missing tool.
+#
+# Environment: SB (the binary, default ./scalebench), PORT (iperf3's port,
+# default: one the kernel picks), PLACEMENT (spread|same), ROUNDS (odd,
+# >= 3), NETNS=1 (root: both tools between two network namespaces this
+# script makes, joined by a veth pair, and removes on exit or Ctrl-C).
+# Needs: iperf3, python3, taskset (util-linux), ss (iproute2).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 D=${1:-5}
-OUT=${2:-crosscheck-$(date -u +%Y%m%dT%H%M%SZ)}
+OUT=${2:-}
 SB=${SB:-./scalebench}
-PORT=${PORT:-15301}
-mkdir -p "$OUT"
-[ -x "$SB" ] || { echo "build first: make" >&2; exit 2; }
-command -v iperf3 >/dev/null || { echo "iperf3 is missing (tools/setup-deps.sh installs it)" >&2; exit 2; }
-NSA=sbx$$a; NSB=sbx$$b
-cleanup() { ip netns del $NSA 2>/dev/null; ip netns del $NSB 2>/dev/null; }
+PLACEMENT=${PLACEMENT:-spread}
+ROUNDS=${ROUNDS:-5}
+NETNS=${NETNS:-0}
+case $D in ''|0|*[!0-9]*) echo "usage: $0 [SECONDS] [OUTDIR] (SECONDS: whole seconds, at least 1 (iperf3 -t), not '$D')" >&2; exit 2 ;; esac
+case $PLACEMENT in spread|same) ;; *) echo "PLACEMENT must be spread or same, not '$PLACEMENT'" >&2; exit 2 ;; esac
+case $ROUNDS in 3|5|7|9|11) ;; *) echo "ROUNDS must be odd, 3..11, not '$ROUNDS'" >&2; exit 2 ;; esac
+[ -x "$SB" ] || { echo "$SB not built (make)" >&2; exit 2; }
+for t in iperf3 python3 taskset ss; do
+	command -v $t >/dev/null || { echo "$t is missing (tools/setup-deps.sh installs it)" >&2; exit 2; }
+done
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/sb-iperf3.XXXXXX") || exit 2
+[ -n "$OUT" ] || OUT=$W
+mkdir -p "$OUT" || exit 2
+NSA=sbx$$a; NSB=sbx$$b; MADE_NS=0; SPID=""
+cleanup() {
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null && wait "$SPID" 2>/dev/null
+	if [ $MADE_NS = 1 ]; then
+		ip netns del $NSA 2>/dev/null
+		ip netns del $NSB 2>/dev/null
+	fi
+	rm -rf "$W"
+}
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-py() { python3 -c "$@"; }
-# sb_stream FILE N: received Gbit/s of net.stream's point N
-sb_stream() { py 'import json,sys; d=json.load(open(sys.argv[1])); print("%.2f" % [p for b in d["benches"] for r in b["repetitions"] for p in r["points"] if p["n"] == int(sys.argv[2])][0]["extra"]["stream"]["received_gbit_per_s"])' "$1" "$2"; }
-iperf_gbit() { py 'import json,sys; print("%.2f" % (json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e9))' "$1"; }
-ratio() { py 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
+# The first two CPUs this script may run on: sender, receiver.
+set -- $(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(c[0], c[1 % len(c)])')
+C0=$1; C1=$2
+[ "$PLACEMENT" = same ] && C1=$C0
+[ -n "${PORT:-}" ] || PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
-# iperf3 RUNNER ADDR P FILE: server (one test) and client through RUNNER
-# ("" or "ip netns exec X" for the server, the client one in $2)
-iperf() {
-	srvpfx=$1; clipfx=$2; addr=$3; par=$4; file=$5
-	$srvpfx iperf3 -s -B "$addr" -p $PORT -1 >/dev/null 2>&1 &
-	spid=$!
-	sleep 0.5
-	$clipfx iperf3 -c "$addr" -p $PORT -t "$D" -P "$par" -J >"$file" 2>/dev/null
-	wait $spid 2>/dev/null
-}
-
-# Two rounds in opposite order (scalebench first, then iperf3 first), so
-# that drift during the run does not favour either tool.
-streams() { # streams LABEL SBOPTS SRVPFX CLIPFX ADDR
-	label=$1; opts=$2
-	for round in 1 2; do
-		[ $round = 2 ] && for n in 1 4; do iperf "$3" "$4" "$5" $n "$OUT/iperf3-$label-P$n-r$round.json"; done
-		$SB run net.stream -p sender=send --max-n 4 --budget "$D" $opts -q --no-db -o "$OUT/stream-$label-r$round.json" >/dev/null 2>&1
-		[ $round = 1 ] && for n in 1 4; do iperf "$3" "$4" "$5" $n "$OUT/iperf3-$label-P$n-r$round.json"; done
-	done
-	for n in 1 4; do
-		line=""; rs=""
-		for round in 1 2; do
-			s=$(sb_stream "$OUT/stream-$label-r$round.json" $n); i=$(iperf_gbit "$OUT/iperf3-$label-P$n-r$round.json")
-			r=$(ratio "$s" "$i"); rs="$rs $r"
-			line="$line  round $round: scalebench $s, iperf3 $i Gbit/s (x$r)"
-		done
-		printf '%-8s streams=%d%s; mean ratio %s\n' "$label" $n "$line" "$(py 'import sys; v=[float(x) for x in sys.argv[1:]]; print("%.2f" % (sum(v)/len(v)))' $rs)"
-	done
-}
-
-request() { # request LABEL SBOPTS
-	$SB run net.request --max-n 10000 --budget 0.5 $2 -q --no-db -o "$OUT/request-$1.json" >/dev/null 2>&1
-	py 'import json,sys
-d = json.load(open(sys.argv[1]))
-for b in d["benches"]:
-    m = b["params"]["mech"]
-    if b["status"] == "skipped":
-        print("%-8s net.request %-8s skipped: %s" % (sys.argv[2], m, b["skip_reason"])); continue
-    pts = {p["n"]: p["stats"]["p50_ns"] for r in b["repetitions"] for p in r["points"]}
-    v = b["verdict"]
-    cpu = {p["n"]: p.get("extra", {}).get("server_cpu_us_per_request", 0) for r in b["repetitions"] for p in r["points"]}
-    f = [r["failure"] for r in b["repetitions"] if r.get("failure")]
-    if f:
-        print("%-8s net.request %-8s stopped at N=%d: %s (kind %s)" % (sys.argv[2], m, f[0]["n"], f[0]["call"], f[0]["kind"]))
-    print("%-8s net.request %-8s p50 N=1 %6.1f us, N=%d %6.1f us; verdict %-9s exponent %5.2f; server CPU/request %5.1f -> %5.1f us  %s" % (sys.argv[2], m, pts[min(pts)] / 1e3, max(pts), pts[max(pts)] / 1e3, v["class"], v.get("exponent") or 0, cpu[min(cpu)], cpu[max(cpu)], b["status"]))' "$OUT/request-$1.json" "$1"
-}
-
-connect() { # connect LABEL SBOPTS
-	t0=$(date +%s.%N)
-	$SB run net.connect --full --budget 0.3 $2 -q --no-db -o "$OUT/connect-$1.json" >"$OUT/connect-$1.txt" 2>&1
-	t1=$(date +%s.%N)
-	py 'import json,sys
-d = json.load(open(sys.argv[1])); b = d["benches"][0]; r = b["repetitions"][0]
-f = r.get("failure")
-top = max(p["n"] for p in r["points"])
-stop = ("stopped at N=%d: %s (kind %s)" % (f["n"], f["message"], f["kind"])) if f else "reached N=%d" % b["max_n"]
-print("%-8s net.connect --full: largest measured point N=%d, %s; wall %.1f s" % (sys.argv[2], top, stop, float(sys.argv[3])))' "$OUT/connect-$1.json" "$1" "$(py "print($t1 - $t0)")"
-}
-
-echo "scalebench $($SB --version | cut -d' ' -f2), iperf3 $(iperf3 --version | head -1 | cut -d' ' -f2), $(uname -r), $(nproc) CPUs, $(date -u +%FT%TZ), $D s per stream point, load $(cut -d' ' -f1-3 /proc/loadavg)"
-streams loopback "" "" "" 127.0.0.1
-request loopback ""
-connect loopback ""
-
-if [ "$(id -u)" != 0 ]; then
-	echo "netns: skipped (needs root)"
-	exit 0
+ADDR=127.0.0.1; SRVPFX=""; CLIPFX=""; SBNET=""
+if [ "$NETNS" = 1 ]; then
+	[ "$(id -u)" = 0 ] || { echo "NETNS=1 needs root" >&2; exit 2; }
+	command -v ip >/dev/null || { echo "ip (iproute2) is missing" >&2; exit 2; }
+	MADE_NS=1
+	ip netns add $NSA && ip netns add $NSB || { echo "cannot make network namespaces" >&2; exit 1; }
+	ip link add sbx$$x netns $NSA type veth peer name sbx$$y netns $NSB || exit 1
+	ip -n $NSA addr add 10.79.0.1/24 dev sbx$$x && ip -n $NSA link set sbx$$x up && ip -n $NSA link set lo up &&
+	ip -n $NSB addr add 10.79.0.2/24 dev sbx$$y && ip -n $NSB link set sbx$$y up && ip -n $NSB link set lo up || exit 1
+	ADDR=10.79.0.1; SRVPFX="ip netns exec $NSA"; CLIPFX="ip netns exec $NSB"; SBNET=--netns
 fi
-ip netns add $NSA && ip netns add $NSB || { echo "netns: cannot make namespaces"; exit 1; }
-ip link add sbx$$x netns $NSA type veth peer name sbx$$y netns $NSB
-ip -n $NSA addr add 10.79.0.1/24 dev sbx$$x; ip -n $NSA link set sbx$$x up; ip -n $NSA link set lo up
-ip -n $NSB addr add 10.79.0.2/24 dev sbx$$y; ip -n $NSB link set sbx$$y up; ip -n $NSB link set lo up
-streams netns --netns "ip netns exec $NSA" "ip netns exec $NSB" 10.79.0.1
-request netns --netns
-connect netns --netns
-echo "results: $OUT/"
+
+# sb P K: net.stream at the one point P; prints the received Gbit/s
+sb() {
+	f="$OUT/scalebench-P$1-$2.json"
+	"$SB" run net.stream -p sender=send -p placement=$PLACEMENT --min-n "$1" --max-n "$1" --budget "$D" \
+		$SBNET -q --no-db -o "$f" >"$OUT/scalebench-P$1-$2.log" 2>&1 || { echo "scalebench failed: $OUT/scalebench-P$1-$2.log" >&2; return 1; }
+	python3 - "$f" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["benches"][0]
+if b["status"] != "ok":
+    sys.exit("net.stream: %s %s" % (b["status"], b.get("skip_reason", "")))
+p = [p for r in b["repetitions"] for p in r["points"] if p["n"] == int(sys.argv[2])][0]
+print("%.3f" % p["extra"]["stream"]["received_gbit_per_s"])
+PY
+}
+
+# ip3 P K: iperf3 with P streams, server and client pinned like net.stream's sides
+ip3() {
+	f="$OUT/iperf3-P$1-$2.json"
+	$SRVPFX taskset -c "$C1" iperf3 -s -B "$ADDR" -p "$PORT" -1 >/dev/null 2>&1 &
+	SPID=$!
+	i=0
+	while [ $i -lt 50 ]; do # until the server listens (at most 5 s); a probe connection would be taken as a test
+		$SRVPFX ss -Hltn "sport = :$PORT" 2>/dev/null | grep -q . && break
+		sleep 0.1; i=$((i + 1))
+	done
+	$CLIPFX taskset -c "$C0" iperf3 -c "$ADDR" -p "$PORT" -t "$D" -P "$1" -J >"$f" 2>"$OUT/iperf3-P$1-$2.err"
+	rc=$?
+	wait "$SPID" 2>/dev/null
+	SPID=""
+	[ $rc = 0 ] || { echo "iperf3 failed: $f" >&2; return 1; }
+	python3 -c 'import json, sys; print("%.3f" % (json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"] / 1e9))' "$f"
+}
+
+echo "== net.stream vs iperf3: scalebench $("$SB" --version | cut -d' ' -f2), $(iperf3 --version | head -1 | cut -d' ' -f1-2), $(uname -r), $(nproc) CPUs, $(date -u +%FT%TZ)"
+echo "   $D s per run, placement $PLACEMENT (sender CPU $C0, receiver CPU $C1), $([ "$NETNS" = 1 ] && echo "veth between two namespaces" || echo loopback), $ROUNDS runs alternating A B A ... (A scalebench, B iperf3), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "   scalebench: $SB run net.stream -p sender=send -p placement=$PLACEMENT --min-n P --max-n P --budget $D $SBNET"
+echo "   iperf3:     taskset -c $C1 iperf3 -s -1; taskset -c $C0 iperf3 -c $ADDR -t $D -P P"
+fail=0
+for P in 1 4; do
+	A=""; B=""; k=0
+	while [ $k -lt "$ROUNDS" ]; do
+		if [ $((k % 2)) = 0 ]; then
+			v=$(sb $P $k) || exit 1
+			A="$A $v"; echo "   P=$P run $((k + 1)): scalebench $v Gbit/s"
+		else
+			v=$(ip3 $P $k) || exit 1
+			B="$B $v"; echo "   P=$P run $((k + 1)): iperf3     $v Gbit/s"
+		fi
+		k=$((k + 1))
+	done
+	python3 - "$P" "$A" "$B" <<'PY' || fail=1
+import statistics as st, sys
+p, a, b = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
+ma, mb = st.median(a), st.median(b)
+r = ma / mb if mb > 0 else float("inf")
+ok = 0.90 <= r <= 1.10
+print("P=%s  scalebench median %.2f Gbit/s (%.2f..%.2f, %d runs)  iperf3 median %.2f (%.2f..%.2f, %d runs)  ratio %.2f  %s"
+      % (p, ma, min(a), max(a), len(a), mb, min(b), max(b), len(b), r, "PASS" if ok else "FAIL (outside 0.90..1.10)"))
+sys.exit(0 if ok else 1)
+PY
+done
+echo "   load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "$OUT" != "$W" ] && echo "   results: $OUT/"
+if [ $fail = 0 ]; then echo "PASS"; exit 0; fi
+echo "FAIL"
+exit 1

@@ -25,7 +25,8 @@
  * each point runs the workload to its end (Ctrl-C stops it).
  * Params: dirs (16), files (1000), min_kib (2), max_kib (200),
  * overwrite_pct (25), reads (2 x files), interval_ms (100), stall_ms
- * (500), seed (1). */
+ * (500), seed (1), placement (spread: worker i on the allowed CPU after
+ * the bench's, round robin, so that no worker moves). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -60,6 +61,7 @@ struct st {
 	struct meter *m;
 	pthread_mutex_t lock;
 	atomic_uint_fast64_t next;  /* work item counter of the phase */
+	atomic_int wid;             /* workers started in the phase: each one's side */
 	atomic_int stop;
 	enum phase ph;
 	struct rec rec[NPHASES];
@@ -82,6 +84,7 @@ static void path_of(const struct st *s, uint64_t i, char *buf, size_t len)
 }
 
 static const struct bench_param_spec params[] = {
+	BP_ENUM("placement", "spread", "same|spread|free", "where the workers run: same CPU as the bench, spread over the allowed CPUs (worker i on the next), or free (docs/method.md)"),
 	BP_U64("files", "1000", 1, 10000000, "files populated, then overwritten, read and deleted"),
 	BP_U64("dirs", "16", 1, 1000000, "directories the files are spread over"),
 	BP_U64("reads", "2*files", 0, 1000000000, "random whole-file reads per point"),
@@ -255,6 +258,7 @@ static void record(struct st *s, uint64_t now, uint64_t bytes)
 static void *worker(void *arg)
 {
 	struct st *s = arg;
+	bench_place(s->env, atomic_fetch_add(&s->wid, 1) + 1);
 	char *rbuf = malloc(s->buflen);
 	uint64_t rng = (uint64_t)(uintptr_t)&rbuf ^ s->seed;
 	uint64_t total = s->ph == PH_READ ? s->reads : s->ph == PH_OVERWRITE ? s->overwrite : s->files;
@@ -342,6 +346,7 @@ static int run_phase(struct st *s, enum phase ph, json_t *phases)
 	uint64_t n = s->nworkers < 256 ? s->nworkers : 256, started = 0;
 	s->ph = ph;
 	atomic_store(&s->next, 0);
+	atomic_store(&s->wid, 0);
 	struct rec *r = &s->rec[ph];
 	struct durable dur;
 	durable_begin(&dur);
@@ -430,10 +435,11 @@ static void teardown(void *state)
 
 const struct bench bench_fs_fileserver = {
 	.params = params,
-	.name = "fs.fileserver", .version = 2, .axis = "concurrent workers", .axis_kind = AXIS_CONCURRENCY,
+	.name = "fs.fileserver", .version = 3, .axis = "concurrent workers", .axis_kind = AXIS_CONCURRENCY,
 	.summary = "file-server workload: populate, overwrite, random whole-file reads, delete; per phase",
 	.op_desc = "one whole-file operation (create+write, overwrite, read or unlink) of the workload",
 	.needs = NEED_DIR, .unit = "file", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET | BENCH_AXIS_TASKS,
+	.placement = "spread",
 	.quick_max_n = 4, .default_max_n = 16, .full_max_n = 64, .space_mib = 128,
 	.space_bytes = space_bytes, .setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
 };

@@ -9,7 +9,8 @@
  * as written). A stream that reaches the end of its file starts over, so a
  * long point on a buffered file system reads cached data on later passes.
  * Params: file_mib (default 16), bs (bytes per request, default 262144),
- * direct (variants 0 and 1). */
+ * direct (variants 0 and 1), placement (spread: reader i on the allowed
+ * CPU after the bench's, round robin, so that no reader moves). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,7 +22,7 @@
 #include "iofile.h"
 
 struct stream {
-	int fd;
+	int fd, k; /* k: its side for bench_place (1, 2, ...) */
 	uint64_t off, bytes;
 	void *buf;
 	int err;
@@ -45,6 +46,7 @@ struct st {
 static const char *const variants[] = {"direct=0", "direct=1", NULL};
 static const struct bench_param_spec params[] = {
 	BP_BOOL("direct", "0", "1: O_DIRECT, bypassing the page cache (one variant each)"),
+	BP_ENUM("placement", "spread", "same|spread|free", "where the reader threads run: same CPU as the bench, spread over the allowed CPUs (thread i on the next), or free (docs/method.md)"),
 	BP_U64("file_mib", "16", 1, 65536, "size of each stream's file (MiB)"),
 	BP_U64("bs", "262144", 4096, 67108864, "bytes per read request (rounded down to 4 KiB)"),
 	BP_ENUM("cache", "cold", "warm|cold|drop", "page cache at each point: warm, cold (fadvise DONTNEED), drop (drop_caches; root)"),
@@ -168,6 +170,7 @@ static void *stream_loop(void *arg)
 {
 	struct stream *sv = arg;
 	struct st *s = sv->s;
+	bench_place(s->env, sv->k);
 	while (!atomic_load(&s->stop)) {
 		uint64_t t = meter_now();
 		ssize_t r = pread(sv->fd, sv->buf, s->bs, (off_t)sv->off);
@@ -199,6 +202,7 @@ static int run(void *state, struct meter *m)
 	uint64_t started = 0, t0 = meter_now();
 	int rc = 0;
 	for (; started < s->n; started++) {
+		s->sv[started].k = (int)started + 1;
 		int e = pthread_create(&s->sv[started].th, NULL, stream_loop, &s->sv[started]);
 		if (e) {
 			atomic_store(&s->stop, 1);
@@ -253,10 +257,11 @@ static uint64_t space_bytes(const struct bench_env *env)
 }
 
 const struct bench bench_io_streams = {
-	.name = "io.streams", .version = 1, .axis = "concurrent streams (one file each)", .axis_kind = AXIS_CONCURRENCY,
+	.name = "io.streams", .version = 2, .axis = "concurrent streams (one file each)", .axis_kind = AXIS_CONCURRENCY,
 	.summary = "N readers each streaming its own file: aggregate bandwidth and per-stream fairness",
 	.op_desc = "one pread of bs bytes (256 KiB) by one of N threads, each reading its own file in order",
 	.needs = NEED_DIR, .unit = "request", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET | BENCH_AXIS_TASKS,
+	.placement = "spread",
 	.quick_max_n = 8, .default_max_n = 32, .full_max_n = 128, .space_mib = 544, .space_bytes = space_bytes,
 	.variants = variants, .params = params, .setup = setup, .grow = grow, .set_n = set_n, .run = run,
 	.teardown = teardown,

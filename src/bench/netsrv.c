@@ -268,6 +268,10 @@ int srv_bind(int family, int type, const char *addr, int *port, char *err, size_
 /* ---- the server loop (in a child) ---- */
 
 #define SRV_BUF (256 * 1024)
+/* A sink reads at most this much per call, as iperf3's receiver (its
+ * default block, 128 KiB): bigger reads would be less work per byte than
+ * the tool net.stream is checked against (bench/iperf3-crosscheck.sh). */
+#define SINK_READ (128 * 1024)
 
 struct srv {
 	const struct srv_spec *sp;
@@ -343,8 +347,9 @@ static void srv_accept(struct srv *s)
 		}
 		if (rc == 0) {
 			net_nonblock(fd, 1);
-			int one = 1;
-			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+			int one = 1; /* a sink takes bulk data: Nagle on, as iperf3 */
+			if (s->sp->mode != SRV_SINK)
+				setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 			rc = ev_add(s->ev, fd);
 		}
 		if (rc) {
@@ -365,7 +370,7 @@ static void srv_accept(struct srv *s)
 static void srv_data(struct srv *s, int fd)
 {
 	for (;;) {
-		ssize_t n = recv(fd, s->buf, SRV_BUF, 0);
+		ssize_t n = recv(fd, s->buf, s->sp->mode == SRV_SINK ? SINK_READ : SRV_BUF, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))

@@ -28,6 +28,10 @@ static void usage(FILE *f, const struct opt *opts)
 	fprintf(f, "\nrt.wakeup measures timer wake-up latency (SCHED_FIFO, absolute\n"
 		   "clock_nanosleep) at eight load levels scalebench makes: -p interval_us=,\n"
 		   "priority=, duration=, cpus=, load_cpus=, load_procs= (docs/benches.md).\n");
+	fprintf(f, "\nBenches with a server, helpers or threads run under -p placement=same|spread|\n"
+		   "free (each bench's default: scalebench list BENCH); each point records where\n"
+		   "each side ran and whether one moved, and an unclear verdict on two levels\n"
+		   "says \"bimodal: placement\" when that record explains it (docs/method.md).\n");
 	fprintf(f, "\nexit: 0 done (failures met by a bench are recorded in the result), 1 the\n"
 		   "harness failed, 2 bad arguments, target or --peer (unusable, busy), 3 a\n"
 		   "sample exceeded --max-latency, 128+signal interrupted (the partial result is\n"

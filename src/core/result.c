@@ -2,8 +2,8 @@
 /* Building, fitting and freeing results. */
 #include "result.h"
 
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +192,122 @@ void rep_fit(struct repetition *rep)
 	free(pp);
 }
 
+/* ---- bimodal points: two levels, and whether placement explains them ----
+ * An unclear verdict whose points sit on two levels (the largest gap in
+ * their log medians is >= 20% and wider than either level's own spread,
+ * each level has >= 2 points (or one, when the placement record sets it
+ * apart), and the levels share N: not a step of growth) says so in its
+ * reason instead of "noise": "bimodal: placement"
+ * when a side moved during a point (point.placement.moved) or the two
+ * levels ran on different CPUs (the sides' CPUs, or the harness's), else
+ * "bimodal" with the placement found the same. */
+
+struct lvl { double l; const struct point *p; };
+
+static int cmp_lvl(const void *a, const void *b)
+{
+	double x = ((const struct lvl *)a)->l, y = ((const struct lvl *)b)->l;
+	return (x > y) - (x < y);
+}
+
+/* The CPUs a point's sides ran on, as text ("bench:0;server:1;"), or the
+ * harness's start and end CPU where nothing more was recorded. */
+static void place_sig(const struct point *p, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	json_t *sides = json_object_get(p->placement, "sides");
+	const char *k;
+	json_t *v;
+	if (json_is_object(sides)) {
+		json_object_foreach(sides, k, v) {
+			size_t i;
+			json_t *c;
+			o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s:", k);
+			json_array_foreach(json_object_get(v, "cpus"), i, c)
+				o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%lld,",
+						      (long long)json_integer_value(c));
+			o += (size_t)snprintf(buf + o, o < len ? len - o : 0, ";");
+		}
+	} else if (p->cpu_start >= 0) {
+		snprintf(buf, len, "harness:%d,%d", p->cpu_start, p->cpu_end);
+	}
+}
+
+int bench_bimodal(struct bench_result *b)
+{
+	if (b->v.cls != GROWTH_UNCLEAR)
+		return 0;
+	int n = 0;
+	for (int r = 0; r < b->nreps; r++)
+		n += b->reps[r].npts;
+	struct lvl *v = n >= 4 ? calloc((size_t)n, sizeof(*v)) : NULL;
+	if (!v)
+		return 0;
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->st.p50 > 0 && !p->has_ctl)
+				v[k++] = (struct lvl){log(p->st.p50), p};
+		}
+	qsort(v, (size_t)k, sizeof(*v), cmp_lvl);
+	int g = -1;
+	double gap = 0;
+	for (int i = 0; i + 1 < k; i++) /* a gap after v[i] */
+		if (v[i + 1].l - v[i].l > gap) {
+			gap = v[i + 1].l - v[i].l;
+			g = i;
+		}
+	int found = 0;
+	if (g >= 0 && gap >= log(1.2) && gap > v[g].l - v[0].l && gap > v[k - 1].l - v[g + 1].l) {
+		uint64_t lo_min = UINT64_MAX, lo_max = 0, hi_min = UINT64_MAX, hi_max = 0;
+		int moved = 0, differ = 1;
+		for (int i = 0; i < k; i++) {
+			uint64_t pn = v[i].p->n;
+			if (i <= g) {
+				lo_min = pn < lo_min ? pn : lo_min;
+				lo_max = pn > lo_max ? pn : lo_max;
+			} else {
+				hi_min = pn < hi_min ? pn : hi_min;
+				hi_max = pn > hi_max ? pn : hi_max;
+			}
+			moved += json_is_true(json_object_get(v[i].p->placement, "moved"));
+		}
+		/* the levels ran on different CPUs: no placement of one level is
+		 * found in the other */
+		char a[256], c[256];
+		for (int i = 0; i <= g && differ; i++) {
+			place_sig(v[i].p, a, sizeof(a));
+			for (int j = g + 1; j < k && differ; j++) {
+				place_sig(v[j].p, c, sizeof(c));
+				if (!strcmp(a, c))
+					differ = 0;
+			}
+		}
+		/* a level of one point is an outlier unless the placement record
+		 * sets it apart */
+		int sizes_ok = (g >= 1 && k - g - 1 >= 2) || moved || differ;
+		if (sizes_ok && hi_min < lo_max && lo_min < hi_max) {
+			found = 1;
+			char l1[16], l2[16];
+			fmt_ns(exp(v[g / 2].l), l1, sizeof(l1));
+			fmt_ns(exp(v[(g + 1 + k) / 2].l), l2, sizeof(l2));
+			if (moved || differ)
+				snprintf(b->v.reason, sizeof(b->v.reason),
+					 "bimodal: placement: two levels, ~%s (%d points) and ~%s (%d); %s", l1,
+					 g + 1, l2, k - g - 1,
+					 moved ? "a side moved during some points" : "the levels ran on other CPUs");
+			else
+				snprintf(b->v.reason, sizeof(b->v.reason),
+					 "bimodal: two levels, ~%s (%d points) and ~%s (%d), with the same "
+					 "placement and no side moved", l1, g + 1, l2, k - g - 1);
+		}
+	}
+	free(v);
+	return found;
+}
+
 void bench_fit(struct bench_result *b)
 {
 	int n = 0;
@@ -204,6 +320,7 @@ void bench_fit(struct bench_result *b)
 			pp[k++] = &b->reps[r].pts[i];
 	fit_points(pp, k, &b->v);
 	free(pp);
+	bench_bimodal(b);
 	bench_usl(b);
 }
 
@@ -333,6 +450,7 @@ void bench_result_clear(struct bench_result *b)
 			free(rep->pts[i].series_bytes);
 			json_decref(rep->pts[i].extra);
 			json_decref(rep->pts[i].peers);
+			json_decref(rep->pts[i].placement);
 		}
 		free(rep->pts);
 		if (rep->fail) {

@@ -58,6 +58,9 @@ struct point {
 	double *series_ops, *series_bytes; int nseries;
 	json_t *extra;        /* the bench's own figures (owned), or NULL */
 	int cpu_start, cpu_end; /* CPU of the harness when the point began and ended, -1 unknown */
+	/* benches with a placement: where each side ran during the window and
+	 * whether one moved, {"mode", "moved", "sides": {...}} (owned), or NULL */
+	json_t *placement;
 };
 
 struct failure {
@@ -141,6 +144,10 @@ void bench_add_note(struct bench_result *b, const char *fmt, ...)
 void point_set_bins(struct point *p, const struct hist *h);
 /* Pooled verdict over all repetitions' points. */
 void bench_fit(struct bench_result *b);
+/* After bench_fit: an unclear verdict whose points sit on two levels gets
+ * a reason starting "bimodal: placement" (a side moved, or the levels ran
+ * on other CPUs) or "bimodal" (same placement). 1 when it was bimodal. */
+int bench_bimodal(struct bench_result *b);
 void rep_fit(struct repetition *rep);
 /* The throughput verdict of a concurrency axis (b->usl; zeroed for other
  * kinds): each point's ops_per_s, its standard error from the spread of

@@ -79,6 +79,8 @@ static json_t *point_json(const struct point *p)
 		json_object_set_new(o, "control", json_pack("{s:o}", "stats", stats_json(&p->ctl)));
 	if (p->extra)
 		json_object_set(o, "extra", p->extra);
+	if (p->placement)
+		json_object_set(o, "placement", p->placement);
 	json_object_set_new(o, "cpu", json_pack("[oo]", p->cpu_start >= 0 ? json_integer(p->cpu_start) : json_null(),
 						 p->cpu_end >= 0 ? json_integer(p->cpu_end) : json_null()));
 	return o;
@@ -418,6 +420,9 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 	json_t *ex = json_object_get(o, "extra");
 	if (ex)
 		p->extra = json_incref(ex);
+	json_t *pl = json_object_get(o, "placement");
+	if (json_is_object(pl))
+		p->placement = json_incref(pl);
 	json_t *h = json_object_get(o, "histogram"), *bins = json_object_get(h, "bins");
 	if (!json_is_object(h) || !json_is_array(bins))
 		return bad(rd, "histogram", "missing or without bins");

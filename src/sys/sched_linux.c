@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* CPU placement on Linux: sched_setaffinity and sched_getcpu. */
+#include <dirent.h>
 #include <errno.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,3 +48,53 @@ bad:
 }
 
 int sys_current_cpu(void) { return sched_getcpu(); }
+
+int sys_task_list(int pid, int *tids, int max)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while (n < max && (e = readdir(d)))
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+			tids[n++] = atoi(e->d_name);
+	closedir(d);
+	return n;
+}
+
+int sys_thread_id(void) { return (int)syscall(SYS_gettid); }
+
+int sys_task_where(int pid, int tid, int *cpu, long *migrations)
+{
+	char path[96], buf[1024];
+	*cpu = -1;
+	*migrations = -1;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = 0;
+	char *p = strrchr(buf, ')'); /* the name may hold spaces: count fields after it */
+	for (int field = 2; p && *p; p++) /* field 39: processor */
+		if (*p == ' ' && ++field == 39) {
+			*cpu = atoi(p + 1);
+			break;
+		}
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
+	if ((f = fopen(path, "r"))) { /* kernels with CONFIG_SCHED_DEBUG */
+		while (fgets(buf, sizeof(buf), f))
+			if (!strncmp(buf, "se.nr_migrations", 16)) {
+				char *c = strchr(buf, ':');
+				if (c)
+					*migrations = atol(c + 1);
+				break;
+			}
+		fclose(f);
+	}
+	return 0;
+}

@@ -10,3 +10,22 @@ int sys_set_cpus(const char *list, char *err, size_t errlen)
 }
 
 int sys_current_cpu(void) { return -1; }
+
+int sys_task_list(int pid, int *tids, int max)
+{
+	(void)pid;
+	(void)tids;
+	(void)max;
+	return -1;
+}
+
+int sys_thread_id(void) { return -1; }
+
+int sys_task_where(int pid, int tid, int *cpu, long *migrations)
+{
+	(void)pid;
+	(void)tid;
+	*cpu = -1;
+	*migrations = -1;
+	return -1;
+}

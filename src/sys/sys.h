@@ -61,6 +61,16 @@ int sys_self_exe(const char *argv0, char *out, size_t len);
  * system cannot tell. */
 int sys_set_cpus(const char *list, char *err, size_t errlen);
 int sys_current_cpu(void);
+/* Where a task runs, for the placement record of a point: the thread ids
+ * of process pid (up to max; the count, or -1 when the system cannot
+ * list them), the calling thread's id, and for thread tid of pid the CPU
+ * it last ran on and how many times the scheduler moved it between CPUs
+ * so far (-1 each when unknown: Linux reads /proc/PID/task/TID/stat and
+ * sched, se.nr_migrations; the POSIX build knows neither). 0, or -1 when
+ * the task is gone. */
+int sys_task_list(int pid, int *tids, int max);
+int sys_thread_id(void);
+int sys_task_where(int pid, int tid, int *cpu, long *migrations);
 
 /* ---- page cache, loop devices and mounts (the file-system matrix);
  * Linux: src/sys/sys_loop_linux.c; the POSIX build returns -ENOSYS. ---- */

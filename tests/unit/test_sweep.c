@@ -17,7 +17,7 @@
 struct st { uint64_t n; uint64_t calls; struct bench_env *env; };
 static int fail_grow_errno = EMFILE;
 static uint64_t fail_grow_at = UINT64_MAX, fail_op_at_n = UINT64_MAX, interrupt_after = UINT64_MAX;
-static uint64_t slow_at_n = UINT64_MAX; /* from this N on, an op takes 2 ms */
+static uint64_t slow_at_n = UINT64_MAX; /* from this N on, an op takes 200 ms */
 static double per_n_ns, base_ns = 3000;
 
 static int setup(struct bench_env *env, void **state)
@@ -49,7 +49,7 @@ static int spin_op(void *state, unsigned slot)
 	}
 	uint64_t t0 = clock_ns(), want = (uint64_t)(base_ns + per_n_ns * (double)s->n);
 	if (s->n >= slow_at_n)
-		want = 2000000;
+		want = 200000000;
 	while (clock_ns() - t0 < want)
 		;
 	return 0;
@@ -204,7 +204,7 @@ int main(void)
 	fail_op_at_n = UINT64_MAX;
 
 	slow_at_n = 50; /* an op over the timeout, inside a block of samples */
-	o.op_timeout_s = 0.001;
+	o.op_timeout_s = 0.05; /* far above a 3 us op preempted on a loaded machine (1 ms flaked) */
 	run(&synth, &o, &br);
 	f = br.reps[0].fail;
 	CHECK(br.status == BS_FAILED && f && f->n == 50 && f->err == ETIMEDOUT && !strcmp(f->kind, "timeout") &&

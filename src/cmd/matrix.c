@@ -134,7 +134,148 @@ static int run_mkfs(const struct fs_spec *f, const char *image, const char *scra
 	return -1;
 }
 
-struct made { char image[4096], mnt[4096], dev[64]; };
+struct made { char image[4096], mnt[4096], dev[64], fmnt[4096]; pid_t fpid; };
+
+/* bindfs's version: the first line of `bindfs --version`, "unknown" if none. */
+static void fuse_version(const char *exe, char *out, size_t len)
+{
+	char cmd[4200];
+	snprintf(out, len, "unknown");
+	snprintf(cmd, sizeof(cmd), "'%.4096s' --version 2>/dev/null", exe);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return;
+	char line[256];
+	if (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = 0;
+		snprintf(out, len, "%.100s", line);
+	}
+	pclose(p);
+}
+
+/* Mount bindfs (foreground, in its own process group so that a Ctrl-C at
+ * the terminal reaches scalebench only, which then unmounts it) over the
+ * base mount m->mnt at m->fmnt; 0, or -1 with why. The daemon and the
+ * mount are registered: Ctrl-C kills the one and unmounts the other. */
+static int fuse_up(const char *fuse_opts, const char *scratch, json_t *info, struct made *m,
+		   char *why, size_t whylen)
+{
+	char exe[4096], log[4096], ver[128], opts[600];
+	if (find_tool("bindfs", exe, sizeof(exe))) {
+		snprintf(why, whylen, "bindfs not found (Debian: bindfs)");
+		return -1;
+	}
+	snprintf(m->fmnt, sizeof(m->fmnt), "%.4000s-fuse", m->mnt);
+	if (mkdir(m->fmnt, 0700)) {
+		snprintf(why, whylen, "mkdir %.900s: %s", m->fmnt, strerror(errno));
+		m->fmnt[0] = 0;
+		return -1;
+	}
+	fuse_version(exe, ver, sizeof(ver));
+	/* root's bindfs adds allow_other: the bench workers are root too */
+	snprintf(opts, sizeof(opts), "%s", fuse_opts ? fuse_opts : "");
+	char *argv[8];
+	int argc = 0;
+	argv[argc++] = "bindfs";
+	argv[argc++] = "-f";
+	if (opts[0]) {
+		argv[argc++] = "-o";
+		argv[argc++] = opts;
+	}
+	argv[argc++] = m->mnt;
+	argv[argc++] = m->fmnt;
+	argv[argc] = NULL;
+	char cmd[9000];
+	snprintf(cmd, sizeof(cmd), "bindfs -f%s%s %s %s", opts[0] ? " -o " : "", opts, m->mnt, m->fmnt);
+	json_object_set_new(info, "fuse", json_pack("{s:s,s:s,s:s,s:s,s:s}", "daemon", "bindfs", "version",
+						      ver, "path", exe, "options", opts, "command", cmd));
+	snprintf(log, sizeof(log), "%.3900s/bindfs.log", scratch);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(exe, argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	reg_add_pid(pid);
+	m->fpid = pid;
+	/* the mount appears when the daemon is ready; it exits on a bad option */
+	int st = 0, up = 0;
+	for (int i = 0; i < 1000 && !reg_stop_requested(); i++) { /* 20 s */
+		if (sys_is_fuse(m->fmnt)) {
+			up = 1;
+			break;
+		}
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			reg_forget_pid(pid);
+			m->fpid = 0;
+			break;
+		}
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	}
+	if (up) {
+		reg_add_mount(m->fmnt);
+		unlink(log);
+		return 0;
+	}
+	char out[512] = "";
+	FILE *lf = fopen(log, "r");
+	if (lf) {
+		char line[512];
+		while (fgets(line, sizeof(line), lf))
+			if (line[0] != '\n')
+				snprintf(out, sizeof(out), "%s", line);
+		fclose(lf);
+	}
+	out[strcspn(out, "\n")] = 0;
+	unlink(log);
+	if (reg_stop_requested())
+		snprintf(why, whylen, "interrupted");
+	else if (m->fpid)
+		snprintf(why, whylen, "bindfs did not mount %.400s within 20 s%s%.400s", m->fmnt, out[0] ? ": " : "", out);
+	else
+		snprintf(why, whylen, "bindfs failed (%s %d)%s%.400s", WIFEXITED(st) ? "exit" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), out[0] ? ": " : "", out);
+	return -1;
+}
+
+/* Unmount the FUSE layer, then let its daemon exit (it does once
+ * unmounted; killed after 5 s); 0 or -errno. */
+static int fuse_down(struct made *m)
+{
+	int rc = 0;
+	if (m->fmnt[0]) {
+		rc = reg_umount(m->fmnt);
+		if (!rc && rmdir(m->fmnt) && errno != ENOENT)
+			rc = -errno;
+	}
+	if (m->fpid > 0) {
+		int gone = 0;
+		for (int i = 0; i < 250 && !gone; i++) {
+			pid_t w = waitpid(m->fpid, NULL, WNOHANG);
+			if (w == m->fpid || (w < 0 && errno == ECHILD))
+				gone = 1;
+			else
+				nanosleep(&(struct timespec){0, 20000000}, NULL);
+		}
+		if (gone)
+			reg_forget_pid(m->fpid);
+		else
+			reg_kill_pid(m->fpid);
+	}
+	m->fmnt[0] = 0;
+	m->fpid = 0;
+	return rc;
+}
 
 /* Mount f (image, loop device, mount point) below scratch; 0, or -1 with
  * why (the file system is then skipped). What was made is in m. */
@@ -217,7 +358,7 @@ static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint6
 /* Undo bring_up, newest first; 0 or the first -errno. */
 static int tear_down(struct made *m)
 {
-	int rc = 0, r;
+	int rc = fuse_down(m), r;
 	if (m->mnt[0]) {
 		if ((r = reg_umount(m->mnt)) && !rc)
 			rc = r;
@@ -245,8 +386,9 @@ static void set_target(struct runner *rn, const char *label, json_t *info)
 	json_t *snap = json_object_get(json_object_get(rn->r.targets, label), "snapshot");
 	if (json_is_object(snap))
 		json_object_set_new(snap, "matrix",
-				    json_pack("{s:O?,s:O?,s:O?,s:O?}", "image", json_object_get(info, "image"),
-					      "loop", json_object_get(info, "loop"), "backing",
+				    json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?}", "image", json_object_get(info, "image"),
+					      "loop", json_object_get(info, "loop"), "fuse",
+					      json_object_get(info, "fuse"), "backing",
 					      json_object_get(info, "backing"), "mkfs",
 					      json_object_get(info, "mkfs")));
 }
@@ -275,12 +417,13 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct runner rn;
 	runner_defaults(&rn, "matrix");
-	const char *fs_list = "ext2,ext3,ext4,xfs,btrfs,tmpfs", *image_size = NULL;
+	const char *fs_list = "ext2,ext3,ext4,xfs,btrfs,tmpfs", *image_size = NULL, *fuse_opts = NULL;
 	int buffered = 0;
 	const struct opt opts[] = {
 		{"fs", 0, OPT_STR, "LIST", "file systems, comma-separated (default ext2,ext3,ext4,xfs,btrfs,tmpfs)", 0, 0, NULL, &fs_list, NULL},
 		{"image-size", 0, OPT_STR, "SIZE", "size of each image (and tmpfs), e.g. 2G (default: twice what the selected benches need with the -p and --max-n given, + 256M, at least 512M)", 0, 0, NULL, &image_size, NULL},
 		{"dir", 'd', OPT_STR, "PATH", "where the images and mount points are made (default $TMPDIR or /tmp)", 0, 0, NULL, &rn.a.dir, NULL},
+		{"fuse-options", 0, OPT_STR, "OPTS", "bindfs -o options for the TYPE+fuse file systems (default none: bindfs's own, single-threaded)", 0, 0, NULL, &fuse_opts, NULL},
 		{"loop-buffered", 0, OPT_FLAG, NULL, "loop devices without direct I/O (the image is then cached twice)", 0, 0, NULL, &buffered, NULL},
 		RUNNER_OPTS(rn.a),
 		{0},
@@ -358,8 +501,12 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 			json_object_set_new(info, "skipped", json_string(why));
 			if (!rn.a.quiet)
 				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);
+		} else if (fs[i].fuse && fuse_up(fuse_opts, scratch, info, &m, why, sizeof(why))) {
+			json_object_set_new(info, "skipped", json_string(why));
+			if (!rn.a.quiet)
+				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);
 		} else {
-			int ec = runner_sweep(&rn, m.mnt, fs[i].label);
+			int ec = runner_sweep(&rn, fs[i].fuse ? m.fmnt : m.mnt, fs[i].label);
 			if (ec > exit_code)
 				exit_code = ec;
 		}

@@ -134,7 +134,61 @@ static int run_mkfs(const struct fs_spec *f, const char *image, const char *scra
 	return -1;
 }
 
-struct made { char image[4096], mnt[4096], dev[64], fmnt[4096]; pid_t fpid; };
+struct made { char image[4096], mnt[4096], dev[64], zram[64], fmnt[4096]; pid_t fpid; };
+
+/* --dev: what the file systems (tmpfs aside) are made on */
+enum dev_kind { DEV_LOOP, DEV_LOOP_BUFFERED, DEV_ZRAM, DEV_DM_LINEAR, DEV_DM_CRYPT, DEV_DM_DELAY };
+static const char *const dev_names[] = {"loop", "loop-buffered", "zram", "dm-linear", "dm-crypt",
+					"dm-delay", NULL};
+
+/* Device-mapper targets: the reason they cannot be used here. */
+static void dm_why(char *why, size_t whylen)
+{
+	if (access("/dev/mapper/control", F_OK))
+		snprintf(why, whylen, "device-mapper: not in this kernel (no /dev/mapper/control; "
+				      "CONFIG_BLK_DEV_DM, modprobe dm_mod)");
+	else
+		snprintf(why, whylen, "device-mapper targets are not implemented yet in scalebench "
+				      "(the kernel has device-mapper)");
+}
+
+/* A zram device of size bytes, formatted with f's mkfs, mounted on m->mnt. */
+static int zram_up(const struct fs_spec *f, const char *scratch, uint64_t size, json_t *info,
+		   struct made *m, char *why, size_t whylen)
+{
+	char err[512];
+	if (sys_zram_add(size, m->zram, sizeof(m->zram), err, sizeof(err))) {
+		snprintf(why, whylen, "zram: %s", err);
+		m->zram[0] = 0;
+		return -1;
+	}
+	reg_add_zram(m->zram);
+	char p[128], alg[128] = "unknown";
+	snprintf(p, sizeof(p), "/sys/block/%s/comp_algorithm", m->zram + 5);
+	FILE *fp = fopen(p, "r");
+	if (fp) {
+		if (fgets(alg, sizeof(alg), fp))
+			alg[strcspn(alg, "\n")] = 0;
+		fclose(fp);
+	}
+	json_object_set_new(info, "zram", json_pack("{s:s,s:I,s:s,s:s}", "device", m->zram, "disksize",
+						      (json_int_t)size, "comp_algorithm", alg, "what",
+						      "RAM block device (compressed): no disk noise"));
+	json_object_set_new(info, "device", json_string(m->zram));
+	if (run_mkfs(f, m->zram, scratch, info, why, whylen))
+		return -1;
+	if (reg_stop_requested()) {
+		snprintf(why, whylen, "interrupted");
+		return -1;
+	}
+	json_object_set_new(info, "mount_options", json_string(f->mount_opts));
+	if (sys_mount(m->zram, m->mnt, f->type, f->mount_opts, err, sizeof(err))) {
+		snprintf(why, whylen, "%s", err);
+		return -1;
+	}
+	reg_add_mount(m->mnt);
+	return 0;
+}
 
 /* bindfs's version: the first line of `bindfs --version`, "unknown" if none. */
 static void fuse_version(const char *exe, char *out, size_t len)
@@ -280,7 +334,7 @@ static int fuse_down(struct made *m)
 /* Mount f (image, loop device, mount point) below scratch; 0, or -1 with
  * why (the file system is then skipped). What was made is in m. */
 static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint64_t size,
-		    int loop_dio, json_t *info, struct made *m, char *why, size_t whylen)
+		    enum dev_kind dk, json_t *info, struct made *m, char *why, size_t whylen)
 {
 	char err[512], opts[256];
 	snprintf(m->mnt, sizeof(m->mnt), "%.3900s/mnt%d-%s", scratch, idx, f->type);
@@ -304,6 +358,13 @@ static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint6
 		reg_add_mount(m->mnt);
 		return 0;
 	}
+	if (dk >= DEV_DM_LINEAR) {
+		dm_why(why, whylen);
+		return -1;
+	}
+	if (dk == DEV_ZRAM)
+		return zram_up(f, scratch, size, info, m, why, whylen);
+	int loop_dio = dk == DEV_LOOP;
 	snprintf(m->image, sizeof(m->image), "%.3900s/%s-%d.img", scratch, f->type, idx);
 	int fd = open(m->image, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
@@ -367,6 +428,8 @@ static int tear_down(struct made *m)
 	}
 	if (m->dev[0] && (r = reg_detach_loop(m->dev)) && !rc)
 		rc = r;
+	if (m->zram[0] && (r = reg_remove_zram(m->zram)) && !rc)
+		rc = r;
 	if (m->image[0] && (r = reg_remove_file(m->image)) && !rc)
 		rc = r;
 	memset(m, 0, sizeof(*m));
@@ -386,8 +449,9 @@ static void set_target(struct runner *rn, const char *label, json_t *info)
 	json_t *snap = json_object_get(json_object_get(rn->r.targets, label), "snapshot");
 	if (json_is_object(snap))
 		json_object_set_new(snap, "matrix",
-				    json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?}", "image", json_object_get(info, "image"),
-					      "loop", json_object_get(info, "loop"), "fuse",
+				    json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:O?}", "image", json_object_get(info, "image"),
+					      "loop", json_object_get(info, "loop"), "zram",
+					      json_object_get(info, "zram"), "fuse",
 					      json_object_get(info, "fuse"), "backing",
 					      json_object_get(info, "backing"), "mkfs",
 					      json_object_get(info, "mkfs")));
@@ -417,13 +481,15 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct runner rn;
 	runner_defaults(&rn, "matrix");
-	const char *fs_list = "ext2,ext3,ext4,xfs,btrfs,tmpfs", *image_size = NULL, *fuse_opts = NULL;
+	const char *fs_list = "ext2,ext3,ext4,xfs,btrfs,tmpfs", *image_size = NULL, *fuse_opts = NULL,
+		   *dev = "loop";
 	int buffered = 0;
 	const struct opt opts[] = {
 		{"fs", 0, OPT_STR, "LIST", "file systems, comma-separated (default ext2,ext3,ext4,xfs,btrfs,tmpfs)", 0, 0, NULL, &fs_list, NULL},
 		{"image-size", 0, OPT_STR, "SIZE", "size of each image (and tmpfs), e.g. 2G (default: twice what the selected benches need with the -p and --max-n given, + 256M, at least 512M)", 0, 0, NULL, &image_size, NULL},
 		{"dir", 'd', OPT_STR, "PATH", "where the images and mount points are made (default $TMPDIR or /tmp)", 0, 0, NULL, &rn.a.dir, NULL},
 		{"fuse-options", 0, OPT_STR, "OPTS", "bindfs -o options for the TYPE+fuse file systems (default none: bindfs's own, single-threaded)", 0, 0, NULL, &fuse_opts, NULL},
+		{"dev", 0, OPT_STR, "TYPE", "block device under the file systems: loop (direct I/O to the image, default), loop-buffered, zram (a RAM block device hot-added for the run), dm-linear, dm-crypt, dm-delay (skipped with the reason where the kernel has no device-mapper)", 0, 0, NULL, &dev, NULL},
 		{"loop-buffered", 0, OPT_FLAG, NULL, "loop devices without direct I/O (the image is then cached twice)", 0, 0, NULL, &buffered, NULL},
 		RUNNER_OPTS(rn.a),
 		{0},
@@ -459,6 +525,18 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		json_decref(rn.over);
 		return EXIT_USAGE;
 	}
+	int dk = -1;
+	for (int k = 0; dev_names[k]; k++)
+		if (!strcmp(dev, dev_names[k]))
+			dk = k;
+	if (dk < 0) {
+		fprintf(stderr, "scalebench matrix: --dev: unknown device type '%s' (loop, loop-buffered, "
+				"zram, dm-linear, dm-crypt, dm-delay)\n", dev);
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (buffered && dk == DEV_LOOP)
+		dk = DEV_LOOP_BUFFERED;
 	if (image_size && size < 16 * MIB) {
 		fprintf(stderr, "scalebench matrix: --image-size: '%s' is not a size of at least 16M\n",
 			image_size);
@@ -493,11 +571,12 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		struct made m;
 		memset(&m, 0, sizeof(m));
 		char why[1024] = "";
-		json_t *info = json_pack("{s:s,s:s,s:s,s:I,s:s}", "type", fs[i].type, "mkfs_options",
+		json_t *info = json_pack("{s:s,s:s,s:s,s:I,s:s,s:s}", "type", fs[i].type, "mkfs_options",
 					 fs[i].mkfs_opts, "mount_options", fs[i].mount_opts,
-					 "size_bytes", (json_int_t)size, "size_from", size_why);
+					 "size_bytes", (json_int_t)size, "size_from", size_why, "dev",
+					 strcmp(fs[i].type, "tmpfs") ? dev_names[dk] : "none (tmpfs)");
 		uint64_t t0 = clock_ns();
-		if (bring_up(&fs[i], i, scratch, size, !buffered, info, &m, why, sizeof(why))) {
+		if (bring_up(&fs[i], i, scratch, size, (enum dev_kind)dk, info, &m, why, sizeof(why))) {
 			json_object_set_new(info, "skipped", json_string(why));
 			if (!rn.a.quiet)
 				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);

@@ -58,7 +58,7 @@ else
 	check "Ctrl-C during a FUSE run: exit 130" test $rc -eq 130
 	check "Ctrl-C: partial result marked interrupted" jtrue "$T/i.json" 'd["interrupted"]'
 	check "Ctrl-C: no FUSE or base mount, no bindfs process, no file left" none_left
-	mounts_left >&2; bindfs_left >&2
+	none_left || { mounts_left; bindfs_left; } >&2
 fi
 
 # zram: our own device, hot-added and removed; never one we did not make
@@ -105,3 +105,17 @@ else
 	skip "device-mapper present: dm-* targets are not implemented yet (skipped with that reason)"
 fi
 check "nothing left after --dev dm-linear" none_left
+
+# run --dir on a FUSE mount made outside scalebench: the snapshot says fuse and names the daemon
+if command -v bindfs >/dev/null 2>&1; then
+	mkdir -p "$T/fb" "$T/fm"
+	bindfs -f "$T/fb" "$T/fm" >/dev/null 2>&1 &
+	bpid=$!
+	at_exit "umount $T/fm 2>/dev/null; kill $bpid 2>/dev/null"
+	i=0; while [ $i -lt 100 ] && ! grep -q " $T/fm fuse" /proc/self/mounts; do sleep 0.1; i=$((i+1)); done
+	"$SB" run fs.stat --dir "$T/fm" --max-n 16 --budget 0.01 -q -o "$T/r.json" >/dev/null 2>"$T/r.err"
+	check "run --dir on FUSE: exit 0" test $? -eq 0
+	check "run --dir on FUSE: the snapshot says fuse and names the daemon serving it" jtrue "$T/r.json" "d['snapshot']['filesystem']['type'] == 'fuse' and d['snapshot']['filesystem']['fuse']['daemon']['comm'] == 'bindfs' and d['snapshot']['filesystem']['fuse']['daemon']['pid'] == $bpid"
+	umount "$T/fm"; wait $bpid
+	check "run --dir on FUSE: our bindfs is gone after the unmount" sh -c '! kill -0 $1 2>/dev/null' _ $bpid
+fi

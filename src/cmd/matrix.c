@@ -8,7 +8,9 @@
  * what it made (registry.h), so that an error or Ctrl-C at any step
  * removes what the matrix created and nothing else. A file system whose
  * tools or kernel support is missing is recorded as skipped, with the
- * reason. Root only. */
+ * reason. TYPE+fuse: bindfs over the mounted base, swept instead of it;
+ * --dev zram: a hot-added zram device instead of image + loop; --dev dm-*:
+ * skipped with the reason. Root only. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -469,8 +471,12 @@ static void usage(FILE *f, const struct opt *opts)
 		"ever formatted, mounted or removed; Ctrl-C removes it all. Benches with\n"
 		"phases (fs.fileserver, work.round2) add a table: one row per file system,\n"
 		"one column per phase (files/s MiB/s, or requests/s p99), stalls counted.\n\n"
-		"FS list: TYPE[:MKFS OPTIONS][@MOUNT OPTIONS],... with TYPE one of ext2,\n"
-		"ext3, ext4, xfs, btrfs, tmpfs, e.g. --fs 'ext4,ext4:-O ^dir_index,ext4@noatime,xfs'.\n\n");
+		"FS list: TYPE[+fuse][:MKFS OPTIONS][@MOUNT OPTIONS],... with TYPE one of ext2,\n"
+		"ext3, ext4, xfs, btrfs, tmpfs, e.g. --fs 'ext4,ext4:-O ^dir_index,ext4@noatime,xfs'.\n"
+		"TYPE+fuse mounts bindfs (a pass-through FUSE file system) over TYPE and runs\n"
+		"the benches through it: --fs tmpfs,tmpfs+fuse,ext4,ext4+fuse gives the FUSE\n"
+		"overhead side by side; bindfs is unmounted and reaped on exit and Ctrl-C.\n"
+		"--dev zram hot-adds a RAM block device of its own (removed after).\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 done (failures and skipped file systems are recorded in the\n"
 		   "result), 1 the harness failed, 2 bad arguments, not root, or not enough\n"

@@ -264,6 +264,10 @@ static int fuse_up(const char *fuse_opts, const char *scratch, json_t *info, str
 	setpgid(pid, pid);
 	reg_add_pid(pid);
 	m->fpid = pid;
+	/* registered before it appears: a signal while bindfs starts must not
+	 * leave a mount made after the last look (unmounting a directory that
+	 * is not mounted is not an error) */
+	reg_add_mount(m->fmnt);
 	/* the mount appears when the daemon is ready; it exits on a bad option */
 	int st = 0, up = 0;
 	for (int i = 0; i < 1000 && !reg_stop_requested(); i++) { /* 20 s */
@@ -279,7 +283,6 @@ static int fuse_up(const char *fuse_opts, const char *scratch, json_t *info, str
 		nanosleep(&(struct timespec){0, 20000000}, NULL);
 	}
 	if (up) {
-		reg_add_mount(m->fmnt);
 		unlink(log);
 		return 0;
 	}

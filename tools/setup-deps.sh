@@ -14,13 +14,14 @@ set -eu
 # and the KCIDB output against its schema; rt-tests (cyclictest) and
 # stress-ng: bench/cyclictest-crosscheck.sh; libarchive-dev: work.round2
 # (headers; the library is loaded at run time); wrk: its cross-check;
+# bindfs, fuse3: the matrix's TYPE+fuse pass-through (and bench/fuse-crosscheck.sh).
 # libssl3: libcrypto, loaded by serve and run --peer for the
 # challenge-response (strace also shows what the serve client sends).
 PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3
       liburing-dev libaio-dev xfsprogs btrfs-progs fio mount iperf3 iproute2
       pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace
       git dpkg-dev debhelper lintian man-db python3-jsonschema
-      rt-tests stress-ng libarchive-dev wrk libssl3"
+      rt-tests stress-ng libarchive-dev wrk libssl3 bindfs fuse3"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

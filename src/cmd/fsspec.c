@@ -16,7 +16,10 @@ static int known(const char *s, size_t len)
 	return 0;
 }
 
-static size_t type_len(const char *s) { return strcspn(s, ":@,"); }
+static size_t type_len(const char *s) { return strcspn(s, ":@,+"); }
+
+/* "+fuse" right after the type, followed by the end, ':', '@' or ','. */
+static int fuse_suffix(const char *s) { return !strncmp(s, "+fuse", 5) && strchr(":@,", s[5]); }
 
 /* "ext4:-O ^dir_index@noatime,nodiratime,xfs": split on commas, except
  * that, after an '@', a piece not starting with a file-system name
@@ -32,7 +35,13 @@ int fs_spec_parse(const char *list, struct fs_spec *fs, int *nfs, char *err, siz
 				 (int)tl, p);
 			return -1;
 		}
-		const char *end = p + tl;
+		int fuse = p[tl] == '+';
+		if (fuse && !fuse_suffix(p + tl)) {
+			snprintf(err, errlen, "--fs: unknown layer '%.*s' after %.*s (only +fuse)",
+				 (int)strcspn(p + tl, ":@,"), p + tl, (int)tl, p);
+			return -1;
+		}
+		const char *end = p + tl + (fuse ? 5 : 0);
 		for (;;) { /* to the next comma that starts a known file system */
 			const char *c = strchr(end, ',');
 			if (!c) {
@@ -58,6 +67,7 @@ int fs_spec_parse(const char *list, struct fs_spec *fs, int *nfs, char *err, siz
 		memset(f, 0, sizeof(*f));
 		snprintf(f->label, sizeof(f->label), "%.*s", (int)(end - p), p);
 		snprintf(f->type, sizeof(f->type), "%.*s", (int)tl, p);
+		f->fuse = fuse;
 		char *at = strchr(f->label, '@'), *colon = strchr(f->label, ':');
 		if (at)
 			snprintf(f->mount_opts, sizeof(f->mount_opts), "%s", at + 1);

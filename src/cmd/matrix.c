@@ -8,7 +8,9 @@
  * what it made (registry.h), so that an error or Ctrl-C at any step
  * removes what the matrix created and nothing else. A file system whose
  * tools or kernel support is missing is recorded as skipped, with the
- * reason. Root only. */
+ * reason. TYPE+fuse: bindfs over the mounted base, swept instead of it;
+ * --dev zram: a hot-added zram device instead of image + loop; --dev dm-*:
+ * skipped with the reason. Root only. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -134,12 +136,210 @@ static int run_mkfs(const struct fs_spec *f, const char *image, const char *scra
 	return -1;
 }
 
-struct made { char image[4096], mnt[4096], dev[64]; };
+struct made { char image[4096], mnt[4096], dev[64], zram[64], fmnt[4096]; pid_t fpid; };
+
+/* --dev: what the file systems (tmpfs aside) are made on */
+enum dev_kind { DEV_LOOP, DEV_LOOP_BUFFERED, DEV_ZRAM, DEV_DM_LINEAR, DEV_DM_CRYPT, DEV_DM_DELAY };
+static const char *const dev_names[] = {"loop", "loop-buffered", "zram", "dm-linear", "dm-crypt",
+					"dm-delay", NULL};
+
+/* Device-mapper targets: the reason they cannot be used here. */
+static void dm_why(char *why, size_t whylen)
+{
+	if (access("/dev/mapper/control", F_OK))
+		snprintf(why, whylen, "device-mapper: not in this kernel (no /dev/mapper/control; "
+				      "CONFIG_BLK_DEV_DM, modprobe dm_mod)");
+	else
+		snprintf(why, whylen, "device-mapper targets are not implemented yet in scalebench "
+				      "(the kernel has device-mapper)");
+}
+
+/* A zram device of size bytes, formatted with f's mkfs, mounted on m->mnt. */
+static int zram_up(const struct fs_spec *f, const char *scratch, uint64_t size, json_t *info,
+		   struct made *m, char *why, size_t whylen)
+{
+	char err[512];
+	if (sys_zram_add(size, m->zram, sizeof(m->zram), err, sizeof(err))) {
+		snprintf(why, whylen, "zram: %s", err);
+		m->zram[0] = 0;
+		return -1;
+	}
+	reg_add_zram(m->zram);
+	char p[128], alg[128] = "unknown";
+	snprintf(p, sizeof(p), "/sys/block/%s/comp_algorithm", m->zram + 5);
+	FILE *fp = fopen(p, "r");
+	if (fp) {
+		if (fgets(alg, sizeof(alg), fp))
+			alg[strcspn(alg, "\n")] = 0;
+		fclose(fp);
+	}
+	json_object_set_new(info, "zram", json_pack("{s:s,s:I,s:s,s:s}", "device", m->zram, "disksize",
+						      (json_int_t)size, "comp_algorithm", alg, "what",
+						      "RAM block device (compressed): no disk noise"));
+	json_object_set_new(info, "device", json_string(m->zram));
+	if (run_mkfs(f, m->zram, scratch, info, why, whylen))
+		return -1;
+	if (reg_stop_requested()) {
+		snprintf(why, whylen, "interrupted");
+		return -1;
+	}
+	json_object_set_new(info, "mount_options", json_string(f->mount_opts));
+	if (sys_mount(m->zram, m->mnt, f->type, f->mount_opts, err, sizeof(err))) {
+		snprintf(why, whylen, "%s", err);
+		return -1;
+	}
+	reg_add_mount(m->mnt);
+	return 0;
+}
+
+/* bindfs's version: the first line of `bindfs --version`, "unknown" if none. */
+static void fuse_version(const char *exe, char *out, size_t len)
+{
+	char cmd[4200];
+	snprintf(out, len, "unknown");
+	snprintf(cmd, sizeof(cmd), "'%.4096s' --version 2>/dev/null", exe);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return;
+	char line[256];
+	if (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\n")] = 0;
+		snprintf(out, len, "%.100s", line);
+	}
+	pclose(p);
+}
+
+/* Mount bindfs (foreground, in its own process group so that a Ctrl-C at
+ * the terminal reaches scalebench only, which then unmounts it) over the
+ * base mount m->mnt at m->fmnt; 0, or -1 with why. The daemon and the
+ * mount are registered: Ctrl-C kills the one and unmounts the other. */
+static int fuse_up(const char *fuse_opts, const char *scratch, json_t *info, struct made *m,
+		   char *why, size_t whylen)
+{
+	char exe[4096], log[4096], ver[128], opts[600];
+	if (find_tool("bindfs", exe, sizeof(exe))) {
+		snprintf(why, whylen, "bindfs not found (Debian: bindfs)");
+		return -1;
+	}
+	snprintf(m->fmnt, sizeof(m->fmnt), "%.4000s-fuse", m->mnt);
+	if (mkdir(m->fmnt, 0700)) {
+		snprintf(why, whylen, "mkdir %.900s: %s", m->fmnt, strerror(errno));
+		m->fmnt[0] = 0;
+		return -1;
+	}
+	fuse_version(exe, ver, sizeof(ver));
+	/* root's bindfs adds allow_other: the bench workers are root too */
+	snprintf(opts, sizeof(opts), "%s", fuse_opts ? fuse_opts : "");
+	char *argv[8];
+	int argc = 0;
+	argv[argc++] = "bindfs";
+	argv[argc++] = "-f";
+	if (opts[0]) {
+		argv[argc++] = "-o";
+		argv[argc++] = opts;
+	}
+	argv[argc++] = m->mnt;
+	argv[argc++] = m->fmnt;
+	argv[argc] = NULL;
+	char cmd[9000];
+	snprintf(cmd, sizeof(cmd), "bindfs -f%s%s %s %s", opts[0] ? " -o " : "", opts, m->mnt, m->fmnt);
+	json_object_set_new(info, "fuse", json_pack("{s:s,s:s,s:s,s:s,s:s}", "daemon", "bindfs", "version",
+						      ver, "path", exe, "options", opts, "command", cmd));
+	snprintf(log, sizeof(log), "%.3900s/bindfs.log", scratch);
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(exe, argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	reg_add_pid(pid);
+	m->fpid = pid;
+	/* registered before it appears: a signal while bindfs starts must not
+	 * leave a mount made after the last look (unmounting a directory that
+	 * is not mounted is not an error) */
+	reg_add_mount(m->fmnt);
+	/* the mount appears when the daemon is ready; it exits on a bad option */
+	int st = 0, up = 0;
+	for (int i = 0; i < 1000 && !reg_stop_requested(); i++) { /* 20 s */
+		if (sys_is_fuse(m->fmnt)) {
+			up = 1;
+			break;
+		}
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			reg_forget_pid(pid);
+			m->fpid = 0;
+			break;
+		}
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	}
+	if (up) {
+		unlink(log);
+		return 0;
+	}
+	char out[512] = "";
+	FILE *lf = fopen(log, "r");
+	if (lf) {
+		char line[512];
+		while (fgets(line, sizeof(line), lf))
+			if (line[0] != '\n')
+				snprintf(out, sizeof(out), "%s", line);
+		fclose(lf);
+	}
+	out[strcspn(out, "\n")] = 0;
+	unlink(log);
+	if (reg_stop_requested())
+		snprintf(why, whylen, "interrupted");
+	else if (m->fpid)
+		snprintf(why, whylen, "bindfs did not mount %.400s within 20 s%s%.400s", m->fmnt, out[0] ? ": " : "", out);
+	else
+		snprintf(why, whylen, "bindfs failed (%s %d)%s%.400s", WIFEXITED(st) ? "exit" : "signal",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), out[0] ? ": " : "", out);
+	return -1;
+}
+
+/* Unmount the FUSE layer, then let its daemon exit (it does once
+ * unmounted; killed after 5 s); 0 or -errno. */
+static int fuse_down(struct made *m)
+{
+	int rc = 0;
+	if (m->fmnt[0]) {
+		rc = reg_umount(m->fmnt);
+		if (!rc && rmdir(m->fmnt) && errno != ENOENT)
+			rc = -errno;
+	}
+	if (m->fpid > 0) {
+		int gone = 0;
+		for (int i = 0; i < 250 && !gone; i++) {
+			pid_t w = waitpid(m->fpid, NULL, WNOHANG);
+			if (w == m->fpid || (w < 0 && errno == ECHILD))
+				gone = 1;
+			else
+				nanosleep(&(struct timespec){0, 20000000}, NULL);
+		}
+		if (gone)
+			reg_forget_pid(m->fpid);
+		else
+			reg_kill_pid(m->fpid);
+	}
+	m->fmnt[0] = 0;
+	m->fpid = 0;
+	return rc;
+}
 
 /* Mount f (image, loop device, mount point) below scratch; 0, or -1 with
  * why (the file system is then skipped). What was made is in m. */
 static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint64_t size,
-		    int loop_dio, json_t *info, struct made *m, char *why, size_t whylen)
+		    enum dev_kind dk, json_t *info, struct made *m, char *why, size_t whylen)
 {
 	char err[512], opts[256];
 	snprintf(m->mnt, sizeof(m->mnt), "%.3900s/mnt%d-%s", scratch, idx, f->type);
@@ -163,6 +363,13 @@ static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint6
 		reg_add_mount(m->mnt);
 		return 0;
 	}
+	if (dk >= DEV_DM_LINEAR) {
+		dm_why(why, whylen);
+		return -1;
+	}
+	if (dk == DEV_ZRAM)
+		return zram_up(f, scratch, size, info, m, why, whylen);
+	int loop_dio = dk == DEV_LOOP;
 	snprintf(m->image, sizeof(m->image), "%.3900s/%s-%d.img", scratch, f->type, idx);
 	int fd = open(m->image, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
@@ -217,7 +424,7 @@ static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint6
 /* Undo bring_up, newest first; 0 or the first -errno. */
 static int tear_down(struct made *m)
 {
-	int rc = 0, r;
+	int rc = fuse_down(m), r;
 	if (m->mnt[0]) {
 		if ((r = reg_umount(m->mnt)) && !rc)
 			rc = r;
@@ -225,6 +432,8 @@ static int tear_down(struct made *m)
 			rc = -errno;
 	}
 	if (m->dev[0] && (r = reg_detach_loop(m->dev)) && !rc)
+		rc = r;
+	if (m->zram[0] && (r = reg_remove_zram(m->zram)) && !rc)
 		rc = r;
 	if (m->image[0] && (r = reg_remove_file(m->image)) && !rc)
 		rc = r;
@@ -245,8 +454,10 @@ static void set_target(struct runner *rn, const char *label, json_t *info)
 	json_t *snap = json_object_get(json_object_get(rn->r.targets, label), "snapshot");
 	if (json_is_object(snap))
 		json_object_set_new(snap, "matrix",
-				    json_pack("{s:O?,s:O?,s:O?,s:O?}", "image", json_object_get(info, "image"),
-					      "loop", json_object_get(info, "loop"), "backing",
+				    json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:O?}", "image", json_object_get(info, "image"),
+					      "loop", json_object_get(info, "loop"), "zram",
+					      json_object_get(info, "zram"), "fuse",
+					      json_object_get(info, "fuse"), "backing",
 					      json_object_get(info, "backing"), "mkfs",
 					      json_object_get(info, "mkfs")));
 }
@@ -263,8 +474,12 @@ static void usage(FILE *f, const struct opt *opts)
 		"ever formatted, mounted or removed; Ctrl-C removes it all. Benches with\n"
 		"phases (fs.fileserver, work.round2) add a table: one row per file system,\n"
 		"one column per phase (files/s MiB/s, or requests/s p99), stalls counted.\n\n"
-		"FS list: TYPE[:MKFS OPTIONS][@MOUNT OPTIONS],... with TYPE one of ext2,\n"
-		"ext3, ext4, xfs, btrfs, tmpfs, e.g. --fs 'ext4,ext4:-O ^dir_index,ext4@noatime,xfs'.\n\n");
+		"FS list: TYPE[+fuse][:MKFS OPTIONS][@MOUNT OPTIONS],... with TYPE one of ext2,\n"
+		"ext3, ext4, xfs, btrfs, tmpfs, e.g. --fs 'ext4,ext4:-O ^dir_index,ext4@noatime,xfs'.\n"
+		"TYPE+fuse mounts bindfs (a pass-through FUSE file system) over TYPE and runs\n"
+		"the benches through it: --fs tmpfs,tmpfs+fuse,ext4,ext4+fuse gives the FUSE\n"
+		"overhead side by side; bindfs is unmounted and reaped on exit and Ctrl-C.\n"
+		"--dev zram hot-adds a RAM block device of its own (removed after).\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 done (failures and skipped file systems are recorded in the\n"
 		   "result), 1 the harness failed, 2 bad arguments, not root, or not enough\n"
@@ -275,12 +490,15 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct runner rn;
 	runner_defaults(&rn, "matrix");
-	const char *fs_list = "ext2,ext3,ext4,xfs,btrfs,tmpfs", *image_size = NULL;
+	const char *fs_list = "ext2,ext3,ext4,xfs,btrfs,tmpfs", *image_size = NULL, *fuse_opts = NULL,
+		   *dev = "loop";
 	int buffered = 0;
 	const struct opt opts[] = {
 		{"fs", 0, OPT_STR, "LIST", "file systems, comma-separated (default ext2,ext3,ext4,xfs,btrfs,tmpfs)", 0, 0, NULL, &fs_list, NULL},
 		{"image-size", 0, OPT_STR, "SIZE", "size of each image (and tmpfs), e.g. 2G (default: twice what the selected benches need with the -p and --max-n given, + 256M, at least 512M)", 0, 0, NULL, &image_size, NULL},
 		{"dir", 'd', OPT_STR, "PATH", "where the images and mount points are made (default $TMPDIR or /tmp)", 0, 0, NULL, &rn.a.dir, NULL},
+		{"fuse-options", 0, OPT_STR, "OPTS", "bindfs -o options for the TYPE+fuse file systems (default none: bindfs's own, single-threaded)", 0, 0, NULL, &fuse_opts, NULL},
+		{"dev", 0, OPT_STR, "TYPE", "block device under the file systems: loop (direct I/O to the image, default), loop-buffered, zram (a RAM block device hot-added for the run), dm-linear, dm-crypt, dm-delay (skipped with the reason where the kernel has no device-mapper)", 0, 0, NULL, &dev, NULL},
 		{"loop-buffered", 0, OPT_FLAG, NULL, "loop devices without direct I/O (the image is then cached twice)", 0, 0, NULL, &buffered, NULL},
 		RUNNER_OPTS(rn.a),
 		{0},
@@ -316,6 +534,18 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		json_decref(rn.over);
 		return EXIT_USAGE;
 	}
+	int dk = -1;
+	for (int k = 0; dev_names[k]; k++)
+		if (!strcmp(dev, dev_names[k]))
+			dk = k;
+	if (dk < 0) {
+		fprintf(stderr, "scalebench matrix: --dev: unknown device type '%s' (loop, loop-buffered, "
+				"zram, dm-linear, dm-crypt, dm-delay)\n", dev);
+		json_decref(rn.over);
+		return EXIT_USAGE;
+	}
+	if (buffered && dk == DEV_LOOP)
+		dk = DEV_LOOP_BUFFERED;
 	if (image_size && size < 16 * MIB) {
 		fprintf(stderr, "scalebench matrix: --image-size: '%s' is not a size of at least 16M\n",
 			image_size);
@@ -350,16 +580,21 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		struct made m;
 		memset(&m, 0, sizeof(m));
 		char why[1024] = "";
-		json_t *info = json_pack("{s:s,s:s,s:s,s:I,s:s}", "type", fs[i].type, "mkfs_options",
+		json_t *info = json_pack("{s:s,s:s,s:s,s:I,s:s,s:s}", "type", fs[i].type, "mkfs_options",
 					 fs[i].mkfs_opts, "mount_options", fs[i].mount_opts,
-					 "size_bytes", (json_int_t)size, "size_from", size_why);
+					 "size_bytes", (json_int_t)size, "size_from", size_why, "dev",
+					 strcmp(fs[i].type, "tmpfs") ? dev_names[dk] : "none (tmpfs)");
 		uint64_t t0 = clock_ns();
-		if (bring_up(&fs[i], i, scratch, size, !buffered, info, &m, why, sizeof(why))) {
+		if (bring_up(&fs[i], i, scratch, size, (enum dev_kind)dk, info, &m, why, sizeof(why))) {
+			json_object_set_new(info, "skipped", json_string(why));
+			if (!rn.a.quiet)
+				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);
+		} else if (fs[i].fuse && fuse_up(fuse_opts, scratch, info, &m, why, sizeof(why))) {
 			json_object_set_new(info, "skipped", json_string(why));
 			if (!rn.a.quiet)
 				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);
 		} else {
-			int ec = runner_sweep(&rn, m.mnt, fs[i].label);
+			int ec = runner_sweep(&rn, fs[i].fuse ? m.fmnt : m.mnt, fs[i].label);
 			if (ec > exit_code)
 				exit_code = ec;
 		}

@@ -32,7 +32,7 @@ static int *fds; static size_t nfds, capfds;
 static struct map *maps; static size_t nmaps, capmaps;
 /* matrix resources: paths, newest last */
 struct plist { char **v; size_t n, cap; };
-static struct plist mounts, loops, files, cgroups;
+static struct plist mounts, loops, zrams, files, cgroups;
 
 static void on_signal(int sig) { reg_interrupted = sig; }
 
@@ -284,6 +284,15 @@ static int unlink_path(const char *p) { return unlink(p) && errno != ENOENT ? -e
 int reg_add_mount(const char *dir) { return plist_add(&mounts, dir); }
 int reg_add_loop(const char *dev) { return plist_add(&loops, dev); }
 int reg_add_file(const char *path) { return plist_add(&files, path); }
+int reg_add_zram(const char *dev) { return plist_add(&zrams, dev); }
+
+int reg_remove_zram(const char *dev)
+{
+	int rc = sys_zram_remove(dev);
+	if (rc == 0)
+		plist_del(&zrams, dev);
+	return rc;
+}
 
 int reg_umount(const char *dir)
 {
@@ -321,7 +330,7 @@ int reg_remove_cgroup(const char *path)
 
 size_t reg_count(void)
 {
-	return (size_t)nroots + npids + nfds + nmaps + mounts.n + loops.n + files.n + cgroups.n;
+	return (size_t)nroots + npids + nfds + nmaps + mounts.n + loops.n + zrams.n + files.n + cgroups.n;
 }
 
 void reg_cleanup(void)
@@ -342,6 +351,7 @@ void reg_cleanup(void)
 	nmaps = 0;
 	plist_release(&mounts, sys_umount, "unmount");
 	plist_release(&loops, sys_loop_detach, "detach");
+	plist_release(&zrams, sys_zram_remove, "remove zram device");
 	plist_release(&files, unlink_path, "remove");
 	plist_release(&cgroups, sys_memcg_remove, "remove cgroup");
 	while (nroots > 0) {

@@ -38,6 +38,10 @@ int reg_add_mount(const char *dir);
 int reg_umount(const char *dir);       /* sys_umount + unregister */
 int reg_add_loop(const char *dev);
 int reg_detach_loop(const char *dev);  /* sys_loop_detach + unregister */
+/* A zram device this process hot-added (matrix --dev zram): reset and
+ * hot-removed after the mounts. */
+int reg_add_zram(const char *dev);
+int reg_remove_zram(const char *dev);  /* sys_zram_remove + unregister */
 int reg_add_file(const char *path);
 int reg_remove_file(const char *path); /* unlink + unregister */
 

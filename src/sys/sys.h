@@ -95,6 +95,14 @@ int sys_mount(const char *src, const char *dir, const char *type, const char *op
 	      size_t errlen);
 /* umount(2), retrying a busy mount briefly, then detaching it lazily. */
 int sys_umount(const char *dir);
+/* 1 if path is on a FUSE file system (statfs magic), else 0. */
+int sys_is_fuse(const char *path);
+/* A new zram device of size bytes (/sys/class/zram-control/hot_add, then
+ * its disksize): dev gets "/dev/zramN". 0, or -errno with the step in err.
+ * sys_zram_remove resets and hot-removes it (only a device the caller
+ * made); a device already gone is not an error. */
+int sys_zram_add(uint64_t size, char *dev, size_t devlen, char *err, size_t errlen);
+int sys_zram_remove(const char *dev);
 
 /* ---- writeback and memory cgroups (workloads larger than the page
  * cache); Linux: src/sys/wb_linux.c; the POSIX build syncs with fsync +

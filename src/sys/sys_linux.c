@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -550,6 +551,64 @@ static json_t *block_device_json(const char *source, const char *majmin)
 	return o;
 }
 
+/* A FUSE mount: its subtype and the daemon serving it, found as the
+ * process holding /dev/fuse open whose command line names the mount
+ * point (bindfs, sshfs and libfuse's examples all take it as an argument). */
+static json_t *fuse_json(const char *fstype, const char *point)
+{
+	json_t *o = json_object(), *daemon = NULL;
+	sb_set(o, "subtype", strchr(fstype, '.') ? sb_jstr(strchr(fstype, '.') + 1) : json_null());
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	while (d && !daemon && (de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		char p[PATH_MAX], cmd[4096];
+		snprintf(p, sizeof p, "/proc/%.32s/cmdline", de->d_name);
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, cmd, sizeof cmd - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		cmd[n] = 0;
+		int names = 0;
+		for (ssize_t i = 0; i < n; i += (ssize_t)strlen(cmd + i) + 1)
+			if (!strcmp(cmd + i, point))
+				names = 1;
+		if (!names)
+			continue;
+		snprintf(p, sizeof p, "/proc/%.32s/fd", de->d_name);
+		DIR *fdd = opendir(p);
+		struct dirent *fe;
+		while (fdd && !daemon && (fe = readdir(fdd))) {
+			char link[PATH_MAX + 80], target[64];
+			snprintf(link, sizeof link, "%s/%.64s", p, fe->d_name);
+			ssize_t l = readlink(link, target, sizeof target - 1);
+			if (l <= 0)
+				continue;
+			target[l] = 0;
+			if (strcmp(target, "/dev/fuse"))
+				continue;
+			for (ssize_t i = 0; i + 1 < n; i++)
+				if (!cmd[i])
+					cmd[i] = ' ';
+			snprintf(p, sizeof p, "/proc/%.32s/comm", de->d_name);
+			daemon = json_object();
+			sb_set(daemon, "pid", json_integer(atoll(de->d_name)));
+			sb_set(daemon, "comm", sb_file_string(p));
+			sb_set(daemon, "cmdline", sb_jstr(cmd));
+		}
+		if (fdd)
+			closedir(fdd);
+	}
+	if (d)
+		closedir(d);
+	sb_set(o, "daemon", daemon ? daemon : sb_unavailable("no process with /dev/fuse open names %s", point));
+	return o;
+}
+
 static json_t *filesystem_json(const char *dir)
 {
 	char real[PATH_MAX], err[ERRLEN], hex[32];
@@ -580,6 +639,8 @@ static json_t *filesystem_json(const char *dir)
 		sb_set(o, "super_options", sb_jstr(m.super));
 		sb_set(o, "block_device", block_device_json(m.source,
 							    m.majmin));
+		if (!strncmp(m.fstype, "fuse", 4))
+			sb_set(o, "fuse", fuse_json(m.fstype, m.point));
 		free(m.buf);
 	} else {
 		const char *keys[] = {"type", "mount_point", "mount_root",

@@ -8,9 +8,12 @@
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -154,4 +157,80 @@ int sys_umount(const char *dir)
 		nanosleep(&(struct timespec){0, 20000000}, NULL);
 	}
 	return umount2(dir, MNT_DETACH) ? -errno : 0;
+}
+
+int sys_is_fuse(const char *path)
+{
+	struct statfs sf;
+	return statfs(path, &sf) == 0 && (unsigned long)sf.f_type == 0x65735546ul; /* FUSE_SUPER_MAGIC */
+}
+
+static int write_str(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = write(fd, v, strlen(v));
+	int rc = n == (ssize_t)strlen(v) ? 0 : n < 0 ? -errno : -EIO;
+	close(fd);
+	return rc;
+}
+
+int sys_zram_add(uint64_t size, char *dev, size_t devlen, char *err, size_t errlen)
+{
+	int fd = open("/sys/class/zram-control/hot_add", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "open /sys/class/zram-control/hot_add: %s%s", strerror(e),
+			 e == ENOENT ? " (no zram module: modprobe zram)" : "");
+		return -e;
+	}
+	char buf[32] = "";
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	int e = errno;
+	close(fd);
+	if (n <= 0) {
+		snprintf(err, errlen, "read hot_add: %s", n < 0 ? strerror(e) : "empty");
+		return n < 0 ? -e : -EIO;
+	}
+	buf[n] = 0;
+	int id = atoi(buf);
+	snprintf(dev, devlen, "/dev/zram%d", id);
+	char p[128], v[32];
+	snprintf(p, sizeof(p), "/sys/block/zram%d/disksize", id);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)size);
+	int rc = write_str(p, v);
+	if (rc) {
+		snprintf(err, errlen, "write %s: %s", p, strerror(-rc));
+		return rc;
+	}
+	struct stat st;
+	for (int i = 0; i < 250 && stat(dev, &st); i++) /* udev makes the node */
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	if (stat(dev, &st)) {
+		snprintf(err, errlen, "%s did not appear", dev);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int sys_zram_remove(const char *dev)
+{
+	int id;
+	if (sscanf(dev, "/dev/zram%d", &id) != 1)
+		return -EINVAL;
+	char p[128], v[16];
+	snprintf(p, sizeof(p), "/sys/block/zram%d/reset", id);
+	if (access(p, F_OK))
+		return 0; /* gone already */
+	int rc = -EBUSY;
+	for (int i = 0; i < 50 && rc == -EBUSY; i++) {
+		rc = write_str(p, "1");
+		if (rc == -EBUSY)
+			nanosleep(&(struct timespec){0, 20000000}, NULL);
+	}
+	if (rc)
+		return rc;
+	snprintf(v, sizeof(v), "%d", id);
+	return write_str("/sys/class/zram-control/hot_remove", v);
 }

@@ -237,6 +237,17 @@ int sys_mount(const char *src, const char *dir, const char *type, const char *op
 
 int sys_umount(const char *dir) { (void)dir; return -ENOSYS; }
 
+int sys_is_fuse(const char *path) { (void)path; return 0; }
+
+int sys_zram_add(uint64_t size, char *dev, size_t devlen, char *err, size_t errlen)
+{
+	(void)size; (void)dev; (void)devlen;
+	snprintf(err, errlen, "zram: %s", SB_NOT_POSIX);
+	return -ENOSYS;
+}
+
+int sys_zram_remove(const char *dev) { (void)dev; return -ENOSYS; }
+
 /* ---- writeback and memory cgroups: POSIX has a sync and nothing else */
 int sys_syncfs(int fd)
 {

@@ -255,6 +255,11 @@ struct bench {
 	int (*undo)(void *state, unsigned slot);
 	int (*control)(void *state, unsigned slot); /* optional: op without what is measured */
 	void (*teardown)(void *state);
+	/* Optional: fio's command line for the same job at point n of this
+	 * variant (env->params, env->dir = the target directory, env->bench),
+	 * for `run --fio`; runtime_s is the point's time window. 0, or -1
+	 * when it does not fit in len. */
+	int (*fio)(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len);
 };
 
 /* Record which call failed and return -errno (errno must be set). */

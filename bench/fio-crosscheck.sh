@@ -41,7 +41,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-mount_fs() { # mount_fs FS: echoes the mount point
+mount_fs() { # mount_fs FS: sets mp to the mount point (no subshell: cleanup must see it)
 	mp="$W/$1"; mkdir -p "$mp" || return 1
 	case $1 in
 	tmpfs) mount -t tmpfs -o size=$((SIZE_MIB * 2 + 64))m "sb-fioxc$$" "$mp" || return 1 ;;
@@ -54,7 +54,6 @@ mount_fs() { # mount_fs FS: echoes the mount point
 	*) echo "unknown FS '$1' (tmpfs, ext4)" >&2; return 1 ;;
 	esac
 	MOUNTS="$mp $MOUNTS"
-	echo "$mp"
 }
 
 sb_run() { # sb_run ENGINE DEPTH BATCH FILE: requests/s at the point
@@ -81,7 +80,7 @@ echo "== 4 KiB random reads, O_DIRECT, ${SIZE_MIB} MiB file, ${RUNTIME} s per ru
 printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %s\n' fs engine depth batch "scalebench req/s (spread)" "fio IOPS (spread)" ratio verdict
 fails=0 total=0
 for fs in $FS; do
-	mp=$(mount_fs "$fs") || { echo "$fs: could not be made" >&2; fails=$((fails + 1)); continue; }
+	mount_fs "$fs" || { echo "$fs: could not be made" >&2; fails=$((fails + 1)); continue; }
 	F="$mp/xc.dat"
 	dd if=/dev/urandom of="$F" bs=1M count="$SIZE_MIB" conv=fsync status=none || exit 2
 	for job in $JOBS; do

@@ -24,6 +24,7 @@ struct ioeng_ops {
 	const char *fio_name; /* fio's --ioengine for the same work */
 	const char *absent;   /* non-NULL: not in this build, and why */
 	int no_direct;        /* 1: has no O_DIRECT form (mmap) */
+	int async;            /* 1: one thread, depth in flight (run); 0: one() per thread */
 	/* after the file is opened: map it (mmap); optional */
 	int (*open)(struct iofile *f);
 	/* before a point (f->bs, f->depth, f->batch set): rings, buffers; optional */

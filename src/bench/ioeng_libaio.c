@@ -141,12 +141,12 @@ static int aio_run(struct iofile *f, struct meter *m)
 }
 
 const struct ioeng_ops ioeng_libaio = {
-	.name = "libaio", .fio_name = "libaio",
+	.name = "libaio", .fio_name = "libaio", .async = 1,
 	.init = aio_init, .run = aio_run, .cleanup = aio_cleanup,
 };
 #else
 const struct ioeng_ops ioeng_libaio = {
-	.name = "libaio", .fio_name = "libaio",
+	.name = "libaio", .fio_name = "libaio", .async = 1,
 	.absent = "libaio not in this build (tools/probe.sh did not find it)",
 };
 #endif

@@ -163,12 +163,12 @@ static int uring_run(struct iofile *f, struct meter *m)
 }
 
 const struct ioeng_ops ioeng_uring = {
-	.name = "io_uring", .fio_name = "io_uring",
+	.name = "io_uring", .fio_name = "io_uring", .async = 1,
 	.init = uring_init, .run = uring_run, .cleanup = uring_cleanup,
 };
 #else
 const struct ioeng_ops ioeng_uring = {
-	.name = "io_uring", .fio_name = "io_uring",
+	.name = "io_uring", .fio_name = "io_uring", .async = 1,
 	.absent = "io_uring not in this build (tools/probe.sh did not find liburing)",
 };
 #endif

@@ -333,7 +333,7 @@ static int parse_engine(struct bench_env *env, struct iofile *f)
 		snprintf(env->skip, sizeof(env->skip), "%s", f->ops->absent);
 		return BENCH_SKIP;
 	}
-	if (f->write && !f->ops->run && f->ops != &ioeng_psync) {
+	if (f->write && !f->ops->async && f->ops != &ioeng_psync) {
 		snprintf(env->skip, sizeof(env->skip), "engine %s reads only", f->ops->name);
 		return BENCH_SKIP;
 	}
@@ -480,7 +480,7 @@ int iofile_run(struct iofile *f, struct meter *m)
 	meter_extra(m, "cache", json_string(iofile_cache_desc(f->cache, f->direct)));
 	meter_extra(m, "request_bytes", json_integer((json_int_t)f->bs));
 	meter_extra(m, "in_flight", json_integer((json_int_t)f->depth));
-	if (f->ops->run) {
+	if (f->ops->async) {
 		unsigned b = f->batch < f->depth ? f->batch : f->depth;
 		meter_extra(m, "batch", json_integer((json_int_t)(b ? b : 1)));
 		if (f->ops == &ioeng_uring)
@@ -611,7 +611,7 @@ int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_
 	    (unsigned long long)bs, direct, e->fio_name);
 	if (random)
 		CAT(" --norandommap --randrepeat=0"); /* uniform, with replacement, as scalebench */
-	if (e->run)
+	if (e->async)
 		CAT(" --iodepth=%llu --iodepth_batch_submit=%llu --iodepth_batch_complete_min=1"
 		    " --iodepth_batch_complete_max=%llu",
 		    (unsigned long long)depth, (unsigned long long)batch, (unsigned long long)batch);

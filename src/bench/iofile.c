@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The data-path engine and driver: see iofile.h. */
+/* The data path's file, parameters, page cache, the threads of the
+ * synchronous engines and the fio command line: see iofile.h. The engines
+ * themselves are ioeng_*.c (ioeng.h). */
 #include "iofile.h"
 
 #include <errno.h>
@@ -9,12 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sys.h"
-
 
 #define ALIGN 4096
 #define FILL_CHUNK (1u << 20)

@@ -549,7 +549,8 @@ void iofile_cb_teardown(void *state)
 
 /* ---- the same job as fio's command line (run --fio) ---- */
 
-/* Append "'s'" (shell-quoted) to buf. */
+/* Append "'s'" (shell-quoted) to buf; a ':' becomes "\\:", since fio's
+ * --filename separates file names with ':'. */
 static void shq(char *buf, size_t len, const char *s)
 {
 	size_t k = strlen(buf);
@@ -559,6 +560,9 @@ static void shq(char *buf, size_t len, const char *s)
 		if (*s == '\'') {
 			memcpy(buf + k, "'\\''", 4);
 			k += 4;
+		} else if (*s == ':') {
+			memcpy(buf + k, "\\:", 2);
+			k += 2;
 		} else {
 			buf[k++] = *s;
 		}

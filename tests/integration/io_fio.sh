@@ -55,14 +55,25 @@ if ! command -v fio >/dev/null; then
 	skip "fio runs the printed line (fio not installed)"
 	exit 0
 fi
+fio_file_in() { # fio_file_in FIO-JSON DIR: the job's file is DIR/scalebench-fio.dat
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["jobs"][0]["job options"]["filename"]
+sys.exit(f != sys.argv[2].replace(":", "\\:") + "/scalebench-fio.dat")
+PY
+}
+# a --dir with a quote and a ':' (fio's separator of file names) in it
+Q="$T/q:x'y"
+mkdir -p "$Q"
 for e in psync libaio; do
 	if [ $e = libaio ] && [ "${SB_VARIANT:-native}" = posix ]; then continue; fi
-	line=$("$SB" run io.randread --fio --dir "$T/d" --min-n 2 --max-n 2 --budget 0.3 -p engine=$e -p direct=0 -p batch=2 -p size_mib=8 | grep '^fio ')
+	line=$("$SB" run io.randread --fio --dir "$Q" --min-n 2 --max-n 2 --budget 0.3 -p engine=$e -p direct=0 -p batch=2 -p size_mib=8 | grep '^fio ')
 	check "$e: --fio gives one line" test "$(printf '%s\n' "$line" | grep -c '^fio ')" = 1
 	(cd "$T" && sh -c "$line --output-format=json --output='$T/fio-$e.json'") >"$T/fio-$e.err" 2>&1
 	check "$e: fio runs the printed line (exit 0)" test $? -eq 0
 	o=$( [ $e = psync ] && echo numjobs || echo iodepth )
 	check "$e: fio read with 2 in flight ($o) and 4 KiB requests" jtrue "$T/fio-$e.json" \
 		"d['jobs'][0]['read']['iops'] > 0 and d['jobs'][0]['job options']['$o'] == '2' and d['jobs'][0]['job options']['bs'] == '4096'"
-	check "$e: fio's file removed after the job (--unlink=1)" empty_dir "$T/d"
+	check "$e: fio's file was in the --dir given (':' escaped for fio)" fio_file_in "$T/fio-$e.json" "$Q"
+	check "$e: fio's file removed after the job (--unlink=1)" sh -c '[ -z "$(ls -A "$1")" ] && [ -z "$(ls -A "$2")" ]' _ "$Q" "$T/d"
 done

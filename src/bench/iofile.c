@@ -631,3 +631,26 @@ int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_
 	k = strlen(buf);
 	return k + 1 < len ? 0 : -1;
 }
+
+int iofile_fio_streams(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len)
+{
+	size_t k;
+	int direct = bench_param_u64(env, "direct", 0) != 0;
+	const char *cache = bench_param(env, "cache", "cold");
+	uint64_t bs = bench_param_u64(env, "bs", 262144) / ALIGN * ALIGN;
+	uint64_t mib = bench_param_u64(env, "file_mib", 16);
+	if (len < 64)
+		return -1;
+	buf[0] = '\0';
+	if (!direct && !strcmp(cache, "drop"))
+		CAT("sync && echo 3 >/proc/sys/vm/drop_caches && ");
+	CAT("fio --name=io.streams --directory=");
+	shq(buf, len, env->dir ? env->dir : "/tmp");
+	CAT(" --filename_format='scalebench-fio.$jobnum' --size=%lluM --unlink=1 --rw=read --bs=%llu"
+	    " --direct=%d --ioengine=psync --iodepth=1 --numjobs=%llu --thread --group_reporting --invalidate=%d"
+	    " --time_based --runtime=%llums --ramp_time=0",
+	    (unsigned long long)mib, (unsigned long long)(bs ? bs : ALIGN), direct, (unsigned long long)n,
+	    direct || !strcmp(cache, "warm") ? 0 : 1, (unsigned long long)(runtime_s * 1000 + 0.5));
+	k = strlen(buf);
+	return k + 1 < len ? 0 : -1;
+}

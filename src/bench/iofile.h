@@ -79,6 +79,8 @@ void iofile_bufs_free(void **bufs, unsigned n);
  * bench (0, or -1 when it does not fit); runtime in seconds. */
 int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_depth, uint64_t n,
 		   double runtime_s, char *buf, size_t len);
+/* The same for io.streams: N jobs, each reading its own file in order. */
+int iofile_fio_streams(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len);
 
 /* Helpers shared with io.streams and fs.fileserver. */
 int iofile_fill(int fd, uint64_t bytes, uint64_t seed); /* write pattern, 0 or -errno */

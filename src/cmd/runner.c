@@ -499,7 +499,7 @@ int runner_fio(struct runner *rn, FILE *out, char *err, size_t errlen)
 	}
 	if (!any) {
 		snprintf(err, errlen, "--fio: none of the selected benches has a fio equivalent "
-				      "(io.seqread, io.seqwrite, io.randread, io.randwrite do)");
+				      "(the io.* benches do)");
 		return -1;
 	}
 	return 0;

@@ -47,6 +47,8 @@ check "--fio: every line O_DIRECT, time-based over the budget, file in --dir" sh
 check "--fio: batch=8 maps to fio's submit and completion batch" out_has "$T/fb.out" "--iodepth=16 --iodepth_batch_submit=8 --iodepth_batch_complete_min=1 --iodepth_batch_complete_max=8 "
 "$SB" run io.randread --fio --min-n 4 --max-n 4 -p engine=psync -p direct=0 >"$T/fp.out" 2>&1
 check "--fio: psync at depth 4 is 4 fio jobs" out_has "$T/fp.out" "--ioengine=psync .*--numjobs=4 --thread --group_reporting"
+"$SB" run io.streams --fio --min-n 3 --max-n 3 -p direct=0 -p file_mib=2 >"$T/fs.out" 2>&1
+check "--fio: io.streams at 3 streams is 3 jobs of their own 2 MiB file each" out_has "$T/fs.out" "^fio --name=io.streams .*--filename_format='scalebench-fio.\$jobnum' --size=2M .*--rw=read .*--numjobs=3 --thread --group_reporting --invalidate=1 "
 "$SB" run fs.create --fio >"$T/fn.out" 2>&1
 check "--fio with no io bench: exit 2" test $? -eq 2
 check "--fio with no io bench: says so" out_has "$T/fn.out" "no fio equivalent"
@@ -77,3 +79,9 @@ for e in psync libaio; do
 	check "$e: fio's file was in the --dir given (':' escaped for fio)" fio_file_in "$T/fio-$e.json" "$Q"
 	check "$e: fio's file removed after the job (--unlink=1)" sh -c '[ -z "$(ls -A "$1")" ] && [ -z "$(ls -A "$2")" ]' _ "$Q" "$T/d"
 done
+line=$("$SB" run io.streams --fio --dir "$Q" --min-n 2 --max-n 2 --budget 0.3 -p direct=0 -p file_mib=2 | grep '^fio ')
+(cd "$T" && sh -c "$line --output-format=json --output='$T/fio-streams.json'") >"$T/fio-streams.err" 2>&1
+check "io.streams: fio runs the printed line (exit 0)" test $? -eq 0
+check "io.streams: fio read 2 streams of 256 KiB requests" jtrue "$T/fio-streams.json" \
+	"d['jobs'][0]['read']['iops'] > 0 and d['jobs'][0]['job options']['numjobs'] == '2' and d['jobs'][0]['job options']['bs'] == '262144'"
+check "io.streams: fio's files removed after the job" sh -c '[ -z "$(ls -A "$1")" ]' _ "$Q"

@@ -18,7 +18,9 @@
 # ratio lies within 0.90..1.10 (exit 0; else exit 1; 2: cannot run).
 # Environment: SB (default ./scalebench), RUNTIME (seconds per run, default
 # 3), SIZE_MIB (default 64), FS (default "tmpfs ext4"), JOBS (default all,
-# e.g. "io_uring:32:1").
+# e.g. "io_uring:32:1"), FIO_EXTRA (options added to every fio line, e.g.
+# --gtod_reduce=1 to take most of fio's own per-request accounting out: an
+# investigation aid, printed in the header when set; the job is unchanged).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 SB=${SB:-./scalebench}
@@ -26,6 +28,7 @@ RUNTIME=${RUNTIME:-3}
 SIZE_MIB=${SIZE_MIB:-64}
 FS=${FS:-tmpfs ext4}
 JOBS=${JOBS:-psync:1:1 libaio:32:1 libaio:32:32 io_uring:32:1 io_uring:32:32}
+FIO_EXTRA=${FIO_EXTRA:-}
 command -v fio >/dev/null || { echo "fio not found (Debian: fio; tools/setup-deps.sh installs it)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "python3 not found" >&2; exit 2; }
 [ -x "$SB" ] || { echo "$SB not built (make)" >&2; exit 2; }
@@ -70,13 +73,14 @@ PY
 }
 
 fio_run() { # fio_run "FIO COMMAND LINE": read IOPS
-	sh -c "$1 --output-format=json --output='$W/f.json'" >/dev/null 2>"$W/f.err" || { cat "$W/f.err" >&2; return 1; }
+	sh -c "$1 $FIO_EXTRA --output-format=json --output='$W/f.json'" >/dev/null 2>"$W/f.err" || { cat "$W/f.err" >&2; return 1; }
 	python3 -c 'import json,sys; print("%.0f" % json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"])' "$W/f.json"
 }
 
 echo "== scalebench vs fio $(fio --version), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -r)"
 echo "== load at start:$(uptime | sed 's/.*load average//')"
 echo "== 4 KiB random reads, O_DIRECT, ${SIZE_MIB} MiB file, ${RUNTIME} s per run, A B A B A (A = scalebench)"
+[ -n "$FIO_EXTRA" ] && echo "== FIO_EXTRA: every fio line with $FIO_EXTRA"
 printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %s\n' fs engine depth batch "scalebench req/s (spread)" "fio IOPS (spread)" ratio verdict
 fails=0 total=0
 for fs in $FS; do

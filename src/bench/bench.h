@@ -279,6 +279,11 @@ struct bench {
 	 * stops as for op(). Register the process with bench_peer_add(). */
 	int (*op_far)(void *state, unsigned k, uint64_t *ns);
 	void (*teardown)(void *state);
+	/* Optional: fio's command line for the same job at point n of this
+	 * variant (env->params, env->dir = the target directory, env->bench),
+	 * for `run --fio`; runtime_s is the point's time window. 0, or -1
+	 * when it does not fit in len. */
+	int (*fio)(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len);
 };
 
 /* Record which call failed and return -errno (errno must be set). */

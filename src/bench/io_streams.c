@@ -265,4 +265,5 @@ const struct bench bench_io_streams = {
 	.quick_max_n = 8, .default_max_n = 32, .full_max_n = 128, .space_mib = 544, .space_bytes = space_bytes,
 	.variants = variants, .params = params, .setup = setup, .grow = grow, .set_n = set_n, .run = run,
 	.teardown = teardown,
+	.fio = iofile_fio_streams,
 };

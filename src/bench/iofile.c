@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The data-path engine and driver: see iofile.h. */
+/* The data path's file, parameters, page cache, the threads of the
+ * synchronous engines and the fio command line: see iofile.h. The engines
+ * themselves are ioeng_*.c (ioeng.h). */
 #include "iofile.h"
 
 #include <errno.h>
@@ -9,18 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sys.h"
-
-#ifdef HAVE_LIBURING
-#include <liburing.h>
-#endif
-#ifdef HAVE_LIBAIO
-#include <libaio.h>
-#endif
 
 #define ALIGN 4096
 #define FILL_CHUNK (1u << 20)
@@ -38,16 +32,8 @@ const char *const iofile_variants_read[] = {
 /* engine=...: NULL if in this build, else why not. */
 static const char *engine_absent(const char *value)
 {
-#ifndef HAVE_LIBAIO
-	if (!strcmp(value, "libaio"))
-		return "libaio not in this build (tools/probe.sh did not find it)";
-#endif
-#ifndef HAVE_LIBURING
-	if (!strcmp(value, "io_uring"))
-		return "io_uring not in this build (tools/probe.sh did not find liburing)";
-#endif
-	(void)value;
-	return NULL;
+	const struct ioeng_ops *e = ioeng_find(value);
+	return e ? e->absent : NULL;
 }
 
 #define P_ENGINE_RW {.name = "engine", .type = BP_TYPE_ENUM, .def = "psync", .values = "psync|libaio|io_uring", \
@@ -65,97 +51,57 @@ static const char *engine_absent(const char *value)
 	 .help = "make the O_DIRECT open fail with EINVAL, as a file system that refuses it", .flags = BP_TEST_ONLY}
 #define P_FILE BP_FILE("file", "read this existing file (whole 4 KiB blocks) instead of making one; never written")
 #define P_DEPTH BP_U64("depth", "1", 1, 4096, "requests in flight at every point")
+#define P_BATCH \
+	BP_U64("batch", "1", 1, 4096, "libaio, io_uring: requests submitted per call, and at most reaped per call " \
+	       "(at least 1); 1 = fio's default (iodepth_batch_submit=1, iodepth_batch_complete_min=max=1)"), \
+	BP_ENUM("uring_setup", "fio", "fio|coop|plain", "io_uring ring flags: fio (SINGLE_ISSUER|DEFER_TASKRUN, as fio), " \
+		"coop (COOP_TASKRUN), plain (none)")
 #define P_BS BP_U64("bs", "4096", 512, 67108864, "bytes per request (at most the file's size)")
 
-const struct bench_param_spec iofile_params_seqread[] = {P_ENGINE_READ, P_COMMON, P_FILE, P_DEPTH, P_INJECT, {0}};
-const struct bench_param_spec iofile_params_seqwrite[] = {P_ENGINE_RW, P_COMMON, P_DEPTH, P_INJECT, {0}};
-const struct bench_param_spec iofile_params_randread[] = {P_ENGINE_READ, P_COMMON, P_FILE, P_BS, P_INJECT, {0}};
-const struct bench_param_spec iofile_params_randwrite[] = {P_ENGINE_RW, P_COMMON, P_BS, P_INJECT, {0}};
+const struct bench_param_spec iofile_params_seqread[] = {P_ENGINE_READ, P_COMMON, P_FILE, P_DEPTH, P_BATCH, P_INJECT, {0}};
+const struct bench_param_spec iofile_params_seqwrite[] = {P_ENGINE_RW, P_COMMON, P_DEPTH, P_BATCH, P_INJECT, {0}};
+const struct bench_param_spec iofile_params_randread[] = {P_ENGINE_READ, P_COMMON, P_FILE, P_BS, P_BATCH, P_INJECT, {0}};
+const struct bench_param_spec iofile_params_randwrite[] = {P_ENGINE_RW, P_COMMON, P_BS, P_BATCH, P_INJECT, {0}};
 
-/* ---- the asynchronous engines: one request per slot ---- */
+/* ---- what every engine shares ---- */
 
-struct slot { void *buf; uint64_t off; uint64_t issued; };
-
-struct ioeng {
-	unsigned depth;
-	struct slot *slots;
-#ifdef HAVE_LIBURING
-	struct io_uring ring;
-	int ring_ok;
-#endif
-#ifdef HAVE_LIBAIO
-	io_context_t ctx;
-	struct iocb *cbs;
-	struct io_event *evs;
-#endif
-};
-
-static void eng_free(struct iofile *f)
+const struct ioeng_ops *ioeng_find(const char *name)
 {
-	struct ioeng *e = f->ae;
-	if (!e)
-		return;
-#ifdef HAVE_LIBURING
-	if (e->ring_ok)
-		io_uring_queue_exit(&e->ring);
-#endif
-#ifdef HAVE_LIBAIO
-	if (e->ctx)
-		io_destroy(e->ctx);
-	free(e->cbs);
-	free(e->evs);
-#endif
-	if (e->slots)
-		for (unsigned i = 0; i < e->depth; i++)
-			free(e->slots[i].buf);
-	free(e->slots);
-	free(e);
-	f->ae = NULL;
+	static const struct ioeng_ops *const all[] = {&ioeng_psync, &ioeng_libaio, &ioeng_uring, &ioeng_mmap};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
 }
 
-static int eng_make(struct iofile *f)
+void **iofile_bufs(struct iofile *f, unsigned n)
 {
-	struct ioeng *e = calloc(1, sizeof(*e));
-	if (!e)
-		return bench_fail(f->env, "calloc");
-	f->ae = e;
-	e->depth = f->depth;
-	e->slots = calloc(f->depth, sizeof(*e->slots));
-	if (!e->slots)
-		return bench_fail(f->env, "calloc");
-	for (unsigned i = 0; i < f->depth; i++) {
-		int rc = posix_memalign(&e->slots[i].buf, ALIGN, f->bs);
+	void **b = calloc(n, sizeof(*b));
+	if (!b) {
+		bench_fail(f->env, "calloc");
+		return NULL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int rc = posix_memalign(&b[i], ALIGN, f->bs);
 		if (rc) {
+			iofile_bufs_free(b, i);
 			errno = rc;
-			return bench_fail(f->env, "posix_memalign");
+			bench_fail(f->env, "posix_memalign");
+			errno = rc;
+			return NULL;
 		}
-		memset(e->slots[i].buf, 0x5a, f->bs);
+		memset(b[i], 0x5a, f->bs);
 	}
-#ifdef HAVE_LIBURING
-	if (f->eng == ENG_URING) {
-		int rc = io_uring_queue_init(f->depth, &e->ring, 0);
-		if (rc < 0) {
-			errno = -rc;
-			return bench_fail(f->env, "io_uring_queue_init");
-		}
-		e->ring_ok = 1;
-	}
-#endif
-#ifdef HAVE_LIBAIO
-	if (f->eng == ENG_LIBAIO) {
-		int rc = io_setup((int)f->depth, &e->ctx);
-		if (rc < 0) {
-			e->ctx = 0;
-			errno = -rc;
-			return bench_fail(f->env, "io_setup");
-		}
-		e->cbs = calloc(f->depth, sizeof(*e->cbs));
-		e->evs = calloc(f->depth, sizeof(*e->evs));
-		if (!e->cbs || !e->evs)
-			return bench_fail(f->env, "calloc");
-	}
-#endif
-	return 0;
+	return b;
+}
+
+void iofile_bufs_free(void **bufs, unsigned n)
+{
+	if (!bufs)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		free(bufs[i]);
+	free(bufs);
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -166,9 +112,7 @@ static uint64_t xorshift(uint64_t *s)
 	return *s;
 }
 
-/* Offset of the next request: uniform over whole requests (random), or the
- * next request of the file, wrapping at its end (sequential). */
-static uint64_t next_offset(struct iofile *f, uint64_t *rng)
+uint64_t iofile_next_offset(struct iofile *f, uint64_t *rng)
 {
 	uint64_t nreq = f->size / f->bs;
 	if (nreq == 0)
@@ -179,8 +123,7 @@ static uint64_t next_offset(struct iofile *f, uint64_t *rng)
 	return (k % nreq) * f->bs;
 }
 
-#if defined(HAVE_LIBURING) || defined(HAVE_LIBAIO)
-static int check_res(struct iofile *f, long res)
+int iofile_check_res(struct iofile *f, long res)
 {
 	if (res < 0) {
 		errno = (int)-res;
@@ -192,153 +135,6 @@ static int check_res(struct iofile *f, long res)
 	}
 	return 0;
 }
-#endif
-
-#ifdef HAVE_LIBURING
-static void uring_queue(struct iofile *f, unsigned i)
-{
-	struct ioeng *e = f->ae;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->ring); /* depth entries: never NULL */
-	struct slot *s = &e->slots[i];
-	s->off = next_offset(f, &f->rng);
-	if (f->write)
-		io_uring_prep_write(sqe, f->fd, s->buf, (unsigned)f->bs, s->off);
-	else
-		io_uring_prep_read(sqe, f->fd, s->buf, (unsigned)f->bs, s->off);
-	io_uring_sqe_set_data64(sqe, i);
-	s->issued = meter_now();
-}
-
-static int run_uring(struct iofile *f, struct meter *m)
-{
-	struct ioeng *e = f->ae;
-	unsigned inflight = 0;
-	int rc = 0, stop = 0;
-	for (unsigned i = 0; i < f->depth; i++)
-		uring_queue(f, i);
-	int n = io_uring_submit(&e->ring);
-	if (n < 0) {
-		errno = -n;
-		return bench_fail(f->env, "io_uring_submit");
-	}
-	inflight = (unsigned)n;
-	while (inflight > 0) {
-		struct io_uring_cqe *cqe;
-		int w = io_uring_wait_cqe(&e->ring, &cqe);
-		if (w == -EINTR)
-			continue;
-		if (w < 0) {
-			errno = -w;
-			return bench_fail(f->env, "io_uring_wait_cqe");
-		}
-		unsigned seen = 0, head, queued = 0;
-		io_uring_for_each_cqe(&e->ring, head, cqe) {
-			unsigned i = (unsigned)io_uring_cqe_get_data64(cqe);
-			int r = check_res(f, cqe->res);
-			seen++;
-			inflight--;
-			if (r < 0) {
-				rc = r;
-				stop = 1;
-				continue;
-			}
-			meter_done(m, e->slots[i].issued, f->bs);
-			if (!stop && meter_stop(m))
-				stop = 1;
-			if (!stop) {
-				uring_queue(f, i);
-				queued++;
-			}
-		}
-		io_uring_cq_advance(&e->ring, seen);
-		if (queued) {
-			n = io_uring_submit(&e->ring);
-			if (n < 0) {
-				errno = -n;
-				return bench_fail(f->env, "io_uring_submit");
-			}
-			inflight += (unsigned)n;
-		}
-	}
-	return rc;
-}
-#endif
-
-#ifdef HAVE_LIBAIO
-static struct iocb *aio_prep(struct iofile *f, unsigned i)
-{
-	struct ioeng *e = f->ae;
-	struct slot *s = &e->slots[i];
-	struct iocb *cb = &e->cbs[i];
-	s->off = next_offset(f, &f->rng);
-	if (f->write)
-		io_prep_pwrite(cb, f->fd, s->buf, f->bs, (long long)s->off);
-	else
-		io_prep_pread(cb, f->fd, s->buf, f->bs, (long long)s->off);
-	cb->data = (void *)(uintptr_t)i;
-	s->issued = meter_now();
-	return cb;
-}
-
-static int aio_submit_one(struct iofile *f, struct iocb *cb)
-{
-	for (;;) {
-		int n = io_submit(f->ae->ctx, 1, &cb);
-		if (n == 1)
-			return 0;
-		if (n == -EINTR || n == -EAGAIN)
-			continue;
-		errno = n < 0 ? -n : EIO;
-		return bench_fail(f->env, "io_submit");
-	}
-}
-
-static int run_aio(struct iofile *f, struct meter *m)
-{
-	struct ioeng *e = f->ae;
-	unsigned inflight = 0;
-	int rc = 0, stop = 0;
-	for (unsigned i = 0; i < f->depth; i++) {
-		if ((rc = aio_submit_one(f, aio_prep(f, i))) < 0)
-			stop = 1;
-		else
-			inflight++;
-		if (stop)
-			break;
-	}
-	while (inflight > 0) {
-		int n = io_getevents(e->ctx, 1, (long)f->depth, e->evs, NULL);
-		if (n == -EINTR)
-			continue;
-		if (n < 0) {
-			errno = -n;
-			return bench_fail(f->env, "io_getevents");
-		}
-		for (int k = 0; k < n; k++) {
-			unsigned i = (unsigned)(uintptr_t)e->evs[k].data;
-			inflight--;
-			int r = check_res(f, (long)e->evs[k].res);
-			if (r < 0) {
-				rc = r;
-				stop = 1;
-				continue;
-			}
-			meter_done(m, e->slots[i].issued, f->bs);
-			if (!stop && meter_stop(m))
-				stop = 1;
-			if (!stop) {
-				if ((r = aio_submit_one(f, aio_prep(f, i))) < 0) {
-					rc = r;
-					stop = 1;
-				} else {
-					inflight++;
-				}
-			}
-		}
-	}
-	return rc;
-}
-#endif
 
 /* ---- synchronous engines: one request per thread ---- */
 
@@ -355,37 +151,19 @@ struct worker {
 
 static int sync_one(struct worker *w, uint64_t off)
 {
-	struct iofile *f = w->f;
-	if (f->eng == ENG_MMAP) {
-		memcpy(w->buf, (char *)f->map + off, f->bs);
+	const char *call = "request";
+	if (w->f->ops->one(w->f, w->buf, off, &call) == 0)
 		return 0;
-	}
-	size_t done = 0;
-	while (done < f->bs) {
-		ssize_t r = f->write ? pwrite(f->fd, (char *)w->buf + done, f->bs - done, (off_t)(off + done))
-				     : pread(f->fd, (char *)w->buf + done, f->bs - done, (off_t)(off + done));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			w->err = r < 0 ? errno : EIO;
-			w->call = f->write ? "pwrite" : "pread";
-			return -1;
-		}
-		if (f->direct && (size_t)r != f->bs - done) { /* O_DIRECT cannot resume mid-block */
-			w->err = EIO;
-			w->call = f->write ? "short pwrite" : "short pread";
-			return -1;
-		}
-		done += (size_t)r;
-	}
-	return 0;
+	w->err = errno ? errno : EIO;
+	w->call = call;
+	return -1;
 }
 
 static void *sync_loop(void *arg)
 {
 	struct worker *w = arg;
 	while (!atomic_load(w->stop)) {
-		uint64_t off = next_offset(w->f, &w->rng);
+		uint64_t off = iofile_next_offset(w->f, &w->rng);
 		uint64_t t = meter_now();
 		if (sync_one(w, off)) {
 			atomic_store(w->stop, 1);
@@ -546,30 +324,20 @@ int iofile_drop_cache(struct bench_env *env, int fd, enum io_cache c)
 static int parse_engine(struct bench_env *env, struct iofile *f)
 {
 	const char *e = bench_param(env, "engine", "psync");
-	if (!strcmp(e, "psync"))
-		f->eng = ENG_PSYNC;
-	else if (!strcmp(e, "mmap"))
-		f->eng = ENG_MMAP;
-	else if (!strcmp(e, "libaio"))
-		f->eng = ENG_LIBAIO;
-	else if (!strcmp(e, "io_uring"))
-		f->eng = ENG_URING;
-	else {
+	f->ops = ioeng_find(e);
+	if (!f->ops) {
 		snprintf(env->skip, sizeof(env->skip), "unknown engine '%s' (psync, libaio, io_uring, mmap)", e);
 		return BENCH_SKIP;
 	}
-#ifndef HAVE_LIBAIO
-	if (f->eng == ENG_LIBAIO) {
-		snprintf(env->skip, sizeof(env->skip), "libaio not in this build (tools/probe.sh did not find it)");
+	if (f->ops->absent) {
+		snprintf(env->skip, sizeof(env->skip), "%s", f->ops->absent);
 		return BENCH_SKIP;
 	}
-#endif
-#ifndef HAVE_LIBURING
-	if (f->eng == ENG_URING) {
-		snprintf(env->skip, sizeof(env->skip), "io_uring not in this build (tools/probe.sh did not find liburing)");
+	if (f->write && !f->ops->async && f->ops != &ioeng_psync) {
+		snprintf(env->skip, sizeof(env->skip), "engine %s reads only", f->ops->name);
 		return BENCH_SKIP;
 	}
-#endif
+	f->batch = (unsigned)bench_param_u64(env, "batch", 1);
 	const char *c = bench_param(env, "cache", "warm");
 	f->cache = !strcmp(c, "cold") ? CACHE_COLD : !strcmp(c, "drop") ? CACHE_DROP : CACHE_WARM;
 	if (f->cache == CACHE_WARM && strcmp(c, "warm")) {
@@ -581,7 +349,7 @@ static int parse_engine(struct bench_env *env, struct iofile *f)
 		return BENCH_SKIP;
 	}
 	f->direct = bench_param_u64(env, "direct", 0) != 0;
-	if (f->direct && f->eng == ENG_MMAP) {
+	if (f->direct && f->ops->no_direct) {
 		snprintf(env->skip, sizeof(env->skip), "mmap has no O_DIRECT form");
 		return BENCH_SKIP;
 	}
@@ -617,13 +385,9 @@ static int use_given(struct bench_env *env, struct iofile *f, const char *path)
 		errno = EINVAL;
 		return bench_fail(env, "file= is smaller than 4 KiB");
 	}
-	if (f->eng == ENG_MMAP) {
-		f->map = mmap(NULL, (size_t)f->size, PROT_READ, MAP_SHARED, f->fd, 0);
-		if (f->map == MAP_FAILED) {
-			f->map = NULL;
-			return bench_fail(env, "mmap file=");
-		}
-	}
+	f->given = 1;
+	if (f->ops->open && (rc = f->ops->open(f)) != 0)
+		return rc;
 	snprintf(env->note, sizeof(env->note), "page cache: %s; existing file %.120s, %llu MiB",
 		 iofile_cache_desc(f->cache, f->direct), path, (unsigned long long)(f->size >> 20));
 	return 0;
@@ -671,26 +435,23 @@ int iofile_setup(struct bench_env *env, struct iofile *f, int write, int random)
 		if ((f->fd = openat(env->dirfd, "data", flags)) < 0)
 			return bench_fail(env, "openat data file");
 	}
-	if (f->eng == ENG_MMAP) {
-		f->map = mmap(NULL, (size_t)f->size, PROT_READ, MAP_SHARED, f->fd, 0);
-		if (f->map == MAP_FAILED) {
-			f->map = NULL;
-			return bench_fail(env, "mmap data file");
-		}
-		/* touch every page once: the timed reads copy from mapped pages
-		 * instead of taking a first-touch fault that later reads would not */
-		volatile const char *p = f->map;
-		for (uint64_t off = 0; off < f->size; off += ALIGN)
-			(void)p[off];
-	}
+	if (f->ops->open && (rc = f->ops->open(f)) != 0)
+		return rc;
 	snprintf(env->note, sizeof(env->note), "page cache: %s; file %llu MiB",
 		 iofile_cache_desc(f->cache, f->direct), (unsigned long long)(f->size >> 20));
 	return 0;
 }
 
+static void engine_cleanup(struct iofile *f)
+{
+	if (f->ops && f->ops->cleanup)
+		f->ops->cleanup(f);
+	f->priv = NULL;
+}
+
 int iofile_point(struct iofile *f, size_t bs, unsigned depth)
 {
-	eng_free(f);
+	engine_cleanup(f);
 	f->bs = bs;
 	f->depth = depth ? depth : 1;
 	f->next_off = 0;
@@ -699,9 +460,19 @@ int iofile_point(struct iofile *f, size_t bs, unsigned depth)
 		if (rc)
 			return rc;
 	}
-	if (f->eng == ENG_LIBAIO || f->eng == ENG_URING)
-		return eng_make(f);
-	return 0;
+	return f->ops->init ? f->ops->init(f) : 0;
+}
+
+static json_t *uring_flags_json(unsigned fl)
+{
+	json_t *a = json_array();
+	static const struct { unsigned bit; const char *name; } names[] = {
+		{1u << 8, "COOP_TASKRUN"}, {1u << 12, "SINGLE_ISSUER"}, {1u << 13, "DEFER_TASKRUN"},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (fl & names[i].bit)
+			json_array_append_new(a, json_string(names[i].name));
+	return a;
 }
 
 int iofile_run(struct iofile *f, struct meter *m)
@@ -709,25 +480,21 @@ int iofile_run(struct iofile *f, struct meter *m)
 	meter_extra(m, "cache", json_string(iofile_cache_desc(f->cache, f->direct)));
 	meter_extra(m, "request_bytes", json_integer((json_int_t)f->bs));
 	meter_extra(m, "in_flight", json_integer((json_int_t)f->depth));
-	switch (f->eng) {
-#ifdef HAVE_LIBURING
-	case ENG_URING:
-		return run_uring(f, m);
-#endif
-#ifdef HAVE_LIBAIO
-	case ENG_LIBAIO:
-		return run_aio(f, m);
-#endif
-	default:
-		return run_sync(f, m);
+	if (f->ops->async) {
+		unsigned b = f->batch < f->depth ? f->batch : f->depth;
+		meter_extra(m, "batch", json_integer((json_int_t)(b ? b : 1)));
+		if (f->ops == &ioeng_uring)
+			meter_extra(m, "uring_setup", uring_flags_json(f->uring_flags));
+		return f->ops->run(f, m);
 	}
+	return run_sync(f, m);
 }
 
 void iofile_teardown(struct iofile *f)
 {
-	eng_free(f);
-	if (f->map)
-		munmap(f->map, (size_t)f->size);
+	engine_cleanup(f);
+	if (f->ops && f->ops->close)
+		f->ops->close(f);
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
@@ -778,4 +545,112 @@ void iofile_cb_teardown(void *state)
 {
 	iofile_teardown(state);
 	free(state);
+}
+
+/* ---- the same job as fio's command line (run --fio) ---- */
+
+/* Append "'s'" (shell-quoted) to buf; a ':' becomes "\\:", since fio's
+ * --filename separates file names with ':'. */
+static void shq(char *buf, size_t len, const char *s)
+{
+	size_t k = strlen(buf);
+	if (k + 1 < len)
+		buf[k++] = '\'';
+	for (; *s && k + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + k, "'\\''", 4);
+			k += 4;
+		} else if (*s == ':') {
+			memcpy(buf + k, "\\:", 2);
+			k += 2;
+		} else {
+			buf[k++] = *s;
+		}
+	}
+	if (k + 1 < len)
+		buf[k++] = '\'';
+	buf[k < len ? k : len - 1] = '\0';
+}
+
+#define CAT(...) (k = strlen(buf), k < len ? (void)snprintf(buf + k, len - k, __VA_ARGS__) : (void)0)
+
+int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_depth, uint64_t n,
+		   double runtime_s, char *buf, size_t len)
+{
+	size_t k;
+	const struct ioeng_ops *e = ioeng_find(bench_param(env, "engine", "psync"));
+	if (!e || len < 64)
+		return -1;
+	int direct = bench_param_u64(env, "direct", 0) != 0;
+	const char *cache = bench_param(env, "cache", "warm");
+	const char *given = write ? NULL : bench_param(env, "file", NULL);
+	uint64_t size = bench_param_u64(env, "size_mib", 64) << 20;
+	uint64_t bs, depth;
+	if (axis_depth) {
+		bs = bench_param_u64(env, "bs", 4096);
+		depth = n;
+	} else { /* N = request KiB, whole 4 KiB blocks, at most the file */
+		bs = (n * 1024 + ALIGN - 1) / ALIGN * ALIGN;
+		if (!given && bs > size)
+			bs = size / ALIGN * ALIGN;
+		depth = bench_param_u64(env, "depth", 1);
+	}
+	uint64_t batch = bench_param_u64(env, "batch", 1);
+	if (batch > depth)
+		batch = depth;
+	buf[0] = '\0';
+	if (!direct && !strcmp(cache, "drop")) /* fio has no drop_caches of its own */
+		CAT("sync && echo 3 >/proc/sys/vm/drop_caches && ");
+	CAT("fio --name=%s --filename=", env->bench ? env->bench->name : "io");
+	if (given) {
+		shq(buf, len, given);
+	} else {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/scalebench-fio.dat", env->dir ? env->dir : "/tmp");
+		shq(buf, len, path);
+		CAT(" --size=%lluM --unlink=1", (unsigned long long)(size >> 20));
+	}
+	CAT(" --rw=%s --bs=%llu --direct=%d --ioengine=%s", write ? (random ? "randwrite" : "write")
+								 : (random ? "randread" : "read"),
+	    (unsigned long long)bs, direct, e->fio_name);
+	if (random)
+		CAT(" --norandommap --randrepeat=0"); /* uniform, with replacement, as scalebench */
+	if (e->async)
+		CAT(" --iodepth=%llu --iodepth_batch_submit=%llu --iodepth_batch_complete_min=1"
+		    " --iodepth_batch_complete_max=%llu",
+		    (unsigned long long)depth, (unsigned long long)batch, (unsigned long long)batch);
+	else if (depth > 1)
+		CAT(" --iodepth=1 --numjobs=%llu --thread --group_reporting", (unsigned long long)depth);
+	else
+		CAT(" --iodepth=1");
+	if (direct || !strcmp(cache, "warm"))
+		CAT(" --invalidate=0");
+	else /* cold: posix_fadvise(DONTNEED) before the job, as cache=cold; drop: and above */
+		CAT(" --invalidate=1");
+	CAT(" --time_based --runtime=%llums --ramp_time=0", (unsigned long long)(runtime_s * 1000 + 0.5));
+	k = strlen(buf);
+	return k + 1 < len ? 0 : -1;
+}
+
+int iofile_fio_streams(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len)
+{
+	size_t k;
+	int direct = bench_param_u64(env, "direct", 0) != 0;
+	const char *cache = bench_param(env, "cache", "cold");
+	uint64_t bs = bench_param_u64(env, "bs", 262144) / ALIGN * ALIGN;
+	uint64_t mib = bench_param_u64(env, "file_mib", 16);
+	if (len < 64)
+		return -1;
+	buf[0] = '\0';
+	if (!direct && !strcmp(cache, "drop"))
+		CAT("sync && echo 3 >/proc/sys/vm/drop_caches && ");
+	CAT("fio --name=io.streams --directory=");
+	shq(buf, len, env->dir ? env->dir : "/tmp");
+	CAT(" --filename_format='scalebench-fio.$jobnum' --size=%lluM --unlink=1 --rw=read --bs=%llu"
+	    " --direct=%d --ioengine=psync --iodepth=1 --numjobs=%llu --thread --group_reporting --invalidate=%d"
+	    " --time_based --runtime=%llums --ramp_time=0",
+	    (unsigned long long)mib, (unsigned long long)(bs ? bs : ALIGN), direct, (unsigned long long)n,
+	    direct || !strcmp(cache, "warm") ? 0 : 1, (unsigned long long)(runtime_s * 1000 + 0.5));
+	k = strlen(buf);
+	return k + 1 < len ? 0 : -1;
 }

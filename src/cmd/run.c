@@ -4,6 +4,7 @@
  * (registry.h) and removed at the end, on error, and on SIGINT/SIGTERM,
  * after which the partial result is still written. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -42,9 +43,11 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct runner rn;
 	struct net_args na = {0};
+	int fio = 0;
 	runner_defaults(&rn, "run");
 	const struct opt opts[] = {
 		{"dir", 'd', OPT_STR, "PATH", "target directory; a scratch directory is made in it (default $TMPDIR or /tmp)", 0, 0, NULL, &rn.a.dir, NULL},
+		{"fio", 0, OPT_FLAG, NULL, "run nothing: print fio's command line for the same job, per variant and point (io.seqread, io.seqwrite, io.randread, io.randwrite, io.streams; docs/benches.md)", 0, 0, NULL, &fio, NULL},
 		RUNNER_OPTS(rn.a),
 		NET_OPTS(na),
 		{0},
@@ -64,6 +67,17 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;
+	}
+	if (fio) {
+		if (!rn.a.dir) { /* where fio would make its file, as the run would */
+			const char *t = getenv("TMPDIR");
+			rn.a.dir = t && *t ? t : "/tmp";
+		}
+		int rc = runner_fio(&rn, stdout, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "scalebench run: %s\n", err);
+		json_decref(rn.over);
+		return rc ? EXIT_USAGE : EXIT_OK;
 	}
 	if (na.peer && netsrv_peer_probe(err, sizeof(err))) { /* an unusable peer: bad target */
 		fprintf(stderr, "scalebench run: %s\n", err);

@@ -459,6 +459,57 @@ static void drop_foreign(const struct bench *b, json_t *params)
 		}
 }
 
+int runner_fio(struct runner *rn, FILE *out, char *err, size_t errlen)
+{
+	const char *vars[64];
+	uint64_t series[64];
+	int any = 0;
+	for (int i = 0; i < rn->nsel; i++) {
+		const struct bench *b = rn->sel[i];
+		if (!b->fio) {
+			fprintf(out, "# %s: no fio equivalent\n", b->name);
+			continue;
+		}
+		uint64_t max_n = sweep_max_n(b, &rn->so);
+		int np = sweep_series_for(b, max_n, series, 64);
+		double rt = (b->flags & BENCH_FULL_BUDGET) ? rn->so.run_budget_s : rn->so.budget_s;
+		int nv = bench_variants(b, rn->over, vars, 64);
+		for (int vi = 0; vi < nv; vi++) {
+			json_t *p = NULL;
+			if (sweep_params(vars[vi], rn->over, &p)) {
+				json_decref(p);
+				continue;
+			}
+			struct bench_env env;
+			memset(&env, 0, sizeof(env));
+			env.dirfd = -1;
+			env.dir = rn->a.dir;
+			env.max_n = max_n;
+			env.quick = rn->a.quick;
+			env.params = p;
+			env.bench = b;
+			fprintf(out, "# %s [%s]%s\n", b->name, vars[vi] ? vars[vi] : "",
+				b->unavailable ? " (not in this build)" : "");
+			for (int k = 0; k < np; k++) {
+				char line[8192];
+				if (rn->so.min_n && series[k] < rn->so.min_n)
+					continue;
+				if (b->fio(&env, series[k], rt, line, sizeof(line)) == 0) {
+					fprintf(out, "%s\n", line);
+					any = 1;
+				}
+			}
+			json_decref(p);
+		}
+	}
+	if (!any) {
+		snprintf(err, errlen, "--fio: none of the selected benches has a fio equivalent "
+				      "(the io.* benches do)");
+		return -1;
+	}
+	return 0;
+}
+
 int runner_sweep(struct runner *rn, const char *dir, const char *target)
 {
 	char scratch[4096];

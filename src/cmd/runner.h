@@ -5,6 +5,7 @@
 #ifndef SB_RUNNER_H
 #define SB_RUNNER_H
 
+#include <stdio.h>
 #include <jansson.h>
 #include "bench.h"
 #include "opt.h"
@@ -102,6 +103,10 @@ int runner_start(struct runner *rn, int argc, char **argv);
  * in dir; target labels the benches and holds the snapshot under
  * r.targets (NULL: the run's own snapshot). Returns the worst exit code. */
 int runner_sweep(struct runner *rn, const char *dir, const char *target);
+/* run --fio: for every selected bench with a fio hook, every variant and
+ * point, fio's command line for the same job on stdout; nothing is run.
+ * 0, or -1 with a message (no selected bench has one). After prepare. */
+int runner_fio(struct runner *rn, FILE *out, char *err, size_t errlen);
 /* Cleanup, then the result to -o and stdout; frees everything; the exit code. */
 int runner_finish(struct runner *rn, int exit_code);
 

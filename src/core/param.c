@@ -8,6 +8,7 @@
  * (integer range, one of an enum's values, 0 or 1), so that a bench never
  * silently falls back to its default on a value it cannot use. */
 #include "param.h"
+#include "tasks.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,12 +18,10 @@
 
 const struct bench_param_spec *param_find(const struct bench *b, const char *key)
 {
-	if (!b->params)
-		return NULL;
-	for (const struct bench_param_spec *sp = b->params; sp->name; sp++)
+	for (const struct bench_param_spec *sp = b->params; sp && sp->name; sp++)
 		if (!strcmp(sp->name, key))
 			return sp;
-	return NULL;
+	return tasks_param_find(b, key); /* as=, shared= of the tasks axis */
 }
 
 /* 1 if the variant "k=v,k=v" sets key. */

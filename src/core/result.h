@@ -91,6 +91,11 @@ struct bench_result {
 	uint64_t max_n;
 	struct repetition *reps; int nreps;
 	struct verdict v;     /* over all repetitions pooled */
+	/* what the axis is: enum bench_axis_kind of bench.h (0 load, 1
+	 * concurrency, 2 size; load when a result lacks it), whether N counts
+	 * CPU-bound tasks (run --tasks), and the CPUs online then (0:
+	 * unknown) */
+	int axis_kind, axis_tasks, cpus_online;
 };
 
 struct clock_info {

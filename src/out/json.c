@@ -146,6 +146,14 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "unit", json_string(b->unit));
 	if (b->params)
 		json_object_set(o, "params", b->params);
+	if (b->axis_kind > 0 && b->axis_kind < 3) { /* load is the default, left out */
+		static const char *const kinds[] = {"load", "concurrency", "size"};
+		json_object_set_new(o, "axis_kind", json_string(kinds[b->axis_kind]));
+	}
+	if (b->axis_tasks)
+		json_object_set_new(o, "axis_tasks", json_true());
+	if (b->cpus_online > 0)
+		json_object_set_new(o, "cpus_online", json_integer(b->cpus_online));
 	return o;
 }
 
@@ -528,6 +536,18 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 	if (ver > 1000000) /* written back as -1 it would not read again */
 		return bad(rd, "version", "out of range (0..1000000)");
 	b->version = (int)ver;
+	const char *ak = json_string_value(json_object_get(o, "axis_kind"));
+	b->axis_kind = !ak || !strcmp(ak, "load") ? 0 : !strcmp(ak, "concurrency") ? 1
+						     : !strcmp(ak, "size")	       ? 2
+										       : -1;
+	if (b->axis_kind < 0)
+		return bad(rd, "axis_kind", "not load, concurrency or size");
+	b->axis_tasks = json_is_true(json_object_get(o, "axis_tasks"));
+	json_t *nc = json_object_get(o, "cpus_online");
+	b->cpus_online = json_is_integer(nc) && json_integer_value(nc) > 0 &&
+				 json_integer_value(nc) < 1000000
+			 ? (int)json_integer_value(nc)
+			 : 0;
 	int st = bench_status_from_name(status);
 	if (st < 0)
 		return bad(rd, "status", "unknown value");

@@ -78,12 +78,13 @@ print("%s %-10s %-6s K=%d  scalebench %s  bare %s  median %.0f / %.0f  ratio %.3
 done
 
 if command -v stress-ng >/dev/null; then
-	echo "== stress-ng stressors doing the same operation (bogo ops/s, real time; printed, not judged)"
+	ST=$(python3 -c "import math; print(max(1, math.ceil($S)))")
+	echo "== stress-ng stressors doing the same operation (bogo ops/s, real time, ${ST} s each; printed, not judged: a bogo op is often many operations)"
 	# stressor and how it differs, per bench
 	for b in $BENCHES; do
 		case $b in
 		proc.fork) st=fork; diff="fork + child _exit + wait as here, but stress-ng's worker is a larger process (its fork copies more) and it may fork several children per bogo op" ;;
-		fs.stat) st=fstat; diff="stat/fstat/lstat of the files of /dev (many different inodes, devtmpfs), not one file of a private directory" ;;
+		fs.stat) st=fstat; diff="one bogo op stats every file of /dev (stat, lstat, fstat; devtmpfs), not one fstatat of one file of a private directory" ;;
 		fs.open) st=open; diff="several ways to open (/dev/zero, O_TMPFILE, fifos...) per bogo op, not one existing file" ;;
 		fs.create) st=dentry; diff="creates --dentries files then unlinks them all (directory grows and shrinks), not create+unlink of one name" ;;
 		fs.rename) st=rename; diff="renames one file back and forth in its own directory, the closest match" ;;
@@ -92,12 +93,14 @@ if command -v stress-ng >/dev/null; then
 		*) continue ;;
 		esac
 		for k in $ks; do
-			stress-ng --$st $k -t "${S}s" --metrics --yaml "$W/sn.yaml" --temp-path "$W/d" >/dev/null 2>&1
+			rm -f "$W/sn.yaml"
+			# -t takes whole seconds (0.5s would be 0: no limit); timeout in case
+			timeout $((ST + 30)) stress-ng --$st $k -t "${ST}s" --metrics --yaml "$W/sn.yaml" --temp-path "$W/d" >/dev/null 2>&1
 			sn=$(python3 -c '
 import re, sys
 t = open(sys.argv[1]).read()
 m = re.search(r"bogo-ops-per-second-real-time: ([0-9.]+)", t)
-print(m.group(1) if m else "nan")' "$W/sn.yaml" 2>/dev/null)
+print(m.group(1) if m else "nan")' "$W/sn.yaml" 2>/dev/null || echo nan)
 			ours=$(sb "$b" proc $k)
 			echo "$b K=$k: scalebench (as=proc) $ours ops/s; stress-ng --$st $k: $sn bogo ops/s. Difference: $diff"
 		done

@@ -354,6 +354,9 @@ void param_print_text(FILE *f, const struct bench *b)
 			fprintf(f, " %s", *v);
 		fputc('\n', f);
 	}
+	if (b->tasks) /* the tasks axis's own parameters (tasks.c) */
+		fprintf(f, "  run --tasks: yes; -p as=proc|thread%s\n",
+			b->tasks == BENCH_TASKS_DIR ? ", -p shared=0|1 (one directory for all the tasks)" : "");
 	if (!b->params) {
 		fprintf(f, "  parameters: none declared%s\n",
 			b->variants ? " (only the keys its variants set are taken)" : "");

@@ -381,8 +381,8 @@ static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct fai
 	for (uint64_t k = 0; k < K; k++) {
 		struct tslot *s = &sh->slot[k];
 		memset(s, 0, offsetof(struct tslot, h));
-		s->h.lo = HIST_NBUCKETS; /* fresh memory: no bin in use yet */
-		s->h.hi = -1;
+		/* clears the bins the last point used ([lo, hi]; on fresh, zeroed
+		 * memory bin 0 alone) and marks none in use */
 		hist_reset(&s->h);
 		s->cpu_pin = oversub ? -1 : w->cpu[k];
 		s->cpu_end = -1;

@@ -35,6 +35,7 @@ and every(x['idle_share'] is None or 0 <= x['idle_share'] <= 1 for x in t)
 and every(x['oversubscribed'] == (x['k'] > x['cpus_allowed']) and x['pinned'] == (not x['oversubscribed']) for x in t)
 and every(len(set(y['cpu'] for y in x['per_task'])) == x['k'] for x in t if x['pinned'])
 and every(x['window_s'] > 0 and len(p['over_time']['ops']) == 20 for x, p in zip(t, pts))
+and every(sum(c for _, c in p['histogram']['bins']) == p['ops'] for p in pts)
 ))([p['extra']['tasks'] for p in pts]))(b['repetitions'][0]['points']))($(B "$2"))"
 }
 

@@ -57,6 +57,11 @@ static void check_sweep(const char *name, const struct bench_result *br, const c
 			sum += (uint64_t)json_integer_value(json_object_get(json_array_get(per, k), "ops"));
 		CHECK(sum == p->ops && p->st.count == p->ops, "%s: merged ops %llu = sum %llu", name,
 		      (unsigned long long)p->ops, (unsigned long long)sum);
+		uint64_t binned = 0; /* no count left from the point before */
+		for (int j = 0; j < p->nbins; j++)
+			binned += p->bins[j].count;
+		CHECK(binned == p->ops, "%s: K=%llu: the histogram holds %llu of %llu ops", name,
+		      (unsigned long long)p->n, (unsigned long long)binned, (unsigned long long)p->ops);
 		double f = json_number_value(json_object_get(t, "fairness"));
 		CHECK(p->ops == 0 || (f >= 1.0 / (double)p->n - 1e-9 && f <= 1 + 1e-9),
 		      "%s: fairness %g within [1/K, 1]", name, f);

@@ -88,6 +88,19 @@
  * says so with .params = bench_no_params. After adding or changing a
  * table, run `sh tools/params-docs.sh` to regenerate the docs' listings.
  * BP_TEST_ONLY entries (inject=...) are accepted but left out of listings.
+ *
+ * Tasks: a per-op bench that K processes or threads can do at once (run
+ * --tasks, src/core/tasks.c) says so in .tasks and nothing more: what one
+ * task does is its usual setup at the base load, then prep/op/undo; the
+ * core starts the K tasks, pins them, times one window and merges their
+ * histograms. BENCH_TASKS_OWN: each task has objects of its own only
+ * (mappings, descriptors, children); BENCH_TASKS_DIR: the objects are
+ * entries of env->dir, which -p shared=1 makes one directory for all the
+ * tasks: the bench then puts env->task_tag at the end of every name it
+ * makes, so that the tasks' names never collide. In threads, setup, grow,
+ * set_n and teardown run one task at a time (the registry is not
+ * thread-safe); prep, op and undo run concurrently and must not touch the
+ * registry.
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H
@@ -150,6 +163,9 @@ struct bench_env {
 				  * put into the failure's state as "bench" (core owns it) */
 	struct bench_peer peers[BENCH_MAX_PEERS]; /* bench_peer_add/_remove */
 	int npeers;
+	/* run --tasks (set by the core): "" outside it or with a directory of
+	 * the task's own; ".t<k>" for task k in a shared directory (see .tasks) */
+	char task_tag[16];
 };
 
 enum bench_place { BENCH_PLACE_NONE = 0, BENCH_PLACE_SAME, BENCH_PLACE_SPREAD, BENCH_PLACE_FREE };
@@ -214,6 +230,12 @@ enum bench_series {
 	SERIES_LINEAR,  /* 1, 2, 3 ... max_n (at most full_max_n): N indexes levels */
 };
 
+enum bench_tasks {
+	BENCH_TASKS_NONE = 0, /* not a per-op bench K tasks can share a window on */
+	BENCH_TASKS_OWN,      /* each task's objects are its own */
+	BENCH_TASKS_DIR,      /* entries of env->dir: -p shared=0|1 (see the top) */
+};
+
 enum bench_flag {
 	BENCH_FULL_BUDGET = 1u << 0, /* run(): spend the whole budget, no CI stop */
 	/* AXIS_CONCURRENCY whose N counts CPU-bound processes or threads (workers,
@@ -230,7 +252,8 @@ enum bench_flag {
  * connections held) is judged by how one operation's cost grows (fit.c);
  * AXIS_CONCURRENCY (requests in flight, streams, connections doing work,
  * workers, tasks) by how throughput grows, with the Universal Scalability
- * Law (usl.c); AXIS_SIZE (request bytes) by cost per KiB. */
+ * Law (usl.c); AXIS_SIZE (request bytes) by cost per KiB. A run --tasks sweep
+ * is AXIS_CONCURRENCY whatever the bench's own axis. */
 enum bench_axis_kind { AXIS_LOAD = 0, AXIS_CONCURRENCY, AXIS_SIZE };
 
 struct bench {
@@ -252,6 +275,7 @@ struct bench {
 	const char *unit;     /* what one op is, for throughput: "request", "packet"; default "op" */
 	uint64_t space_mib;   /* scratch space a default sweep needs (MiB), to size matrix images */
 	const char *placement; /* default placement ("same", "spread", "free"), or NULL: see above */
+	enum bench_tasks tasks; /* run --tasks: what a task shares (see the top) */
 	/* Optional, beside space_mib: the scratch space (bytes) the largest
 	 * point needs with env->params and env->max_n (only those two and
 	 * env->quick are set; no directory). `matrix` sizes each image from

@@ -20,7 +20,7 @@ const struct bench bench_fs_create = {
 	.name = "fs.create", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
 	.summary = "create a new empty file in a directory already holding N entries",
 	.op_desc = "openat(O_CREAT|O_EXCL) + close; the file is unlinked untimed",
-	.needs = NEED_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,
+	.needs = NEED_DIR, .tasks = BENCH_TASKS_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,
 	.max_batch = FSDIR_SLOTS, .setup = fsdir_setup, .grow = fsdir_grow,
 	.prep = fsdir_pick_probe, .op = op, .undo = fsdir_unlink_slot, .teardown = fsdir_teardown,
 };

@@ -20,7 +20,7 @@ const struct bench bench_fs_open = {
 	.name = "fs.open", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
 	.summary = "open + close a random existing file in a directory of N entries",
 	.op_desc = "openat(O_RDONLY) + close of a random entry",
-	.needs = NEED_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,
+	.needs = NEED_DIR, .tasks = BENCH_TASKS_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,
 	.max_batch = FSDIR_SLOTS, .setup = fsdir_setup, .grow = fsdir_grow,
 	.prep = fsdir_pick_existing, .op = op, .teardown = fsdir_teardown,
 };

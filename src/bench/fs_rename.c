@@ -32,7 +32,7 @@ const struct bench bench_fs_rename = {
 	.name = "fs.rename", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
 	.summary = "rename a file to a new name within a directory already holding N entries",
 	.op_desc = "renameat(p<k> -> r<k>), same directory; p<k> is created and r<k> unlinked untimed",
-	.needs = NEED_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,
+	.needs = NEED_DIR, .tasks = BENCH_TASKS_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,
 	.max_batch = FSDIR_SLOTS, .space_mib = 64, .setup = fsdir_setup, .grow = fsdir_grow, .prep = prep,
 	.op = op, .undo = fsdir_unlink_to, .teardown = fsdir_teardown,
 };

@@ -31,8 +31,8 @@ static int create_at(struct fsdir *d, const char *name)
 int fsdir_grow(void *state, uint64_t i)
 {
 	struct fsdir *d = state;
-	char nm[24];
-	snprintf(nm, sizeof(nm), "e%llu", (unsigned long long)i);
+	char nm[40];
+	snprintf(nm, sizeof(nm), "e%llu%s", (unsigned long long)i, d->env->task_tag);
 	int rc = create_at(d, nm);
 	if (rc == 0)
 		d->n = i + 1;
@@ -47,7 +47,8 @@ int fsdir_pick_existing(void *state, unsigned slot)
 	d->rng ^= d->rng << 17;
 	uint64_t i = d->n ? d->rng % d->n : 0;
 	if (d->named[slot] != i + 1) { /* format only when it changes */
-		snprintf(d->name[slot], sizeof(d->name[slot]), "e%llu", (unsigned long long)i);
+		snprintf(d->name[slot], sizeof(d->name[slot]), "e%llu%s", (unsigned long long)i,
+			 d->env->task_tag);
 		d->named[slot] = i + 1;
 	}
 	return 0;
@@ -56,7 +57,8 @@ int fsdir_pick_existing(void *state, unsigned slot)
 int fsdir_pick_probe(void *state, unsigned slot)
 {
 	struct fsdir *d = state;
-	snprintf(d->name[slot], sizeof(d->name[slot]), "p%llu", (unsigned long long)d->probes++);
+	snprintf(d->name[slot], sizeof(d->name[slot]), "p%llu%s", (unsigned long long)d->probes++,
+		 d->env->task_tag);
 	d->named[slot] = 0;
 	return 0;
 }

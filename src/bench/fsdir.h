@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared by the directory benches (fs.*): a directory holding N entries
  * named e<i>, probe entries named p<i>, and per-slot name buffers filled
- * untimed by prep so that no name is formatted inside the timed region. */
+ * untimed by prep so that no name is formatted inside the timed region.
+ * Under run --tasks in a shared directory every name ends in the task's
+ * env->task_tag (e<i>.t<k>), so that K tasks never make the same name. */
 #ifndef SB_FSDIR_H
 #define SB_FSDIR_H
 
@@ -15,9 +17,9 @@ struct fsdir {
 	uint64_t n;        /* e<i> entries present, i < n */
 	uint64_t probes;   /* probe names handed out */
 	uint64_t rng;      /* xorshift64 state */
-	char name[FSDIR_SLOTS][24];
+	char name[FSDIR_SLOTS][40];
 	uint64_t named[FSDIR_SLOTS]; /* index + 1 of the entry name[slot] holds, 0: none */
-	char to[FSDIR_SLOTS][24];    /* a second name, for benches that make one (link, rename) */
+	char to[FSDIR_SLOTS][40];    /* a second name, for benches that make one (link, rename) */
 	uint64_t tos;                /* second names handed out */
 };
 

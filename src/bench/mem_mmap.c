@@ -107,5 +107,6 @@ const struct bench bench_mem_mmap = {
 	.summary = "mmap + munmap of one page with N distinct mappings already present",
 	.op_desc = "mmap(one page, PROT_READ|PROT_WRITE, MAP_PRIVATE) + munmap",
 	.quick_max_n = 10000, .default_max_n = 50000, .full_max_n = 1000000,
+	.tasks = BENCH_TASKS_OWN,
 	.max_batch = 1, .setup = setup, .grow = grow, .op = op, .teardown = teardown,
 };

@@ -90,6 +90,7 @@ const struct bench bench_net_bind = {
 	.summary = "bind a new TCP socket to a free loopback port with N ports already bound",
 	.op_desc = "bind(127.0.0.1, port 0); socket made untimed before, closed after",
 	.quick_max_n = 1000, .default_max_n = 10000, .full_max_n = 100000,
+	.tasks = BENCH_TASKS_OWN,
 	.max_batch = 1, .setup = setup, .grow = grow, .prep = prep, .op = op, .undo = undo,
 	.teardown = teardown,
 };

@@ -95,5 +95,6 @@ const struct bench bench_net_socket = {
 	.summary = "create and close a TCP socket with N sockets already open and a hole in the table",
 	.op_desc = "socket(AF_INET or AF_INET6, SOCK_STREAM) + close; it takes the hole's number",
 	.quick_max_n = 10000, .default_max_n = 10000, .full_max_n = 100000,
+	.tasks = BENCH_TASKS_OWN,
 	.max_batch = 1, .setup = setup, .grow = grow, .set_n = set_n, .op = op, .teardown = teardown,
 };

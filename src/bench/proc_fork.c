@@ -114,5 +114,6 @@ const struct bench bench_proc_fork = {
 	.summary = "fork a child that exits at once, and reap it, with N sleeping processes alive",
 	.op_desc = "fork + child _exit(0) + waitpid",
 	.quick_max_n = 100, .default_max_n = 1000, .full_max_n = 10000,
+	.tasks = BENCH_TASKS_OWN,
 	.max_batch = 1, .setup = setup, .grow = grow, .op = op, .teardown = teardown,
 };

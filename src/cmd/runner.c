@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner.h"
+#include "tasks.h"
 #include "report.h"
 
 #include <errno.h>
@@ -225,6 +226,47 @@ uint64_t runner_space_bytes(const struct runner *rn, const struct bench **which)
 	return most;
 }
 
+/* --tasks K|auto into *k (0: not given), checked against the selected
+ * benches; -p as= and shared= only with it. 0, or -1 with a message. */
+static int runner_tasks(const struct runner *rn, uint64_t *k, char *err, size_t errlen)
+{
+	const char *v = rn->a.tasks;
+	*k = 0;
+	if (v) {
+		char *end;
+		unsigned long long x = strtoull(v, &end, 10);
+		if (!strcmp(v, "auto"))
+			*k = tasks_default_max(rn->a.quick);
+		else if (*v >= '0' && *v <= '9' && !*end && x >= 1 && x <= TASKS_MAX)
+			*k = x;
+		else {
+			snprintf(err, errlen, "--tasks: '%.40s' is not a count of tasks in 1..%d or auto", v,
+				 TASKS_MAX);
+			return -1;
+		}
+		for (int i = 0; i < rn->nsel; i++)
+			if (rn->sel[i]->tasks == BENCH_TASKS_NONE) {
+				char names[512] = "";
+				for (int j = 0; j < bench_count; j++)
+					if (bench_table[j]->tasks && strlen(names) + 40 < sizeof(names))
+						snprintf(names + strlen(names), sizeof(names) - strlen(names),
+							 "%s%s", names[0] ? ", " : "", bench_table[j]->name);
+				snprintf(err, errlen, "--tasks: %s is not a per-op bench that tasks can share "
+						      "(those that are: %s)", rn->sel[i]->name, names);
+				return -1;
+			}
+		return 0;
+	}
+	static const char *const keys[] = {"as", "shared"};
+	for (int i = 0; i < 2; i++)
+		if (json_object_get(rn->over, keys[i])) {
+			snprintf(err, errlen, "-p %s=...: a parameter of the tasks axis; give --tasks K too",
+				 keys[i]);
+			return -1;
+		}
+	return 0;
+}
+
 int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen)
 {
 	struct run_args *a = &rn->a;
@@ -303,10 +345,13 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 			return -1;
 		}
 	}
+	uint64_t tasks = 0;
+	if (runner_tasks(rn, &tasks, err, errlen))
+		return -1;
 	rn->so = (struct sweep_opts){
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
-		.decide = !a->no_decide && (a->decide || a->full),
+		.decide = !a->no_decide && (a->decide || a->full) && !tasks, .tasks = tasks,
 	};
 	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
@@ -405,6 +450,8 @@ int runner_start(struct runner *rn, int argc, char **argv)
 		json_object_set_new(r->options, "mem_limit", mem_limit_json(rn));
 	if (rn->a.host_label && r->options) /* the label does not hide the machine's own name */
 		json_object_set_new(r->options, "hostname", json_string(host));
+	if (rn->so.tasks && r->options)
+		json_object_set_new(r->options, "tasks", json_integer((json_int_t)rn->so.tasks));
 	if (rn->a.max_latency_seen && r->options)
 		json_object_set_new(r->options, "max_latency_us", json_real(rn->a.max_latency_us));
 	r->argv = calloc((size_t)argc + 1, sizeof(char *));
@@ -535,7 +582,8 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 	uint64_t series[64];
 	rn->pg.nbench = rn->nsel;
 	for (int i = 0; i < rn->nsel; i++)
-		rn->pg.total += sweep_series_for(rn->sel[i], sweep_max_n(rn->sel[i], &rn->so), series, 64) *
+		rn->pg.total += (rn->so.tasks ? tasks_series(rn->so.tasks, series, 64)
+				 : sweep_series_for(rn->sel[i], sweep_max_n(rn->sel[i], &rn->so), series, 64)) *
 				(int)rn->a.repeat * bench_variants(rn->sel[i], rn->over, vars, 64);
 
 	int exit_code = EXIT_OK;

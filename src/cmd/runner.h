@@ -30,6 +30,7 @@ struct run_args {
 	int fit_oversub;  /* --fit-oversubscribed: fit points with more tasks than CPUs */
 	int budget_seen;
 	const char *mem_limit; /* --mem-limit SIZE: workers in a memory cgroup */
+	const char *tasks;     /* --tasks K|auto: the tasks axis (src/core/tasks.c), or NULL */
 	struct opt_list params;
 };
 
@@ -39,6 +40,7 @@ struct run_args {
 	{"min-n", 0, OPT_U64, "N", "measure only points >= N (the load is still built from 0); with --max-n N: one point", 1, 1e9, NULL, &(a).min_n, NULL}, \
 	{"budget", 'b', OPT_DOUBLE, "SECONDS", "sampling time budget per point (quick 0.2, or 0.05 for benches that spend it all; default 0.5; full 1)", 0.001, 3600, NULL, &(a).budget, &(a).budget_seen}, \
 	{"quick", 0, OPT_FLAG, NULL, "small sweeps, the one-minute suite", 0, 0, NULL, &(a).quick, NULL}, \
+	{"tasks", 0, OPT_STR, "K|auto", "sweep K = 1, 2, 4 ... K tasks doing the bench's op at once at its base load, instead of the load (auto: twice the CPUs online, --quick the CPUs); -p as=proc|thread, -p shared=0|1", 0, 0, NULL, &(a).tasks, NULL}, \
 	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \
 	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times (each in a new worker process), keeping every repetition", 1, 1000, NULL, &(a).repeat, NULL}, \
 	{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &(a).ci_pct, NULL}, \

@@ -45,7 +45,7 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			const struct bench_result *br)
 {
 	const struct clock_info *c = so->clk;
-	return json_pack("{s:s,s:s?,s:s?,s:O?,s:s,s:I,s:I,s:f,s:f,s:i,s:i,s:i,s:i,s:i,s:f,s:I,s:f,s:f,"
+	json_t *j = json_pack("{s:s,s:s?,s:s?,s:O?,s:s,s:I,s:I,s:f,s:f,s:i,s:i,s:i,s:i,s:i,s:f,s:I,s:f,s:f,"
 			 "s:{s:s,s:s,s:f,s:f},s:{s:i,s:i,s:i,s:s?,s:s?},s:b}",
 			 "bench", b->name, "variant", br->variant, "target", br->target, "params",
 			 br->params, "scratch", so->scratch, "max_n", (json_int_t)so->max_n, "min_n",
@@ -57,6 +57,9 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			 "resolution_ns", c->resolution_ns, "read_cost_ns", c->read_cost_ns, "net",
 			 "family", net_cfg.family, "netns", net_cfg.netns, "srv_nsfd", net_cfg.srv_nsfd,
 			 "peer", net_cfg.peer, "key", net_cfg.key, "progress", want_progress);
+	if (j && so->tasks)
+		json_object_set_new(j, "tasks", json_integer((json_int_t)so->tasks));
+	return j;
 }
 
 /* The worker died without handing its repetition back: got (described)
@@ -530,6 +533,7 @@ int cmd_worker(int argc, char **argv)
 		.min_samples = (uint64_t)json_integer_value(json_object_get(job, "min_samples")),
 		.op_timeout_s = jnum(job, "op_timeout_s"), .clk = &ci,
 		.max_latency_ns = jnum(job, "max_latency_ns"),
+		.tasks = (uint64_t)json_integer_value(json_object_get(job, "tasks")),
 	};
 	struct wprog wp = {.fd = rfd, .growth = json_is_true(json_object_get(job, "progress")),
 			   .parent = getppid()};

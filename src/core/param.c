@@ -8,6 +8,7 @@
  * (integer range, one of an enum's values, 0 or 1), so that a bench never
  * silently falls back to its default on a value it cannot use. */
 #include "param.h"
+#include "tasks.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,12 +18,10 @@
 
 const struct bench_param_spec *param_find(const struct bench *b, const char *key)
 {
-	if (!b->params)
-		return NULL;
-	for (const struct bench_param_spec *sp = b->params; sp->name; sp++)
+	for (const struct bench_param_spec *sp = b->params; sp && sp->name; sp++)
 		if (!strcmp(sp->name, key))
 			return sp;
-	return NULL;
+	return tasks_param_find(b, key); /* as=, shared= of the tasks axis */
 }
 
 /* 1 if the variant "k=v,k=v" sets key. */
@@ -363,6 +362,9 @@ void param_print_text(FILE *f, const struct bench *b)
 			fprintf(f, " %s", *v);
 		fputc('\n', f);
 	}
+	if (b->tasks) /* the tasks axis's own parameters (tasks.c) */
+		fprintf(f, "  run --tasks: yes; -p as=proc|thread%s\n",
+			b->tasks == BENCH_TASKS_DIR ? ", -p shared=0|1 (one directory for all the tasks)" : "");
 	if (!b->params) {
 		fprintf(f, "  parameters: none declared%s\n",
 			b->variants ? " (only the keys its variants set are taken)" : "");

@@ -45,6 +45,7 @@
 #include "param.h"
 #include "registry.h"
 #include "sys.h"
+#include "tasks.h"
 #include "usage.h"
 
 #define BATCH_BELOW 10.0 /* clock reads */
@@ -170,6 +171,11 @@ static struct failure *make_failure(const char *phase, const char *call, uint64_
 	else
 		snprintf(msg, sizeof(msg), "%.63s: %s", call, strerror(err));
 	return sweep_failure(phase, call, failure_kind(err), n, err, msg);
+}
+
+struct failure *sweep_failure_errno(const char *phase, const char *call, uint64_t n, int err)
+{
+	return make_failure(phase, call, n, err, NULL);
 }
 
 /* ---- parameters and variants ---- */
@@ -1159,6 +1165,8 @@ out:
 
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out)
 {
+	if (o->tasks) /* K tasks at the base load instead of one over N (tasks.c) */
+		return tasks_sweep(b, o, out);
 	out->max_n = sweep_max_n(b, o);
 	struct hist *h = hist_new(), *hc = b->control && !b->run ? hist_new() : NULL;
 	if (!h || (b->control && !b->run && !hc)) {

@@ -30,6 +30,7 @@ struct sweep_opts {
 	double op_timeout_s;     /* one op longer than this is a failure */
 	int decide;              /* an unclear verdict: more repetitions, N shuffled (worker.c) */
 	double max_latency_ns;   /* --max-latency (0: none), handed to the bench */
+	uint64_t tasks;          /* run --tasks: largest K (0: the load sweep); tasks.c */
 	const struct clock_info *clk;
 	void (*progress)(void *ctx, const struct sweep_progress *p);
 	void *progress_ctx;
@@ -55,6 +56,8 @@ int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_
  * of the system right now. NULL if out of memory. */
 struct failure *sweep_failure(const char *phase, const char *call, const char *kind, uint64_t n,
 			      int err, const char *msg);
+/* The same, its kind and message from errno (the sweep's own wording). */
+struct failure *sweep_failure_errno(const char *phase, const char *call, uint64_t n, int err);
 /* The bench's status from its repetitions (failed, interrupted, or ok;
  * skipped stays), and its pooled verdict; wanted: the repetitions that
  * were to run (fewer after a stop signal: interrupted). */

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/* Bare loops in K processes or K threads, the reference run --tasks is
+ * checked against (bench/tasks-crosscheck.sh): will-it-scale's method,
+ * with no harness at all. Each task is pinned to CPU k while K <= the
+ * CPUs allowed, makes its objects, and loops its operation, adding one to
+ * a counter of its own (in memory shared with the parent) per operation;
+ * no clock is read in the loop. The parent lets them warm up for WARM ms,
+ * reads the counters, sleeps SECONDS, reads them again, stops the tasks,
+ * and prints the total ops/s and the per-task ops/s.
+ *
+ *   bare-tasks OP proc|thread K SECONDS DIR
+ * OP, each what the scalebench bench of that name does at N=1 per task:
+ *   stat     fstatat of one existing file of the task's directory (fs.stat)
+ *   open     openat(O_RDONLY) + close of it (fs.open)
+ *   create   openat(O_CREAT|O_EXCL) + close + unlinkat (fs.create; the unlink is
+ *            untimed there but inside its loop, as here)
+ *   mmap     mmap of one private anonymous page + munmap (mem.mmap)
+ *   fault    write one byte to a fresh page of a 16 MiB private anonymous
+ *            region without THP; madvise(MADV_DONTNEED) when all are touched
+ *            (mem.fault)
+ *   socket   socket(AF_INET, SOCK_STREAM) + close (net.socket)
+ *   fork     fork + _exit(0) + waitpid (proc.fork)
+ * Each task works in DIR/t<k> (made and removed here). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REGION_PAGES 4096
+#define WARM_MS 100
+#define MAXK 256
+
+struct shared {
+	volatile int go, stop, ready, failed;
+	volatile uint64_t count[MAXK][8]; /* [k][0], a cache line each */
+};
+
+static struct shared *sh;
+static const char *op, *dir;
+static int ncpu_allowed, cpus[MAXK], K;
+
+static void pin(int k)
+{
+	if (K > ncpu_allowed)
+		return;
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	CPU_SET(cpus[k], &s);
+	sched_setaffinity(0, sizeof(s), &s);
+}
+
+static void task(int k)
+{
+	pin(k);
+	char d[4096];
+	snprintf(d, sizeof(d), "%s/t%d", dir, k);
+	int dfd = open(d, O_RDONLY | O_DIRECTORY);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *region = NULL;
+	size_t next = 0;
+	if (dfd < 0)
+		goto fail;
+	if (!strcmp(op, "stat") || !strcmp(op, "open")) {
+		int fd = openat(dfd, "e0", O_CREAT | O_EXCL | O_WRONLY, 0644);
+		if (fd < 0 || close(fd))
+			goto fail;
+	} else if (!strcmp(op, "fault")) {
+		region = mmap(NULL, page * REGION_PAGES, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (region == MAP_FAILED)
+			goto fail;
+		madvise(region, page * REGION_PAGES, MADV_NOHUGEPAGE);
+	}
+	__sync_fetch_and_add(&sh->ready, 1);
+	while (!sh->go)
+		usleep(100);
+	volatile uint64_t *c = &sh->count[k][0];
+	struct stat st;
+	if (!strcmp(op, "stat")) {
+		while (!sh->stop) {
+			fstatat(dfd, "e0", &st, 0);
+			(*c)++;
+		}
+	} else if (!strcmp(op, "open")) {
+		while (!sh->stop) {
+			close(openat(dfd, "e0", O_RDONLY));
+			(*c)++;
+		}
+	} else if (!strcmp(op, "create")) {
+		while (!sh->stop) {
+			close(openat(dfd, "p", O_CREAT | O_EXCL | O_WRONLY, 0644));
+			unlinkat(dfd, "p", 0);
+			(*c)++;
+		}
+	} else if (!strcmp(op, "mmap")) {
+		while (!sh->stop) {
+			void *m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			munmap(m, page);
+			(*c)++;
+		}
+	} else if (!strcmp(op, "fault")) {
+		while (!sh->stop) {
+			if (next == REGION_PAGES) {
+				madvise(region, page * REGION_PAGES, MADV_DONTNEED);
+				next = 0;
+			}
+			*(volatile char *)(region + next++ * page) = 1;
+			(*c)++;
+		}
+	} else if (!strcmp(op, "socket")) {
+		while (!sh->stop) {
+			close(socket(AF_INET, SOCK_STREAM, 0));
+			(*c)++;
+		}
+	} else if (!strcmp(op, "fork")) {
+		while (!sh->stop) {
+			pid_t p = fork();
+			if (p == 0)
+				_exit(0);
+			waitpid(p, NULL, 0);
+			(*c)++;
+		}
+	}
+	if (region)
+		munmap(region, page * REGION_PAGES);
+	unlinkat(dfd, "e0", 0);
+	close(dfd);
+	return;
+fail:
+	sh->failed = 1;
+	__sync_fetch_and_add(&sh->ready, 1);
+	if (dfd >= 0)
+		close(dfd);
+}
+
+static void *thread_main(void *a)
+{
+	task((int)(intptr_t)a);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 6) {
+		fprintf(stderr, "usage: bare-tasks stat|open|create|mmap|fault|socket|fork proc|thread K SECONDS DIR\n");
+		return 2;
+	}
+	op = argv[1];
+	int threads = !strcmp(argv[2], "thread");
+	K = atoi(argv[3]);
+	double secs = atof(argv[4]);
+	dir = argv[5];
+	if (K < 1 || K > MAXK || secs <= 0)
+		return 2;
+	cpu_set_t s;
+	sched_getaffinity(0, sizeof(s), &s);
+	for (int c = 0; c < CPU_SETSIZE && ncpu_allowed < MAXK; c++)
+		if (CPU_ISSET(c, &s))
+			cpus[ncpu_allowed++] = c;
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return 1;
+	pid_t pids[MAXK];
+	pthread_t tids[MAXK];
+	for (int k = 0; k < K; k++) {
+		char d[4096];
+		snprintf(d, sizeof(d), "%s/t%d", dir, k);
+		if (mkdir(d, 0755))
+			return 1;
+	}
+	for (int k = 0; k < K; k++) {
+		if (threads) {
+			pthread_create(&tids[k], NULL, thread_main, (void *)(intptr_t)k);
+		} else if ((pids[k] = fork()) == 0) {
+			task(k);
+			_exit(0);
+		}
+	}
+	while (sh->ready < K)
+		usleep(1000);
+	uint64_t a[MAXK], b[MAXK];
+	struct timespec t0, t1, warm = {0, WARM_MS * 1000000L};
+	if (!sh->failed) {
+		sh->go = 1;
+		nanosleep(&warm, NULL);
+		for (int k = 0; k < K; k++)
+			a[k] = sh->count[k][0];
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		struct timespec w = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
+		nanosleep(&w, NULL);
+		for (int k = 0; k < K; k++)
+			b[k] = sh->count[k][0];
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+	}
+	sh->stop = 1;
+	sh->go = 1;
+	for (int k = 0; k < K; k++) {
+		if (threads)
+			pthread_join(tids[k], NULL);
+		else
+			waitpid(pids[k], NULL, 0);
+		char d[4096];
+		snprintf(d, sizeof(d), "%s/t%d", dir, k);
+		rmdir(d);
+	}
+	if (sh->failed) {
+		fprintf(stderr, "bare-tasks: a task could not make its objects\n");
+		return 1;
+	}
+	double el = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	double tot = 0;
+	for (int k = 0; k < K; k++)
+		tot += (double)(b[k] - a[k]);
+	printf("%.0f", tot / el);
+	for (int k = 0; k < K; k++)
+		printf(" %.0f", (double)(b[k] - a[k]) / el);
+	printf("\n");
+	return 0;
+}

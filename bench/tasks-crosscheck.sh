@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Cross-check of run --tasks against bare loops of the same calls in K
+# processes and K threads (bench/bare-tasks.c, will-it-scale's method: a
+# counter per task, no clock in the loop), in one run: for each bench, each
+# of as=proc and as=thread, and each K = 1, 2, 4 ... up to the CPUs allowed,
+# alternated A B A B A (A = scalebench's ops/s at that K, B = the bare
+# loop's), so that drift during the run favours neither. Prints each run's
+# total ops/s, the medians of each side and the ratio scalebench/bare:
+# PASS when it is within 0.90..1.10.
+#
+# Then stress-ng (Debian) where one of its stressors does the same
+# operation, K instances for the same time, its bogo ops/s beside
+# scalebench's, with what its stressor does differently: printed, not
+# judged (a bogo op is not the same operation).
+#
+# usage: bench/tasks-crosscheck.sh [SECONDS per run, default 1] [DIR, default /dev/shm] [BENCHES]
+#   BENCHES: default "fs.stat fs.create mem.mmap mem.fault net.socket proc.fork".
+#   Needs cc, python3; stress-ng for the second part.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+S=${1:-1}
+DIR=${2:-/dev/shm}
+BENCHES=${3:-"fs.stat fs.create mem.mmap mem.fault net.socket proc.fork"}
+SB=${SB:-./scalebench}
+[ -x "$SB" ] || { echo "build first: make" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "python3 is missing" >&2; exit 2; }
+W=$(mktemp -d "$DIR/tasks-crosscheck.XXXXXX") || exit 2
+trap 'rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM
+cc -O2 -pthread -o "$W/bare-tasks" bench/bare-tasks.c || exit 2
+mkdir "$W/d"
+ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+ks=""; k=1; while [ $k -le "$ncpu" ]; do ks="$ks $k"; k=$((k * 2)); done
+echo "load before: $(uptime)"
+
+bare_op() {
+	case $1 in
+	fs.stat) echo stat ;; fs.open) echo open ;; fs.create) echo create ;; mem.mmap) echo mmap ;;
+	mem.fault) echo fault ;; net.socket) echo socket ;; proc.fork) echo fork ;; *) echo "" ;;
+	esac
+}
+# sb BENCH AS K: scalebench's total ops/s at K tasks
+sb() {
+	"$SB" run "$1" --tasks "$3" -p as="$2" -b "$S" --dir "$W/d" -q --no-db -o "$W/r.json" >/dev/null 2>&1 || { echo nan; return; }
+	python3 - "$W/r.json" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = d["benches"][0]["repetitions"][0]["points"]
+p = [p for p in pts if p["n"] == int(sys.argv[2])]
+print("%.0f" % p[0]["extra"]["tasks"]["ops_per_s"] if p else "nan")
+PY
+}
+bare() { "$W/bare-tasks" "$(bare_op "$1")" "$2" "$3" "$S" "$W/d" 2>/dev/null | cut -d' ' -f1 || echo nan; }
+
+echo "== scalebench --tasks against bare loops (same run, A B A B A; ops/s in total)"
+fail=0
+for b in $BENCHES; do
+	[ -n "$(bare_op "$b")" ] || { echo "$b: no bare loop"; continue; }
+	for as in proc thread; do
+		for k in $ks; do
+			a1=$(sb "$b" $as $k); b1=$(bare "$b" $as $k); a2=$(sb "$b" $as $k)
+			b2=$(bare "$b" $as $k); a3=$(sb "$b" $as $k)
+			line=$(python3 -c '
+import sys, statistics as s
+a = [float(x) for x in sys.argv[1:4]]; b = [float(x) for x in sys.argv[4:6]]
+ma, mb = s.median(a), s.median(b)
+r = ma / mb if mb > 0 else float("nan")
+ok = 0.90 <= r <= 1.10
+print("%s %-10s %-6s K=%d  scalebench %s  bare %s  median %.0f / %.0f  ratio %.3f  %s" % (
+    "PASS" if ok else "FAIL", sys.argv[6], sys.argv[7], int(sys.argv[8]),
+    " ".join("%.0f" % x for x in a), " ".join("%.0f" % x for x in b), ma, mb, r, ""))
+' "$a1" "$a2" "$a3" "$b1" "$b2" "$b" $as $k)
+			echo "$line"
+			case $line in FAIL*) fail=1 ;; esac
+		done
+	done
+done
+
+if command -v stress-ng >/dev/null; then
+	ST=$(python3 -c "import math; print(max(1, math.ceil($S)))")
+	echo "== stress-ng stressors doing the same operation (bogo ops/s, real time, ${ST} s each; printed, not judged: a bogo op is often many operations)"
+	# stressor and how it differs, per bench
+	for b in $BENCHES; do
+		case $b in
+		proc.fork) st=fork; diff="fork + child _exit + wait as here, but stress-ng's worker is a larger process (its fork copies more) and it may fork several children per bogo op" ;;
+		fs.stat) st=fstat; diff="one bogo op stats every file of /dev (stat, lstat, fstat; devtmpfs), not one fstatat of one file of a private directory" ;;
+		fs.open) st=open; diff="several ways to open (/dev/zero, O_TMPFILE, fifos...) per bogo op, not one existing file" ;;
+		fs.create) st=dentry; diff="creates --dentries files then unlinks them all (directory grows and shrinks), not create+unlink of one name" ;;
+		fs.rename) st=rename; diff="renames one file back and forth in its own directory, the closest match" ;;
+		mem.mmap) st=mmap; diff="maps 256 MiB by default, touches and checks pages, munmaps: page faults and zeroing dominate, not the one-page mmap+munmap" ;;
+		mem.fault) st=fault; diff="minor and major faults on a file mapping it truncates and re-maps (page cache), not a fresh anonymous page" ;;
+		*) continue ;;
+		esac
+		for k in $ks; do
+			rm -f "$W/sn.yaml"
+			# -t takes whole seconds (0.5s would be 0: no limit); timeout in case
+			timeout $((ST + 30)) stress-ng --$st $k -t "${ST}s" --metrics --yaml "$W/sn.yaml" --temp-path "$W/d" >/dev/null 2>&1
+			sn=$(python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"bogo-ops-per-second-real-time: ([0-9.]+)", t)
+print(m.group(1) if m else "nan")' "$W/sn.yaml" 2>/dev/null || echo nan)
+			ours=$(sb "$b" proc $k)
+			echo "$b K=$k: scalebench (as=proc) $ours ops/s; stress-ng --$st $k: $sn bogo ops/s. Difference: $diff"
+		done
+	done
+	echo "(net.socket: no stress-ng stressor does socket + close alone; sock and sockmany connect and move data)"
+fi
+echo "load after: $(uptime)"
+exit $fail

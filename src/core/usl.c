@@ -50,7 +50,11 @@
  *    - "unclear" otherwise (E's interval straddles 80%), with the reason;
  *      or when the fit does not converge.
  *    Fewer than 3 distinct N, or no residual degree of freedom (3 points
- *    for 3 parameters), is no verdict ("none").
+ *    for 3 parameters), is no verdict ("none"), except for exactly two
+ *    distinct N with repetitions (a 2-CPU machine's tasks axis, K = 1, 2):
+ *    there kappa is held at 0 (Amdahl's law, 2 parameters, N - 2 degrees
+ *    of freedom), sigma and the efficiency get their intervals as above,
+ *    the result says kappa_fixed, and "retrograde" cannot be reached.
  *
  * 5. Oversubscription. Where N counts CPU-bound tasks (threads, processes)
  *    a point with more tasks than online CPUs measures the scheduler's
@@ -135,9 +139,11 @@ static double chi2_of(const struct upt *p, int np, const double *t)
 	return isfinite(c) ? c : INFINITY;
 }
 
-/* Normal matrix A = J'WJ and gradient g = J'W r at t. */
+/* Normal matrix A = J'WJ and gradient g = J'W r at t. With fixk, kappa
+ * is held where it is (its row and column made the identity, its gradient
+ * 0), so that the same solver fits lambda and sigma alone. */
 static void normal_eq(const struct upt *p, int np, const double *t, double A[NPAR][NPAR],
-		      double *g)
+		      double *g, int fixk)
 {
 	memset(A, 0, sizeof(double) * NPAR * NPAR);
 	memset(g, 0, sizeof(double) * NPAR);
@@ -152,6 +158,12 @@ static void normal_eq(const struct upt *p, int np, const double *t, double A[NPA
 			for (int b = 0; b < NPAR; b++)
 				A[a][b] += p[i].w * j[a] * j[b];
 		}
+	}
+	if (fixk) {
+		for (int a = 0; a < NPAR; a++)
+			A[a][2] = A[2][a] = 0;
+		A[2][2] = 1;
+		g[2] = 0;
 	}
 }
 
@@ -196,14 +208,14 @@ static int solve3(double M[NPAR][NPAR], const double *v, double *x)
 }
 
 /* Levenberg-Marquardt from t (in place); returns the chi-square reached. */
-static double lm(const struct upt *p, int np, double *t)
+static double lm(const struct upt *p, int np, double *t, int fixk)
 {
 	double chi = chi2_of(p, np, t), mu = 1e-3;
 	if (!isfinite(chi))
 		return INFINITY;
 	for (int it = 0; it < LM_ITERS && mu < 1e12; it++) {
 		double A[NPAR][NPAR], g[NPAR], d[NPAR], tn[NPAR];
-		normal_eq(p, np, t, A, g);
+		normal_eq(p, np, t, A, g, fixk);
 		for (int a = 0; a < NPAR; a++)
 			A[a][a] *= 1 + mu;
 		if (solve3(A, g, d) < 0) {
@@ -397,32 +409,51 @@ int usl_fit(const struct usl_point *pts, int npts, const struct usl_opts *o, str
 		u->nmax = p[np - 1].n;
 		u->x_nmax = mean_at(p, np, u->nmax) * scale;
 	}
-	if (nd < 3 || np <= NPAR) {
+	/* Two distinct N (a 2-CPU machine's tasks axis: K = 1, 2) cannot
+	 * separate sigma from kappa; with repetitions they still measure
+	 * contention: kappa is held at 0 (Amdahl's law) and said so. */
+	int fixk = nd == 2 && np > 2;
+	int npar = fixk ? 2 : NPAR;
+	if ((nd < 3 && !fixk) || np <= npar) {
 		u->cls = USL_NONE;
 		set_reason(u, "too few points (%d distinct N%s%s)", nd,
 			   u->noversub && !u->oversub_fitted ? ", oversubscribed ones left out" : "",
-			   nd >= 3 ? ", no degree of freedom left" : "");
+			   nd >= 2 ? ", no degree of freedom left" : "");
 		free(p);
 		return 0;
 	}
+	u->kappa_fixed = fixk;
 
 	/* two starts, keep the better */
 	double t[NPAR], t2[NPAR] = {mean_at(p, np, p[0].n) / p[0].n, 0, 0};
 	start_linear(p, np, t);
-	double c1 = lm(p, np, t), c2 = lm(p, np, t2);
+	if (fixk) { /* sigma from the linearised form with kappa 0 */
+		double l = t[0], sa = 0, sq = 0;
+		for (int i = 0; i < np; i++) {
+			double n = p[i].n, q = n / (p[i].y / l) - 1;
+			sa += (n - 1) * (n - 1);
+			sq += (n - 1) * q;
+		}
+		t[1] = sa > 0 ? sq / sa : 0;
+		t[2] = 0;
+	}
+	double c1 = lm(p, np, t, fixk), c2 = lm(p, np, t2, fixk);
 	if (!(c1 <= c2))
 		memcpy(t, t2, sizeof t);
 	double chi = fmin(c1, c2);
 	double A[NPAR][NPAR], g[NPAR], C[NPAR][NPAR];
-	int df = np - NPAR;
+	int df = np - npar;
 	if (isfinite(chi))
-		normal_eq(p, np, t, A, g);
+		normal_eq(p, np, t, A, g, fixk);
 	if (!isfinite(chi) || invert3(A, C) < 0) {
 		u->cls = USL_UNCLEAR;
 		set_reason(u, "the fit did not converge");
 		free(p);
 		return 0;
 	}
+	if (fixk) /* kappa was held, not estimated: it adds no variance */
+		for (int a = 0; a < NPAR; a++)
+			C[a][2] = C[2][a] = 0;
 	u->redchi2 = chi / df;
 	double chat = u->redchi2 > 1 ? u->redchi2 : 1;
 	double tq = fit_t_quantile(0.95, df);
@@ -432,8 +463,8 @@ int usl_fit(const struct usl_point *pts, int npts, const struct usl_opts *o, str
 	u->kappa = t[2];
 	u->sigma_lo = t[1] - tq * se_s;
 	u->sigma_hi = t[1] + tq * se_s;
-	u->kappa_lo = t[2] - tq * se_k;
-	u->kappa_hi = t[2] + tq * se_k;
+	u->kappa_lo = fixk ? 0 : t[2] - tq * se_k;
+	u->kappa_hi = fixk ? 0 : t[2] + tq * se_k;
 	u->peak_n = t[2] > 0 && t[1] < 1 ? sqrt((1 - t[1]) / t[2]) : 0;
 
 	/* efficiency of the curve at nmax and its interval (delta method) */
@@ -450,5 +481,10 @@ int usl_fit(const struct usl_point *pts, int npts, const struct usl_opts *o, str
 	u->efficiency = u->x_nmax / (u->nmax * x1);
 	free(p);
 	decide(u, t);
+	if (fixk) {
+		size_t l = strlen(u->reason);
+		snprintf(u->reason + l, sizeof u->reason - l,
+			 "; two distinct N: kappa held at 0 (contention only)");
+	}
 	return 0;
 }

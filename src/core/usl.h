@@ -34,6 +34,7 @@ struct usl {
 	double lambda;          /* X(1) of the fitted curve, ops/s */
 	double sigma, sigma_lo, sigma_hi; /* contention and its 95% CI */
 	double kappa, kappa_lo, kappa_hi; /* coherency and its 95% CI */
+	int kappa_fixed;        /* two distinct N: kappa held at 0, not fitted */
 	double peak_n;          /* N* = sqrt((1 - sigma) / kappa) if kappa > 0, else 0 */
 	double efficiency;      /* measured X(nmax) / (nmax * X(1)); X(1) the fitted lambda
 				 * when N = 1 was not measured */

@@ -123,6 +123,8 @@ static json_t *usl_json(const struct usl *u)
 	json_decref(f);
 	if (u->peak_n > 0)
 		json_object_set_new(o, "peak_n", num(u->peak_n));
+	if (u->kappa_fixed)
+		json_object_set_new(o, "kappa_fixed", json_true());
 	return o;
 }
 

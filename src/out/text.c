@@ -71,9 +71,11 @@ static void print_usl(FILE *f, const struct bench_result *br)
 		fprintf(f, "retrograde past N*=%.3g", u->peak_n);
 	else
 		fprintf(f, "%-10s", usl_word(u->cls));
+	char kbuf[32];
+	snprintf(kbuf, sizeof(kbuf), "%.2g", u->kappa);
 	if (u->lambda > 0)
-		fprintf(f, " sigma %.3f [%.3f,%.3f] kappa %.2g eff %.2f %s %s/s@max", u->sigma,
-			u->sigma_lo, u->sigma_hi, u->kappa, u->efficiency,
+		fprintf(f, " sigma %.3f [%.3f,%.3f] kappa %s eff %.2f %s %s/s@max", u->sigma,
+			u->sigma_lo, u->sigma_hi, u->kappa_fixed ? "0 (held)" : kbuf, u->efficiency,
 			fmt_rate(u->x_nmax, x, sizeof(x)), br->unit ? br->unit : "op");
 	else if (u->noversub && !u->oversub_fitted)
 		fprintf(f, " (%d oversubscribed point%s left out)", u->noversub,

@@ -26,7 +26,7 @@ static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); 
 
 /* What a bench is matched by: bench_label() (name or name[variant]), and
  * in a matrix result its file system: "fs.create@ext4". */
-static const char *bench_key(const struct bench_result *b, char *buf, size_t len)
+const char *compare_bench_key(const struct bench_result *b, char *buf, size_t len)
 {
 	char lb[160];
 	bench_label(b, lb, sizeof(lb));
@@ -37,11 +37,53 @@ static const char *bench_key(const struct bench_result *b, char *buf, size_t len
 	return buf;
 }
 
+/* The noise floor (noise.c, docs/compare.md "Noise floor from history"):
+ * it replaces the threshold when it is larger, so a change within k times
+ * the usual run-to-run spread of this bench here is "same". */
+double compare_threshold(const struct cmp_opts *o, const struct cmp_floor *f, int *used,
+			 double *floor)
+{
+	int need = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
+	*used = 0;
+	*floor = NAN;
+	if (!(o->floor_k > 0) || !f || f->runs < need || !isfinite(f->spread))
+		return o->threshold;
+	*floor = expm1(o->floor_k * f->spread);
+	*used = *floor > o->threshold;
+	return *used ? *floor : o->threshold;
+}
+
+static const struct cmp_floor *floor_of(const struct cmp_opts *o, const char *key, int version)
+{
+	for (int i = 0; i < o->nfloors; i++)
+		if (o->floors[i].version == version && !strcmp(o->floors[i].key, key))
+			return &o->floors[i];
+	return NULL;
+}
+
+/* The bench's noise_floor object: what the history gave and whether it
+ * decided the threshold; "no floor: 2 runs" when it had too few. */
+static json_t *floor_json(const struct cmp_opts *o, const struct cmp_floor *f, double thr,
+			  int used, double floor)
+{
+	int need = o->floor_min_runs > 0 ? o->floor_min_runs : 3, runs = f ? f->runs : 0;
+	char why[80] = "";
+	if (runs < need)
+		snprintf(why, sizeof(why), "no floor: %d run%s", runs, runs == 1 ? "" : "s");
+	else if (!f || !isfinite(f->spread))
+		snprintf(why, sizeof(why), "no floor: no N common to the runs");
+	return json_pack("{s:i,s:i,s:o,s:f,s:o,s:b,s:f,s:o}", "runs", runs, "points",
+			 f ? f->points : 0, "spread_pct",
+			 num(f && isfinite(f->spread) ? 100 * f->spread : NAN), "k", o->floor_k,
+			 "floor_pct", num(100 * floor), "used", used, "threshold_pct", 100 * thr,
+			 "note", *why ? json_string(why) : json_null());
+}
+
 static const struct bench_result *find_bench(const struct run_result *r, const char *key)
 {
 	char k[200];
 	for (int i = 0; i < r->nbenches; i++)
-		if (r->benches[i].name && !strcmp(bench_key(&r->benches[i], k, sizeof(k)), key))
+		if (r->benches[i].name && !strcmp(compare_bench_key(&r->benches[i], k, sizeof(k)), key))
 			return &r->benches[i];
 	return NULL;
 }
@@ -437,7 +479,7 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 		nfast += pw && !strcmp(pw, "faster");
 	}
 	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
-			 bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
+			 compare_bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
 			 bench_status_name(ba->status), "status_b", bench_status_name(bb->status),
 			 "word", cmp_word_name(w), "test", test, "repetitions_a", ka,
 			 "repetitions_b", kb, "repetition_test", rt ? rt : json_null(),
@@ -709,7 +751,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	for (int i = 0; i < a->nbenches; i++) {
 		const struct bench_result *ba = &a->benches[i];
 		char ka[200];
-		if (!ba->name || find_bench(a, bench_key(ba, ka, sizeof(ka))) != ba)
+		if (!ba->name || find_bench(a, compare_bench_key(ba, ka, sizeof(ka))) != ba)
 			continue; /* a repeated key: the first one counts */
 		const struct bench_result *bb = find_bench(b, ka);
 		if (!bb) {
@@ -723,8 +765,15 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							bb->version));
 			continue;
 		}
-		int judged = 0;
-		json_array_append_new(benches, compare_bench(ba, bb, o, &t, ca, cb, &judged));
+		int judged = 0, fused = 0;
+		double fl;
+		struct cmp_opts ob = *o; /* this bench's threshold: the floor's when larger */
+		const struct cmp_floor *f = floor_of(o, ka, bb->version);
+		ob.threshold = compare_threshold(o, f, &fused, &fl);
+		json_t *jb = compare_bench(ba, bb, &ob, &t, ca, cb, &judged);
+		if (jb && o->floor_k > 0)
+			json_object_set_new(jb, "noise_floor", floor_json(o, f, ob.threshold, fused, fl));
+		json_array_append_new(benches, jb);
 		int conc = ba->axis_kind == 1 && bb->axis_kind == 1; /* AXIS_CONCURRENCY */
 		if (conc) /* throughput is the verdict there, not latency growth */
 			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, &t));
@@ -733,7 +782,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	}
 	for (int i = 0; i < b->nbenches; i++) {
 		char kb[200];
-		if (b->benches[i].name && !find_bench(a, bench_key(&b->benches[i], kb, sizeof(kb))) &&
+		if (b->benches[i].name && !find_bench(a, compare_bench_key(&b->benches[i], kb, sizeof(kb))) &&
 		    find_bench(b, kb) == &b->benches[i])
 			json_array_append_new(only_b, json_string(kb));
 	}

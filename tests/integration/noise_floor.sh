@@ -58,5 +58,11 @@ check "--floor-runs 5 with 3 earlier runs: no floor: 3 runs, the threshold decid
 check "no history database: said, the threshold decides (exit 3), nothing created" sh -c '[ $1 = 3 ] && grep -q "no noise floor for" "$2" && grep -q "no floor: 0 runs" "$2" && [ ! -e "$3" ]' _ $rc "$T/nodb" "$T/none.db"
 "$SB" compare --latest-per-host --baseline-host x --noise-floor --db "$DB" >/dev/null 2>"$T/lp"; rc=$?
 check "--noise-floor with --latest-per-host: exit 2, named" sh -c '[ $1 = 2 ] && grep -q noise-floor "$2"' _ $rc "$T/lp"
+"$SB" report "$T/r4.json" "$T/r1.json" --noise-floor --db "$DB" -o "$T/rep.html" 2>"$T/rep.err"; rc=$?
+check "report --noise-floor: exit 0, the baseline's floor drawn as a band" sh -c '[ $1 = 0 ] && grep -q "class=\"floor\"" "$2" && grep -q "grey: noise floor +-" "$2"' _ $rc "$T/rep.html"
+"$SB" report "$T/r4.json" "$T/r1.json" -o "$T/rep0.html" 2>/dev/null
+check "report without --noise-floor: no band" sh -c '! grep -q "class=\"floor\"" "$1"' _ "$T/rep0.html"
+"$SB" report "$T/r4.json" --noise-floor --floor-runs 5 --db "$DB" -o "$T/rep1.html" 2>/dev/null
+check "report --noise-floor --floor-runs 5 (3 earlier runs): no band" sh -c '! grep -q "class=\"floor\"" "$1"' _ "$T/rep1.html"
 "$SB" compare "$T/a.json" "$T/s13.json" --floor-k 0 >/dev/null 2>"$T/k0"; rc=$?
 check "--floor-k 0: exit 2" test $rc -eq 2

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "compare.h"
 #include "noise.h"
+#include "report.h"
 #include "t.h"
 
 /* A bench of npts points, n = 1, 2, 4 ..., in nreps repetitions; the
@@ -164,8 +165,42 @@ static void decision(void)
 	CHECK(!strcmp(w, "slower") && !strncmp(note, "no floor", 8), "no common N: no floor (%s)", note);
 }
 
+/* The report draws the baseline's floor as a band (svg class "floor")
+ * only when asked and when the bench has enough runs. */
+static int band_in(const struct report_floors *fl)
+{
+	struct run_result a;
+	make(&a, "x.op", NULL, 1, 6, 3, 1.0, NULL);
+	const struct run_result *rs[] = {&a};
+	const char *labels[] = {"a"};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = f ? report_write_html_floors(rs, labels, 1, fl, f) : -1;
+	if (f)
+		fclose(f);
+	int has = rc == 0 && buf && strstr(buf, "class=\"floor\"") && strstr(buf, "noise floor +-16.2%");
+	free(buf);
+	result_free(&a);
+	return rc ? -1 : has;
+}
+
+static void report_band(void)
+{
+	struct cmp_floor f = {.key = "x.op", .version = 1, .runs = 4, .points = 6, .spread = 0.05};
+	struct report_floors fl = {.f = &f, .n = 1, .k = 3};
+	CHECK(band_in(&fl) == 1, "a floor of 16.2%%: the band and its legend");
+	CHECK(band_in(NULL) == 0, "no floors: no band");
+	f.runs = 2;
+	CHECK(band_in(&fl) == 0, "2 runs: no band");
+	f.runs = 4;
+	f.version = 2;
+	CHECK(band_in(&fl) == 0, "another version: no band");
+}
+
 int main(void)
 {
+	report_band();
 	spread_math();
 	spread_of_runs();
 	threshold_rule();

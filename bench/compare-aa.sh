@@ -86,5 +86,6 @@ pct=$(echo "scale=2; 100 * $slow / ($tot + ($tot == 0))" | bc)
 echo "total: $tot bench comparisons: $slow slower ($pct%), $fast faster, $noisy noisy; exit 3 in $exit3 of $PAIRS compares"
 [ "${STRICT:-0}" = 1 ] && echo "one repetition a side with --strict: $sslow slower, exit 3 in $sexit3 of $PAIRS"
 [ "$FLOOR" = 1 ] && echo "with --noise-floor: $fslow slower ($(echo "scale=2; 100 * $fslow / ($tot + ($tot == 0))" | bc)%), exit 3 in $fexit3 of $PAIRS; the floor decided $fused bench comparisons"
+[ "$FLOOR" = 1 ] && { echo "the spread per bench over all the runs (history --spread):"; "$SB" history --spread --db "$W/h.db"; }
 echo "time per run (-r $REPEAT): $(echo "scale=1; $secs / (2 * $PAIRS)" | bc) s; load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ $exit3 -eq 0 ] && [ $((100 * slow)) -le "$tot" ]; then echo "PASS"; else echo "FAIL"; fi

@@ -187,9 +187,8 @@ void compare_print_text(const json_t *c, FILE *f)
 		if (json_is_object(nf)) {
 			const json_t *note = json_object_get(nf, "note");
 			if (json_is_string(note))
-				fprintf(f, "%-12s %8s  %s (need %s): threshold %.3g%%\n", js(v, "name"),
-					"floor", json_string_value(note), "--floor-runs",
-					jnum(nf, "threshold_pct"));
+				fprintf(f, "%-12s %8s  %s; the threshold (%.3g%%) alone\n", js(v, "name"),
+					"floor", json_string_value(note), jnum(nf, "threshold_pct"));
 			else
 				fprintf(f, "%-12s %8s  run-to-run spread %.3g%% over %lld earlier runs, "
 					   "floor (%.3g x spread) %.3g%%%s\n",

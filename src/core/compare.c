@@ -15,7 +15,12 @@
  * within one run. So the bench's word, which decides the exit code, comes
  * from Welch's t-test over the repetitions' levels (rep_word), and a bench
  * with fewer than 3 repetitions a side is "insufficient" unless --strict.
- * The per-point Mann-Whitney test over samples stays as detail. */
+ * The per-point Mann-Whitney test over samples stays as detail.
+ *
+ * With a noise floor (compare --noise-floor: the run-to-run spread of the
+ * bench's earlier runs on this host, src/core/noise.c), a bench's
+ * threshold is the larger of --threshold and the floor (compare_threshold),
+ * so a change within the usual spread between runs is "same". */
 #include "compare.h"
 
 #include <math.h>
@@ -26,7 +31,7 @@ static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); 
 
 /* What a bench is matched by: bench_label() (name or name[variant]), and
  * in a matrix result its file system: "fs.create@ext4". */
-const char *compare_bench_key(const struct bench_result *b, char *buf, size_t len)
+static const char *bench_key(const struct bench_result *b, char *buf, size_t len)
 {
 	char lb[160];
 	bench_label(b, lb, sizeof(lb));
@@ -35,6 +40,11 @@ const char *compare_bench_key(const struct bench_result *b, char *buf, size_t le
 	else
 		snprintf(buf, len, "%s", lb);
 	return buf;
+}
+
+const char *compare_bench_key(const struct bench_result *b, char *buf, size_t len)
+{
+	return bench_key(b, buf, len);
 }
 
 /* The noise floor (noise.c, docs/compare.md "Noise floor from history"):
@@ -83,7 +93,7 @@ static const struct bench_result *find_bench(const struct run_result *r, const c
 {
 	char k[200];
 	for (int i = 0; i < r->nbenches; i++)
-		if (r->benches[i].name && !strcmp(compare_bench_key(&r->benches[i], k, sizeof(k)), key))
+		if (r->benches[i].name && !strcmp(bench_key(&r->benches[i], k, sizeof(k)), key))
 			return &r->benches[i];
 	return NULL;
 }
@@ -479,7 +489,7 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 		nfast += pw && !strcmp(pw, "faster");
 	}
 	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
-			 compare_bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
+			 bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
 			 bench_status_name(ba->status), "status_b", bench_status_name(bb->status),
 			 "word", cmp_word_name(w), "test", test, "repetitions_a", ka,
 			 "repetitions_b", kb, "repetition_test", rt ? rt : json_null(),
@@ -751,7 +761,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	for (int i = 0; i < a->nbenches; i++) {
 		const struct bench_result *ba = &a->benches[i];
 		char ka[200];
-		if (!ba->name || find_bench(a, compare_bench_key(ba, ka, sizeof(ka))) != ba)
+		if (!ba->name || find_bench(a, bench_key(ba, ka, sizeof(ka))) != ba)
 			continue; /* a repeated key: the first one counts */
 		const struct bench_result *bb = find_bench(b, ka);
 		if (!bb) {
@@ -782,7 +792,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	}
 	for (int i = 0; i < b->nbenches; i++) {
 		char kb[200];
-		if (b->benches[i].name && !find_bench(a, compare_bench_key(&b->benches[i], kb, sizeof(kb))) &&
+		if (b->benches[i].name && !find_bench(a, bench_key(&b->benches[i], kb, sizeof(kb))) &&
 		    find_bench(b, kb) == &b->benches[i])
 			json_array_append_new(only_b, json_string(kb));
 	}

@@ -9,7 +9,10 @@
 #   sh bench/compare-aa.sh [PAIRS]          (default 10)
 #   env: SB (./scalebench), DIR (/dev/shm), REPEAT (3), ARGS (--quick),
 #        STRICT=1 also compares each pair with --strict on its first
-#        repetition alone (what one run a side would have said)
+#        repetition alone (what one run a side would have said);
+#        FLOOR=1 stores every run in a private history, makes WARMUP (3)
+#        runs first, and also compares each pair with --noise-floor (the
+#        floor from the runs before B: docs/compare.md)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 PAIRS=${1:-10}
@@ -22,11 +25,14 @@ W=$(mktemp -d /tmp/scalebench-aa.XXXXXX) || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
 echo "compare-aa: $PAIRS pairs of '$SB run $ARGS -r $REPEAT --dir $DIR', load $(cut -d' ' -f1-3 /proc/loadavg)"
-tot=0; slow=0; fast=0; noisy=0; exit3=0; secs=0; sslow=0; sexit3=0
+tot=0; slow=0; fast=0; noisy=0; exit3=0; secs=0; sslow=0; sexit3=0; fslow=0; fexit3=0; fused=0
+FLOOR=${FLOOR:-0}
+DBARG=--no-db
+[ "$FLOOR" = 1 ] && DBARG="--db=$W/h.db"
 run() { # run OUT
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	"$SB" run $ARGS -r "$REPEAT" --dir "$DIR" --no-db -q -o "$1" >/dev/null 2>"$W/err" ||
+	"$SB" run $ARGS -r "$REPEAT" --dir "$DIR" $DBARG -q -o "$1" >/dev/null 2>"$W/err" ||
 		{ echo "compare-aa: run failed:"; cat "$W/err"; exit 1; }
 	secs=$(echo "$secs + $(date +%s.%N) - $t0" | bc)
 }
@@ -38,6 +44,11 @@ w = [b["word"] for b in c["benches"]]
 print(len(w), w.count("slower"), w.count("faster"), w.count("noisy"), w.count("insufficient"),
       " ".join(b["name"] for b in c["benches"] if b["word"] == "slower"))' "$1"
 }
+if [ "$FLOOR" = 1 ]; then
+	k=1
+	while [ $k -le "${WARMUP:-3}" ]; do run "$W/warm.json"; k=$((k + 1)); done
+	echo "history: ${WARMUP:-3} runs before the pairs"
+fi
 i=1
 while [ $i -le "$PAIRS" ]; do
 	run "$W/a.json"; run "$W/b.json"
@@ -61,11 +72,20 @@ PY
 		sslow=$((sslow + $2)); [ $src = 3 ] && sexit3=$((sexit3 + 1))
 		line="$line; one repetition --strict: $2 slower, exit $src"
 	fi
+	if [ "$FLOOR" = 1 ]; then
+		"$SB" compare --noise-floor --db "$W/h.db" "$W/a.json" "$W/b.json" --format json >"$W/f.json" 2>/dev/null; frc=$?
+		set -- $(words "$W/f.json")
+		u=$(python3 -c 'import json,sys; print(sum(1 for b in json.load(open(sys.argv[1]))["comparisons"][0]["benches"] if (b.get("noise_floor") or {}).get("used")))' "$W/f.json")
+		fslow=$((fslow + $2)); fused=$((fused + u)); [ $frc = 3 ] && fexit3=$((fexit3 + 1))
+		line="$line; --noise-floor: $2 slower, exit $frc, floor above the threshold in $u${6:+ (slower: $(shift 5; echo "$*"))}"
+	fi
 	echo "$line"
 	i=$((i + 1))
 done
 pct=$(echo "scale=2; 100 * $slow / ($tot + ($tot == 0))" | bc)
 echo "total: $tot bench comparisons: $slow slower ($pct%), $fast faster, $noisy noisy; exit 3 in $exit3 of $PAIRS compares"
 [ "${STRICT:-0}" = 1 ] && echo "one repetition a side with --strict: $sslow slower, exit 3 in $sexit3 of $PAIRS"
+[ "$FLOOR" = 1 ] && echo "with --noise-floor: $fslow slower ($(echo "scale=2; 100 * $fslow / ($tot + ($tot == 0))" | bc)%), exit 3 in $fexit3 of $PAIRS; the floor decided $fused bench comparisons"
+[ "$FLOOR" = 1 ] && { echo "the spread per bench over all the runs (history --spread):"; "$SB" history --spread --db "$W/h.db"; }
 echo "time per run (-r $REPEAT): $(echo "scale=1; $secs / (2 * $PAIRS)" | bc) s; load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ $exit3 -eq 0 ] && [ $((100 * slow)) -le "$tot" ]; then echo "PASS"; else echo "FAIL"; fi

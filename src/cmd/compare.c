@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "db.h"
 #include "fleetsel.h"
+#include "noisedb.h"
 #include "opt.h"
 
 #define MAX_INPUTS 16
@@ -37,6 +38,12 @@ static void usage(FILE *f, const struct opt *opts)
 		"kernel, clock source...) are named. Benches whose version differs are\n"
 		"refused; what only one side has is named. A and B are result files or\n"
 		"history ids (12 or #12).\n\n"
+		"Noise floor: --noise-floor reads the earlier runs of B's host, kernel and\n"
+		"file system from the history (--db) and, per bench, the spread of their\n"
+		"levels (mean log median); a change must also exceed expm1(K x spread)\n"
+		"(--floor-k, default 3) to be slower or faster. With fewer than\n"
+		"--floor-runs (3) earlier runs, the bench says \"no floor: N runs\" and\n"
+		"keeps the threshold.\n\n"
 		"Across hosts: --latest-per-host --baseline-host H (with --db, often a\n"
 		"postgresql:// URL) compares the latest run of every host with H's latest\n"
 		"and prints one table, hosts by benches, each cell the bench's word and its\n"
@@ -150,14 +157,18 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *dbspec = NULL, *format = "text";
 	double threshold = 5, alpha = 0.01;
-	int help = 0, strict = 0;
-	uint64_t min_reps = 3;
+	int help = 0, strict = 0, floor_on = 0;
+	uint64_t min_reps = 3, floor_runs = 3;
+	double floor_k = 3;
 	struct fleet_sel sel = {0};
 	const struct opt opts[] = {
 		{"threshold", 't', OPT_DOUBLE, "PCT", "a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
 		{"alpha", 0, OPT_DOUBLE, "P", "significance level of the tests (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
 		{"min-repetitions", 0, OPT_U64, "K", "repetitions a side needed to call a change (default 3)", 2, 1000, NULL, &min_reps, NULL},
 		{"strict", 0, OPT_FLAG, NULL, "with fewer repetitions, judge on the samples of one run (false alarms likely)", 0, 0, NULL, &strict, NULL},
+		{"noise-floor", 0, OPT_FLAG, NULL, "also demand a change beyond the run-to-run spread of earlier runs in the history", 0, 0, NULL, &floor_on, NULL},
+		{"floor-k", 0, OPT_DOUBLE, "K", "with --noise-floor: the floor is K times the spread (default 3)", 0.1, 1000, NULL, &floor_k, NULL},
+		{"floor-runs", 0, OPT_U64, "M", "with --noise-floor: earlier runs needed for a floor (default 3)", 2, 1000, NULL, &floor_runs, NULL},
 		{"format", 'f', OPT_CHOICE, "FMT", "text (table, default) or json", 0, 0, "text|json", &format, NULL},
 		{"db", 0, OPT_STR, "PATH|URL", "history database for ids (default as for history)", 0, 0, NULL, &dbspec, NULL},
 		FLEETSEL_OPTS(sel),
@@ -176,6 +187,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (fleetsel_check(&sel, npos, 1, err, sizeof(err))) {
 		fprintf(stderr, "scalebench compare: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (floor_on && sel.latest) {
+		fprintf(stderr, "scalebench compare: --noise-floor compares given results, not "
+				"--latest-per-host\n");
 		return EXIT_USAGE;
 	}
 	if (sel.latest) {
@@ -207,8 +223,21 @@ int cmd_compare(int argc, char **argv)
 	int json = !strcmp(format, "json"), any = 0, insufficient = 0;
 	json_t *all = json_array();
 	for (int i = 1; i < npos; i++) {
-		int reg = 0;
+		int reg = 0, nruns = 0;
+		struct noise_set ns = {0};
+		if (floor_on) {
+			if (noise_for_result(dbspec, &rs[i], &ns, &nruns, err, sizeof(err)))
+				fprintf(stderr, "scalebench compare: no noise floor for %s: %s\n",
+					labels[i], err);
+			o.floor_k = floor_k;
+			o.floor_min_runs = (int)floor_runs;
+			o.floors = ns.floors;
+			o.nfloors = ns.floors ? ns.n : 0;
+		}
 		json_t *c = compare_results(&rs[0], labels[0], &rs[i], labels[i], &o, &reg);
+		noise_free(&ns);
+		o.floors = NULL;
+		o.nfloors = 0;
 		if (!c) {
 			fprintf(stderr, "scalebench compare: out of memory\n");
 			rc = EXIT_RUNTIME;

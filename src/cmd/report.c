@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "db.h"
 #include "fleetsel.h"
+#include "noisedb.h"
 #include "opt.h"
 #include "report.h"
 
@@ -42,7 +43,11 @@ static void usage(FILE *f, const struct opt *opts)
 		"RESULT is a result file or a history id (12 or #12).\n\n"
 		"Across hosts: --latest-per-host (with --db) draws the latest run of every\n"
 		"host instead, one line per host, --baseline-host's first; --bench, --kernel,\n"
-		"--fs and --since narrow the runs.\n\n");
+		"--fs and --since narrow the runs.\n\n"
+		"--noise-floor (with --db): the first result's cost curve gets a grey band of\n"
+		"+-floor around its median, the floor compare --noise-floor would use for it:\n"
+		"expm1(K x the run-to-run spread of its earlier runs), K = --floor-k (3), when\n"
+		"there are --floor-runs (3) of them.\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 written, 2 bad arguments or an unreadable input, 1 the output\n"
 		   "could not be written.\n");
@@ -96,12 +101,17 @@ out:
 int cmd_report(int argc, char **argv)
 {
 	const char *dbspec = NULL, *format = "html", *output = NULL;
-	int help = 0;
+	int help = 0, floor_on = 0;
+	uint64_t floor_runs = 3;
+	double floor_k = 3;
 	struct fleet_sel sel = {0};
 	const struct opt opts[] = {
 		{"output", 'o', OPT_STR, "FILE", "write to FILE (atomically; default stdout)", 0, 0, NULL, &output, NULL},
 		{"format", 'f', OPT_CHOICE, "FMT", "html (default) or csv", 0, 0, "html|csv", &format, NULL},
 		{"db", 0, OPT_STR, "PATH|URL", "history database for ids (default as for history)", 0, 0, NULL, &dbspec, NULL},
+		{"noise-floor", 0, OPT_FLAG, NULL, "band of the first result's noise floor from the history (see compare)", 0, 0, NULL, &floor_on, NULL},
+		{"floor-k", 0, OPT_DOUBLE, "K", "with --noise-floor: the floor is K times the spread (default 3)", 0.1, 1000, NULL, &floor_k, NULL},
+		{"floor-runs", 0, OPT_U64, "M", "with --noise-floor: earlier runs needed for a floor (default 3)", 2, 1000, NULL, &floor_runs, NULL},
 		FLEETSEL_OPTS(sel),
 		{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &help, NULL},
 		{0},
@@ -118,6 +128,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (fleetsel_check(&sel, npos, 0, err, sizeof(err))) {
 		fprintf(stderr, "scalebench report: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (floor_on && sel.latest) {
+		fprintf(stderr, "scalebench report: --noise-floor draws given results, not "
+				"--latest-per-host\n");
 		return EXIT_USAGE;
 	}
 	if (sel.latest)
@@ -145,10 +160,21 @@ int cmd_report(int argc, char **argv)
 				snprintf(labels[nread], sizeof(labels[0]), "%.50s (%d)", pos[nread],
 					 nread + 1);
 	}
-	if (rc == EXIT_OK && report_write(rp, lp, npos, format, output, err, sizeof(err))) {
+	struct noise_set ns = {0};
+	struct report_floors fl = {.k = floor_k, .min_runs = (int)floor_runs};
+	int nruns = 0;
+	if (rc == EXIT_OK && floor_on) {
+		if (noise_for_result(dbspec, &rs[0], &ns, &nruns, err, sizeof(err)))
+			fprintf(stderr, "scalebench report: no noise floor for %s: %s\n", labels[0], err);
+		fl.f = ns.floors;
+		fl.n = ns.floors ? ns.n : 0;
+	}
+	if (rc == EXIT_OK && report_write_floors(rp, lp, npos, format, output, floor_on ? &fl : NULL,
+						 err, sizeof(err))) {
 		fprintf(stderr, "scalebench report: %s\n", err);
 		rc = EXIT_RUNTIME;
 	}
+	noise_free(&ns);
 	for (int i = 0; i < nread; i++)
 		result_free(&rs[i]);
 	return rc;

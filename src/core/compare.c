@@ -15,7 +15,12 @@
  * within one run. So the bench's word, which decides the exit code, comes
  * from Welch's t-test over the repetitions' levels (rep_word), and a bench
  * with fewer than 3 repetitions a side is "insufficient" unless --strict.
- * The per-point Mann-Whitney test over samples stays as detail. */
+ * The per-point Mann-Whitney test over samples stays as detail.
+ *
+ * With a noise floor (compare --noise-floor: the run-to-run spread of the
+ * bench's earlier runs on this host, src/core/noise.c), a bench's
+ * threshold is the larger of --threshold and the floor (compare_threshold),
+ * so a change within the usual spread between runs is "same". */
 #include "compare.h"
 
 #include <math.h>
@@ -35,6 +40,53 @@ static const char *bench_key(const struct bench_result *b, char *buf, size_t len
 	else
 		snprintf(buf, len, "%s", lb);
 	return buf;
+}
+
+const char *compare_bench_key(const struct bench_result *b, char *buf, size_t len)
+{
+	return bench_key(b, buf, len);
+}
+
+/* The noise floor (noise.c, docs/compare.md "Noise floor from history"):
+ * it replaces the threshold when it is larger, so a change within k times
+ * the usual run-to-run spread of this bench here is "same". */
+double compare_threshold(const struct cmp_opts *o, const struct cmp_floor *f, int *used,
+			 double *floor)
+{
+	int need = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
+	*used = 0;
+	*floor = NAN;
+	if (!(o->floor_k > 0) || !f || f->runs < need || !isfinite(f->spread))
+		return o->threshold;
+	*floor = expm1(o->floor_k * f->spread);
+	*used = *floor > o->threshold;
+	return *used ? *floor : o->threshold;
+}
+
+static const struct cmp_floor *floor_of(const struct cmp_opts *o, const char *key, int version)
+{
+	for (int i = 0; i < o->nfloors; i++)
+		if (o->floors[i].version == version && !strcmp(o->floors[i].key, key))
+			return &o->floors[i];
+	return NULL;
+}
+
+/* The bench's noise_floor object: what the history gave and whether it
+ * decided the threshold; "no floor: 2 runs" when it had too few. */
+static json_t *floor_json(const struct cmp_opts *o, const struct cmp_floor *f, double thr,
+			  int used, double floor)
+{
+	int need = o->floor_min_runs > 0 ? o->floor_min_runs : 3, runs = f ? f->runs : 0;
+	char why[80] = "";
+	if (runs < need)
+		snprintf(why, sizeof(why), "no floor: %d run%s", runs, runs == 1 ? "" : "s");
+	else if (!f || !isfinite(f->spread))
+		snprintf(why, sizeof(why), "no floor: no N common to the runs");
+	return json_pack("{s:i,s:i,s:o,s:f,s:o,s:b,s:f,s:o}", "runs", runs, "points",
+			 f ? f->points : 0, "spread_pct",
+			 num(f && isfinite(f->spread) ? 100 * f->spread : NAN), "k", o->floor_k,
+			 "floor_pct", num(100 * floor), "used", used, "threshold_pct", 100 * thr,
+			 "note", *why ? json_string(why) : json_null());
 }
 
 static const struct bench_result *find_bench(const struct run_result *r, const char *key)
@@ -723,8 +775,15 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							bb->version));
 			continue;
 		}
-		int judged = 0;
-		json_array_append_new(benches, compare_bench(ba, bb, o, &t, ca, cb, &judged));
+		int judged = 0, fused = 0;
+		double fl;
+		struct cmp_opts ob = *o; /* this bench's threshold: the floor's when larger */
+		const struct cmp_floor *f = floor_of(o, ka, bb->version);
+		ob.threshold = compare_threshold(o, f, &fused, &fl);
+		json_t *jb = compare_bench(ba, bb, &ob, &t, ca, cb, &judged);
+		if (jb && o->floor_k > 0)
+			json_object_set_new(jb, "noise_floor", floor_json(o, f, ob.threshold, fused, fl));
+		json_array_append_new(benches, jb);
 		int conc = ba->axis_kind == 1 && bb->axis_kind == 1; /* AXIS_CONCURRENCY */
 		if (conc) /* throughput is the verdict there, not latency growth */
 			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, &t));

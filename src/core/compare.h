@@ -8,12 +8,39 @@
 #include "hcmp.h"
 #include "result.h"
 
+/* The noise floor of one bench from earlier runs of the same host and
+ * configuration (src/core/noise.c computes it; compare only reads it):
+ * spread is the standard deviation, over `runs` earlier runs, of each
+ * run's level (the mean of ln(median) over the `points` N they all
+ * measured), so expm1(k * spread) is a relative change. */
+struct cmp_floor {
+	char key[200]; /* as compare names the bench: name[variant]@target */
+	int version;   /* of the bench in those runs */
+	int runs, points;
+	double spread; /* NAN when fewer than 2 runs or no common N */
+};
+
 struct cmp_opts {
 	double threshold; /* fraction: 0.05 = a median change under 5% is "same" */
 	double alpha;     /* significance level of the tests */
 	int min_reps;     /* repetitions a side needed to call a bench's change (0: 3) */
 	int strict;       /* fewer than min_reps: judge on the samples of one run */
+	/* --noise-floor: floor_k > 0 uses floors[] (nfloors of them, may be 0):
+	 * a bench with at least floor_min_runs (0: 3) earlier runs has its
+	 * threshold raised to expm1(floor_k * spread) when that is larger. */
+	double floor_k;
+	int floor_min_runs;
+	const struct cmp_floor *floors;
+	int nfloors;
 };
+
+/* The threshold a bench is judged with: o->threshold, or the noise floor
+ * when o->floor_k > 0, f has enough runs and its floor is larger; *used
+ * says whether the floor decided it, *floor receives it (NAN: none). */
+double compare_threshold(const struct cmp_opts *o, const struct cmp_floor *f, int *used,
+			 double *floor);
+/* The key compare matches a bench by: "name[variant]" or with "@target". */
+const char *compare_bench_key(const struct bench_result *b, char *buf, size_t len);
 
 /* A is the baseline, B the candidate; la and lb name them. *regression is
  * set when a bench got slower (a significant change between repetitions,

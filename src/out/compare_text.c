@@ -183,6 +183,22 @@ void compare_print_text(const json_t *c, FILE *f)
 				(long long)json_integer_value(json_object_get(v, "points_compared")), how,
 				!strcmp(w, "slower") ? "SLOWER" : w);
 		}
+		const json_t *nf = json_object_get(v, "noise_floor");
+		if (json_is_object(nf)) {
+			const json_t *note = json_object_get(nf, "note");
+			if (json_is_string(note))
+				fprintf(f, "%-12s %8s  %s; the threshold (%.3g%%) alone\n", js(v, "name"),
+					"floor", json_string_value(note), jnum(nf, "threshold_pct"));
+			else
+				fprintf(f, "%-12s %8s  run-to-run spread %.3g%% over %lld earlier runs, "
+					   "floor (%.3g x spread) %.3g%%%s\n",
+					js(v, "name"), "floor", jnum(nf, "spread_pct"),
+					(long long)json_integer_value(json_object_get(nf, "runs")),
+					jnum(nf, "k"), jnum(nf, "floor_pct"),
+					json_is_true(json_object_get(nf, "used"))
+						? ": the threshold"
+						: " (under the threshold, which stays)");
+		}
 	}
 	const json_t *ref = json_object_get(c, "refused"), *oa = json_object_get(c, "benches_only_in_a"),
 		     *ob = json_object_get(c, "benches_only_in_b");

@@ -7,6 +7,7 @@
  * input's largest N and the failures, then the snapshots side by side
  * with the differing rows highlighted. */
 #include "report.h"
+#include "compare.h"
 
 #include <errno.h>
 #include <math.h>
@@ -274,11 +275,45 @@ static void verdict_table(FILE *f, const struct run_result *const *rs, const cha
 }
 
 /* Scaling curves: one series per input and repetition. */
+/* The noise floor of the first input's bench b, or 0 (report_floors). */
+static double floor_of(const struct report_floors *fl, const struct bench_result *b)
+{
+	char key[200];
+	int need = fl && fl->min_runs > 0 ? fl->min_runs : 3;
+	if (!fl || !b || !(fl->k > 0))
+		return 0;
+	compare_bench_key(b, key, sizeof(key));
+	for (int i = 0; i < fl->n; i++)
+		if (fl->f[i].version == b->version && !strcmp(fl->f[i].key, key))
+			return fl->f[i].runs >= need && isfinite(fl->f[i].spread)
+				       ? expm1(fl->k * fl->f[i].spread)
+				       : 0;
+	return 0;
+}
+
+/* The baseline's level per N of its first repetition: the geometric mean
+ * of the repetitions' medians there (what compare's levels are made of). */
+static void floor_centre(const struct bench_result *b, double *out)
+{
+	const struct repetition *r0 = &b->reps[0];
+	for (int k = 0; k < r0->npts; k++) {
+		double sum = 0;
+		int m = 0;
+		for (int r = 0; r < b->nreps; r++)
+			for (int q = 0; q < b->reps[r].npts; q++)
+				if (b->reps[r].pts[q].n == r0->pts[k].n && b->reps[r].pts[q].st.p50 > 0) {
+					sum += log(b->reps[r].pts[q].st.p50);
+					m++;
+				}
+		out[k] = m ? exp(sum / m) : NAN;
+	}
+}
+
 static void bench_curves(FILE *f, const struct run_result *const *rs, const char *const *labels,
-			 int n, const char *name, const char *axis)
+			 int n, const char *name, const char *axis, const struct report_floors *fl)
 {
 	struct series s[MAX_SERIES];
-	double *buf[MAX_SERIES][3];
+	double *buf[MAX_SERIES][3], *centre = NULL;
 	char lab[MAX_SERIES][200];
 	int ns = 0;
 	for (int i = 0; i < n; i++) {
@@ -311,6 +346,15 @@ static void bench_curves(FILE *f, const struct run_result *const *rs, const char
 					 growth_name(v->cls));
 			s[ns] = (struct series){.label = lab[ns], .color = i, .dashed = r > 0, .n = np,
 						.x = buf[ns][0], .y = buf[ns][1], .band = buf[ns][2]};
+			double fv = i == 0 && r == 0 ? floor_of(fl, b) : 0;
+			if (fv > 0 && (centre = calloc((size_t)np + 1, sizeof(double)))) {
+				floor_centre(b, centre);
+				s[ns].floor = fv;
+				s[ns].floor_y = centre;
+				size_t l = strlen(lab[ns]);
+				snprintf(lab[ns] + l, sizeof(lab[ns]) - l, "; grey: noise floor +-%.1f%%",
+					 100 * fv);
+			}
 			ns++;
 		}
 	}
@@ -320,6 +364,7 @@ static void bench_curves(FILE *f, const struct run_result *const *rs, const char
 	for (int i = 0; i < ns; i++)
 		for (int q = 0; q < 3; q++)
 			free(buf[i][q]);
+	free(centre);
 }
 
 /* Concurrency axes: throughput against N per input, repetitions pooled,
@@ -621,6 +666,12 @@ static void bench_failures(FILE *f, const struct run_result *const *rs,
 int report_write_html(const struct run_result *const *inputs, const char *const *inlabels, int nin,
 		      FILE *f)
 {
+	return report_write_html_floors(inputs, inlabels, nin, NULL, f);
+}
+
+int report_write_html_floors(const struct run_result *const *inputs, const char *const *inlabels,
+			     int nin, const struct report_floors *fl, FILE *f)
+{
 	/* the views (shallow copies of the inputs, one per file system of a
 	 * matrix result), their labels and the bench names: 60 KiB, on the heap */
 	struct {
@@ -662,7 +713,7 @@ int report_write_html(const struct run_result *const *inputs, const char *const 
 			fputs("</span>", f);
 		}
 		fputs("</p>\n<div class=\"plots\"><div>", f);
-		bench_curves(f, rs, labels, n, names[k], b->axis);
+		bench_curves(f, rs, labels, n, names[k], b->axis, fl);
 		fputs("</div><div>", f);
 		bench_histograms(f, rs, labels, n, names[k]);
 		fputs("</div></div>\n", f);
@@ -701,12 +752,19 @@ int report_write_html(const struct run_result *const *inputs, const char *const 
 int report_write(const struct run_result *const *rs, const char *const *labels, int n,
 		 const char *format, const char *path, char *err, size_t errlen)
 {
+	return report_write_floors(rs, labels, n, format, path, NULL, err, errlen);
+}
+
+int report_write_floors(const struct run_result *const *rs, const char *const *labels, int n,
+			const char *format, const char *path, const struct report_floors *fl,
+			char *err, size_t errlen)
+{
 	int csv = !strcmp(format, "csv");
 	if (!path || !strcmp(path, "-")) {
 		if (csv)
 			report_write_csv(rs, labels, n, stdout);
 		else
-			report_write_html(rs, labels, n, stdout);
+			report_write_html_floors(rs, labels, n, fl, stdout);
 		if (fflush(stdout) || ferror(stdout)) {
 			snprintf(err, errlen, "stdout: %s", strerror(errno));
 			return -1;
@@ -731,7 +789,7 @@ int report_write(const struct run_result *const *rs, const char *const *labels, 
 	if (csv)
 		report_write_csv(rs, labels, n, f);
 	else
-		report_write_html(rs, labels, n, f);
+		report_write_html_floors(rs, labels, n, fl, f);
 	int bad = ferror(f) | fflush(f);
 	int e = errno;
 	if (fclose(f) || bad || chmod(tmp, 0644) || rename(tmp, path)) {

@@ -27,6 +27,21 @@ int report_write_html(const struct run_result *const *rs, const char *const *lab
  * temporary file in the same directory and renamed. */
 int report_write(const struct run_result *const *rs, const char *const *labels, int n,
 		 const char *format, const char *path, char *err, size_t errlen);
+/* The same with noise floors (report --noise-floor, docs/compare.md): the
+ * first input's cost plot gets a band of +-floor around its median (the
+ * geometric mean over its repetitions), floor = expm1(k x spread) of the
+ * bench's cmp_floor with at least min_runs runs. fl NULL: none. */
+struct cmp_floor;
+struct report_floors {
+	const struct cmp_floor *f;
+	int n, min_runs;
+	double k;
+};
+int report_write_floors(const struct run_result *const *rs, const char *const *labels, int n,
+			const char *format, const char *path, const struct report_floors *fl,
+			char *err, size_t errlen);
+int report_write_html_floors(const struct run_result *const *rs, const char *const *labels, int n,
+			     const struct report_floors *fl, FILE *f);
 
 /* src/out/fleet.c: the formats of kernel-testing systems (docs/fleet.md).
  * fleet_format_from_name: "kcidb" 0, "lava" 1, "lkp" 2, "ktap" 3, else -1.
@@ -49,6 +64,10 @@ struct series {
 	const double *x, *y;
 	const double *band; /* optional upper edge of a shaded band (e.g. p99) */
 	double step;        /* timeline: the width of each interval (x is its end) */
+	/* svg_loglog: a noise floor band from floor_y/(1+floor) to
+	 * floor_y*(1+floor), grey and outlined, when floor > 0 and floor_y */
+	double floor;
+	const double *floor_y;
 };
 /* A marked span of a timeline: a stall or a dip. */
 struct mark {

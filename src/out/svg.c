@@ -171,6 +171,21 @@ void svg_loglog(FILE *f, const char *xlabel, const struct series *s, int ns)
 	}
 	log_ticks(f, &ax, 0, 0);
 	log_ticks(f, &ay, 1, 1);
+	for (int i = 0; i < ns; i++) { /* noise floor bands first, under every line */
+		if (!(s[i].floor > 0) || !s[i].floor_y)
+			continue;
+		fprintf(f, "<polygon class=\"floor\" fill=\"#888\" fill-opacity=\"0.22\" "
+			   "stroke=\"#555\" stroke-dasharray=\"2 3\" points=\"");
+		for (int k = 0; k < s[i].n; k++)
+			if (s[i].x[k] > 0 && s[i].floor_y[k] > 0 && isfinite(s[i].floor_y[k]))
+				fprintf(f, "%.1f,%.1f ", to_px(&ax, s[i].x[k]),
+					to_px(&ay, s[i].floor_y[k] * (1 + s[i].floor)));
+		for (int k = s[i].n - 1; k >= 0; k--)
+			if (s[i].x[k] > 0 && s[i].floor_y[k] > 0 && isfinite(s[i].floor_y[k]))
+				fprintf(f, "%.1f,%.1f ", to_px(&ax, s[i].x[k]),
+					to_px(&ay, s[i].floor_y[k] / (1 + s[i].floor)));
+		fprintf(f, "\"/>\n");
+	}
 	for (int i = 0; i < ns; i++) {
 		const char *c = svg_color(s[i].color);
 		if (s[i].band) { /* p50 forwards, p99 backwards */

@@ -36,5 +36,10 @@ check "show 1 equals the first run's file" python3 -c 'import json,sys; sys.exit
 check "compare by ids from postgresql" sh -c '"$1" compare 1 1 --db "$2" | grep -q "0 slower"' _ "$SB" "$URL"
 check "the schema is versioned" sh -c 'runuser -u postgres -- "$1/psql" -h "$2" -At -c "SELECT max(version) FROM schema_migrations" postgres | grep -qx 1' _ "$PGBIN" "$PGD"
 check "per-point rows stored" sh -c '[ "$(runuser -u postgres -- "$1/psql" -h "$2" -At -c "SELECT count(*) FROM points" postgres)" -gt 5 ]' _ "$PGBIN" "$PGD"
+# the noise floor from a PostgreSQL history: r1, r2 and a third run earlier than r4
+quick fs.stat -o "$T/r3.json" >/dev/null 2>&1 && quick fs.stat -o "$T/r4.json" >/dev/null 2>&1
+check "history --spread from postgresql: fs.stat over 4 runs" sh -c '"$1" history --db "$2" --spread | grep -Eq "fs\.stat +4 +[0-9]+ +[0-9.]+%"' _ "$SB" "$URL"
+"$SB" compare "$T/r1.json" "$T/r4.json" --noise-floor --db "$URL" -f json >"$T/nf.json" 2>/dev/null
+check "compare --noise-floor from postgresql: fs.stat's floor over 3 earlier runs" jtrue "$T/nf.json" "[b for b in d['comparisons'][0]['benches'] if b['name'] == 'fs.stat'][0]['noise_floor']['runs'] == 3"
 "$SB" history --db "postgresql://postgres:secret@/nosuchdb?host=$PGD" >/dev/null 2>"$T/e3"; rc=$?
 check "unknown database: exit 1, password not shown" sh -c '[ $1 = 1 ] && grep -q "nosuchdb" "$2" && ! grep -q secret "$2"' _ $rc "$T/e3"

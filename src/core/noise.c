@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* The noise floor of a bench, from earlier runs of it on the same host,
+ * kernel and file system (the history database holds them; the command
+ * picks the runs, this file only does the arithmetic).
+ *
+ * Two runs of an unchanged system differ as wholes: a run's processes land
+ * on other CPUs, at another frequency, beside other neighbours of a virtual
+ * machine. The repetitions inside one run share part of that, so a test of
+ * repetitions can still call a run-to-run shift a change (on this
+ * project's 2-vCPU VM the io.* benches of the quick suite did: see
+ * docs/compare.md). The history shows how far this bench usually moves
+ * from run to run here, and compare can demand that a change be larger
+ * than k times that, as browser projects' performance dashboards do.
+ *
+ * The method, kept simple:
+ * 1. Each earlier run gives, per N, the mean over its repetitions of
+ *    ln(median); only N that every repetition of it measured.
+ * 2. The N every run measured are the common N; a run's level is the mean
+ *    of its values over them (the same N for every run, so a run that
+ *    swept further does not look dearer).
+ * 3. The spread is the sample standard deviation of the levels: a relative
+ *    spread, since they are logs (0.05 is about 5%). The floor is
+ *    expm1(k * spread); with k = 3 a run-to-run shift goes past it about
+ *    0.3% of the time if the levels are normal.
+ * With fewer than 2 runs or no common N the spread is NAN; compare wants
+ * at least 3 runs (--floor-runs) before it uses one. */
+#include "noise.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct noise_run {
+	int npts;
+	uint64_t *n;
+	double *lp; /* mean ln(median) over the repetitions at n[i] */
+};
+
+struct noise_acc {
+	char key[200];
+	int version;
+	struct noise_run *runs;
+	int nruns;
+};
+
+double noise_spread(const double *x, int n)
+{
+	if (n < 2)
+		return NAN;
+	double m = 0, q = 0;
+	for (int i = 0; i < n; i++)
+		m += x[i];
+	m /= n;
+	for (int i = 0; i < n; i++)
+		q += (x[i] - m) * (x[i] - m);
+	return sqrt(q / (n - 1));
+}
+
+static double rep_lp(const struct repetition *r, uint64_t n)
+{
+	for (int i = 0; i < r->npts; i++)
+		if (r->pts[i].n == n)
+			return r->pts[i].st.p50 > 0 ? log(r->pts[i].st.p50) : NAN;
+	return NAN;
+}
+
+/* One run of bench b: per N of its first repetition with points, the mean
+ * ln(median) over the repetitions, when every repetition has it. */
+static int run_values(const struct bench_result *b, struct noise_run *out)
+{
+	const struct repetition *first = NULL;
+	memset(out, 0, sizeof(*out));
+	for (int r = 0; r < b->nreps && !first; r++)
+		if (b->reps[r].npts)
+			first = &b->reps[r];
+	if (!first)
+		return 0;
+	out->n = calloc((size_t)first->npts, sizeof(*out->n));
+	out->lp = calloc((size_t)first->npts, sizeof(*out->lp));
+	if (!out->n || !out->lp)
+		return -1;
+	for (int i = 0; i < first->npts; i++) {
+		uint64_t n = first->pts[i].n;
+		double sum = 0;
+		int k = 0, ok = 1;
+		for (int r = 0; r < b->nreps && ok; r++) {
+			if (!b->reps[r].npts)
+				continue;
+			double v = rep_lp(&b->reps[r], n);
+			ok = isfinite(v);
+			sum += v;
+			k++;
+		}
+		if (ok && k) {
+			out->n[out->npts] = n;
+			out->lp[out->npts++] = sum / k;
+		}
+	}
+	return 0;
+}
+
+static struct noise_acc *acc_get(struct noise_set *s, const char *key, int version)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->acc[i].version == version && !strcmp(s->acc[i].key, key))
+			return &s->acc[i];
+	struct noise_acc *a = realloc(s->acc, (size_t)(s->n + 1) * sizeof(*a));
+	if (!a)
+		return NULL;
+	s->acc = a;
+	a = &s->acc[s->n++];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->key, sizeof(a->key), "%s", key);
+	a->version = version;
+	return a;
+}
+
+int noise_add_run(struct noise_set *s, const struct run_result *r)
+{
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *b = &r->benches[i];
+		char key[200];
+		if (!b->name)
+			continue;
+		compare_bench_key(b, key, sizeof(key));
+		struct noise_acc *a = acc_get(s, key, b->version);
+		if (!a)
+			return -1;
+		struct noise_run v;
+		if (run_values(b, &v)) {
+			free(v.n);
+			free(v.lp);
+			return -1;
+		}
+		if (!v.npts) { /* the bench measured nothing in that run */
+			free(v.n);
+			free(v.lp);
+			continue;
+		}
+		struct noise_run *rs = realloc(a->runs, (size_t)(a->nruns + 1) * sizeof(*rs));
+		if (!rs) {
+			free(v.n);
+			free(v.lp);
+			return -1;
+		}
+		a->runs = rs;
+		a->runs[a->nruns++] = v;
+	}
+	return 0;
+}
+
+static double run_at(const struct noise_run *r, uint64_t n)
+{
+	for (int i = 0; i < r->npts; i++)
+		if (r->n[i] == n)
+			return r->lp[i];
+	return NAN;
+}
+
+void noise_finish(struct noise_set *s)
+{
+	free(s->floors);
+	s->floors = s->n ? calloc((size_t)s->n, sizeof(*s->floors)) : NULL;
+	if (!s->floors)
+		return; /* out of memory: no floors, noise_find finds none */
+	for (int i = 0; i < s->n; i++) {
+		struct noise_acc *a = &s->acc[i];
+		struct cmp_floor *f = &s->floors[i];
+		snprintf(f->key, sizeof(f->key), "%s", a->key);
+		f->version = a->version;
+		f->runs = a->nruns;
+		f->spread = NAN;
+		if (a->nruns < 1)
+			continue;
+		double *lv = calloc((size_t)a->nruns, sizeof(*lv));
+		if (!lv)
+			continue;
+		const struct noise_run *r0 = &a->runs[0];
+		for (int j = 0; j < r0->npts; j++) { /* the common N */
+			int all = 1;
+			for (int r = 1; r < a->nruns && all; r++)
+				all = isfinite(run_at(&a->runs[r], r0->n[j]));
+			if (!all)
+				continue;
+			f->points++;
+			for (int r = 0; r < a->nruns; r++)
+				lv[r] += run_at(&a->runs[r], r0->n[j]);
+		}
+		if (f->points) {
+			for (int r = 0; r < a->nruns; r++)
+				lv[r] /= f->points;
+			f->spread = noise_spread(lv, a->nruns);
+		}
+		free(lv);
+	}
+}
+
+const struct cmp_floor *noise_find(const struct noise_set *s, const char *key, int version)
+{
+	for (int i = 0; s->floors && i < s->n; i++)
+		if (s->floors[i].version == version && !strcmp(s->floors[i].key, key))
+			return &s->floors[i];
+	return NULL;
+}
+
+void noise_free(struct noise_set *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		for (int r = 0; r < s->acc[i].nruns; r++) {
+			free(s->acc[i].runs[r].n);
+			free(s->acc[i].runs[r].lp);
+		}
+		free(s->acc[i].runs);
+	}
+	free(s->acc);
+	free(s->floors);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* The noise floor from earlier runs (src/core/noise.c) and the threshold
+ * decision compare makes with it (compare_threshold, compare_results): the
+ * spread is the standard deviation of the runs' levels over their common
+ * N; a change within k times it is "same", a change far beyond it is
+ * still called; with too few runs the floor is not used. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compare.h"
+#include "noise.h"
+#include "report.h"
+#include "t.h"
+
+/* A bench of npts points, n = 1, 2, 4 ..., in nreps repetitions; the
+ * latencies of repetition r are around 1000 ns times f times rep[r]
+ * (rep NULL: 1), 400 samples each. */
+static void make(struct run_result *r, const char *name, const char *variant, int version,
+		 int npts, int nreps, double f, const double *rep)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = SB_SCHEMA_VERSION;
+	r->snapshot = json_object();
+	struct bench_result *b = result_add_bench(r);
+	b->name = strdup(name);
+	b->variant = variant ? strdup(variant) : NULL;
+	b->version = version;
+	struct hist *h = hist_new();
+	for (int q = 0; q < nreps; q++) {
+		struct repetition *rp = bench_add_rep(b);
+		for (int i = 0; i < npts; i++) {
+			struct point *p = rep_add_point(rp);
+			hist_reset(h);
+			double x = f * (rep ? rep[q] : 1);
+			for (int k = 0; k < 400; k++)
+				hist_add(h, x * (900 + (k * 37) % 200));
+			p->n = (uint64_t)1 << i;
+			p->batch = 1;
+			p->samples = p->ops = h->count;
+			hist_summary(h, &p->st);
+			point_set_bins(p, h);
+		}
+		rep_fit(rp);
+	}
+	hist_free(h);
+	bench_fit(b);
+}
+
+static void spread_math(void)
+{
+	double x[3] = {0, 0.1, -0.1};
+	CHECK(fabs(noise_spread(x, 3) - 0.1) < 1e-12, "sd of {0, .1, -.1} is .1 (%g)", noise_spread(x, 3));
+	CHECK(isnan(noise_spread(x, 1)), "one value: no spread");
+	double same[4] = {2, 2, 2, 2};
+	CHECK(noise_spread(same, 4) == 0, "equal values: 0");
+}
+
+/* Four earlier runs 1.00, 1.04, 0.96, 1.02 apart (3 tight repetitions
+ * each): the spread is the sd of their logs, within the histogram's
+ * resolution; a run that swept fewer N limits the common N. */
+static void spread_of_runs(void)
+{
+	double runs[4] = {1.00, 1.04, 0.96, 1.02}, tight[3] = {1.0, 1.005, 0.995};
+	double lg[4];
+	struct noise_set s = {0};
+	for (int i = 0; i < 4; i++) {
+		struct run_result r;
+		make(&r, "x.op", "k=1", 2, i == 3 ? 5 : 8, 3, runs[i], tight);
+		CHECK(noise_add_run(&s, &r) == 0, "run %d added", i);
+		result_free(&r);
+		lg[i] = log(runs[i]);
+	}
+	struct run_result other; /* another bench, 2 runs: a spread but few runs */
+	make(&other, "y.op", NULL, 1, 4, 1, 1.0, NULL);
+	noise_add_run(&s, &other);
+	result_free(&other);
+	make(&other, "y.op", NULL, 1, 4, 1, 1.1, NULL);
+	noise_add_run(&s, &other);
+	result_free(&other);
+	noise_finish(&s);
+	const struct cmp_floor *f = noise_find(&s, "x.op[k=1]", 2);
+	double want = noise_spread(lg, 4);
+	CHECK(f != NULL, "x.op[k=1] v2 has a floor");
+	CHECK(f && f->runs == 4 && f->points == 5, "4 runs, 5 common N (runs %d, points %d)",
+	      f ? f->runs : -1, f ? f->points : -1);
+	CHECK(f && fabs(f->spread - want) < 0.004, "spread %.4f, want %.4f", f ? f->spread : NAN, want);
+	CHECK(noise_find(&s, "x.op[k=1]", 1) == NULL, "another version has no floor");
+	CHECK(noise_find(&s, "x.op", 2) == NULL, "another variant has no floor");
+	const struct cmp_floor *g = noise_find(&s, "y.op", 1);
+	CHECK(g && g->runs == 2 && fabs(g->spread - log(1.1) / sqrt(2)) < 0.004,
+	      "y.op: 2 runs 10%% apart, spread %.4f", g ? g->spread : NAN);
+	noise_free(&s);
+}
+
+static void threshold_rule(void)
+{
+	struct cmp_floor f = {.key = "x.op", .version = 1, .runs = 5, .points = 9, .spread = 0.05};
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .floor_k = 3};
+	int used;
+	double fl, t = compare_threshold(&o, &f, &used, &fl);
+	CHECK(used && fabs(t - expm1(0.15)) < 1e-12, "spread 5%%, k 3: threshold %.4f (floor)", t);
+	f.spread = 0.001;
+	t = compare_threshold(&o, &f, &used, &fl);
+	CHECK(!used && t == 0.05 && fabs(fl - expm1(0.003)) < 1e-12,
+	      "a floor under the threshold: the threshold stays (%g)", t);
+	f.spread = 0.05;
+	f.runs = 2;
+	t = compare_threshold(&o, &f, &used, &fl);
+	CHECK(!used && t == 0.05 && isnan(fl), "2 runs: no floor (%g)", t);
+	o.floor_min_runs = 2;
+	t = compare_threshold(&o, &f, &used, &fl);
+	CHECK(used, "--floor-runs 2: 2 runs are enough");
+	o.floor_k = 0;
+	f.runs = 9;
+	t = compare_threshold(&o, &f, &used, &fl);
+	CHECK(!used && t == 0.05, "no --noise-floor: the threshold");
+	t = compare_threshold(&(struct cmp_opts){.threshold = 0.05, .floor_k = 3}, NULL, &used, &fl);
+	CHECK(!used && t == 0.05, "a bench without history: the threshold");
+}
+
+/* B with 3 tight repetitions f times A's, compared with a floor of
+ * `spread` over `runs` runs; the bench's word and noise_floor. */
+static const char *judge(double fb, double spread, int runs, int *reg, char *note, size_t len)
+{
+	static char word[32];
+	double ta[3] = {1.0, 1.01, 0.99}, tb[3] = {0.995, 1.005, 1.0};
+	struct run_result a, b;
+	make(&a, "x.op", NULL, 1, 9, 3, 1.0, ta);
+	make(&b, "x.op", NULL, 1, 9, 3, fb, tb);
+	struct cmp_floor f = {.key = "x.op", .version = 1, .runs = runs, .points = 9, .spread = spread};
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .floor_k = 3, .floors = &f,
+			     .nfloors = 1};
+	json_t *c = compare_results(&a, "a", &b, "b", &o, reg);
+	const json_t *jb = json_array_get(json_object_get(c, "benches"), 0);
+	snprintf(word, sizeof(word), "%s", json_string_value(json_object_get(jb, "word")));
+	const json_t *nf = json_object_get(jb, "noise_floor");
+	snprintf(note, len, "%s", json_is_string(json_object_get(nf, "note"))
+					  ? json_string_value(json_object_get(nf, "note"))
+				  : json_is_true(json_object_get(nf, "used")) ? "used"
+									      : "not used");
+	json_decref(c);
+	result_free(&a);
+	result_free(&b);
+	return word;
+}
+
+static void decision(void)
+{
+	int reg;
+	char note[80];
+	const char *w = judge(1.10, 0.05, 5, &reg, note, sizeof(note));
+	CHECK(!strcmp(w, "same") && reg == 0 && !strcmp(note, "used"),
+	      "10%% slower within a floor of 16%%: same (%s, %s)", w, note);
+	w = judge(1.50, 0.05, 5, &reg, note, sizeof(note));
+	CHECK(!strcmp(w, "slower") && reg == 1, "50%% slower beyond a floor of 16%%: slower (%s)", w);
+	w = judge(0.70, 0.05, 5, &reg, note, sizeof(note));
+	CHECK(!strcmp(w, "faster") && reg == 0, "30%% faster beyond the floor: faster (%s)", w);
+	w = judge(1.10, 0.05, 2, &reg, note, sizeof(note));
+	CHECK(!strcmp(w, "slower") && reg == 1 && !strcmp(note, "no floor: 2 runs"),
+	      "2 earlier runs: no floor, 10%% slower is slower (%s, %s)", w, note);
+	w = judge(1.10, 0.005, 5, &reg, note, sizeof(note));
+	CHECK(!strcmp(w, "slower") && reg == 1 && !strcmp(note, "not used"),
+	      "a floor of 1.5%% under the 5%% threshold: slower (%s, %s)", w, note);
+	w = judge(1.10, NAN, 5, &reg, note, sizeof(note));
+	CHECK(!strcmp(w, "slower") && !strncmp(note, "no floor", 8), "no common N: no floor (%s)", note);
+}
+
+/* The report draws the baseline's floor as a band (svg class "floor")
+ * only when asked and when the bench has enough runs. */
+static int band_in(const struct report_floors *fl)
+{
+	struct run_result a;
+	make(&a, "x.op", NULL, 1, 6, 3, 1.0, NULL);
+	const struct run_result *rs[] = {&a};
+	const char *labels[] = {"a"};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc = f ? report_write_html_floors(rs, labels, 1, fl, f) : -1;
+	if (f)
+		fclose(f);
+	int has = rc == 0 && buf && strstr(buf, "class=\"floor\"") && strstr(buf, "noise floor +-16.2%");
+	free(buf);
+	result_free(&a);
+	return rc ? -1 : has;
+}
+
+static void report_band(void)
+{
+	struct cmp_floor f = {.key = "x.op", .version = 1, .runs = 4, .points = 6, .spread = 0.05};
+	struct report_floors fl = {.f = &f, .n = 1, .k = 3};
+	CHECK(band_in(&fl) == 1, "a floor of 16.2%%: the band and its legend");
+	CHECK(band_in(NULL) == 0, "no floors: no band");
+	f.runs = 2;
+	CHECK(band_in(&fl) == 0, "2 runs: no band");
+	f.runs = 4;
+	f.version = 2;
+	CHECK(band_in(&fl) == 0, "another version: no band");
+}
+
+int main(void)
+{
+	report_band();
+	spread_math();
+	spread_of_runs();
+	threshold_rule();
+	decision();
+	return t_done("test_noise");
+}

@@ -125,6 +125,17 @@ enum bench_need {
 	NEED_LINUX = 1u << 2, /* Linux-only interface */
 };
 
+/* The network settings of a run (run -4/-6, --netns, --peer, --key),
+ * filled by the runner (or the worker from its job) and read by the net.*
+ * benches through env->net; never NULL under the core. */
+struct bench_net {
+	int family;          /* AF_INET (default) or AF_INET6 */
+	int netns;           /* --netns: we are in the client namespace */
+	int srv_nsfd;        /* the server namespace, -1 if none */
+	const char *peer;    /* --peer HOST:PORT, or NULL */
+	const char *key;     /* --key */
+};
+
 struct bench_env {
 	const char *dir;   /* scratch directory of this repetition (exists, empty) */
 	int dirfd;         /* open O_DIRECTORY on dir */
@@ -150,6 +161,7 @@ struct bench_env {
 				  * put into the failure's state as "bench" (core owns it) */
 	struct bench_peer peers[BENCH_MAX_PEERS]; /* bench_peer_add/_remove */
 	int npeers;
+	const struct bench_net *net; /* network settings (set by the core, see above) */
 };
 
 enum bench_place { BENCH_PLACE_NONE = 0, BENCH_PLACE_SAME, BENCH_PLACE_SPREAD, BENCH_PLACE_FREE };

@@ -76,7 +76,7 @@ static int setup(struct bench_env *env, void **state)
 	}
 	if (s->kind != TX_SEND) { /* is this sender path in this build and kernel? */
 		struct sys_tx tx;
-		int probe = socket(net_cfg.family, SOCK_STREAM, 0);
+		int probe = socket(env->net->family, SOCK_STREAM, 0);
 		if (probe < 0)
 			return bench_fail(env, "socket");
 		int rc = sys_tx_open(&tx, s->kind, probe, -1, env->skip, sizeof(env->skip));

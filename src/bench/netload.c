@@ -54,7 +54,7 @@ static void helper_main(const struct netload *l, int fd)
 	signal(SIGINT, SIG_IGN);
 	sys_child_dies_with_parent();
 	net_raise_nofile();
-	if (l->in_srv_ns && net_cfg.srv_nsfd >= 0 && sys_netns_enter(net_cfg.srv_nsfd))
+	if (l->in_srv_ns && l->env->net->srv_nsfd >= 0 && sys_netns_enter(l->env->net->srv_nsfd))
 		_exit(1);
 	net_close_inherited(fd);
 	int *held = malloc((size_t)l->per * sizeof(int));

@@ -60,12 +60,12 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		return EXIT_OK;
 	}
 	if (runner_prepare(&rn, pos, npos, err, sizeof(err)) ||
-	    runner_check_dir(rn.a.dir, err, sizeof(err)) || netopt_check(&na, err, sizeof(err))) {
+	    runner_check_dir(rn.a.dir, err, sizeof(err)) || netopt_check(&na, &rn.net, err, sizeof(err))) {
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;
 	}
-	if (na.peer && netsrv_peer_probe(err, sizeof(err))) { /* an unusable peer: bad target */
+	if (na.peer && netsrv_peer_probe(&rn.net, err, sizeof(err))) { /* an unusable peer: bad target */
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;
@@ -75,7 +75,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		return runner_finish(&rn, EXIT_RUNTIME);
 	}
 	json_object_set_new(rn.r.options, "net", netopt_json(&na));
-	if (netopt_start(&na, err, sizeof(err))) {
+	if (netopt_start(&na, &rn.net, err, sizeof(err))) {
 		fprintf(stderr, "scalebench run: --netns: %s\n", err);
 		return runner_finish(&rn, EXIT_RUNTIME);
 	}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +31,8 @@ void runner_defaults(struct runner *rn, const char *cmd)
 	rn->a.ci_pct = 2.0;
 	const char *tmp = getenv("TMPDIR");
 	rn->a.dir = tmp && *tmp ? tmp : "/tmp";
+	rn->net.family = AF_INET;
+	rn->net.srv_nsfd = -1;
 }
 
 static void iso_now(char *buf, size_t len)
@@ -308,6 +311,7 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
 		.decide = !a->no_decide && (a->decide || a->full),
 	};
+	rn->so.net = &rn->net;
 	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
 	/* Benches that spend their whole budget (throughput over time) get a

@@ -74,7 +74,8 @@ struct runner {
 	int nsel;
 	json_t *over;      /* --param overrides */
 	struct clock_info clk;
-	struct sweep_opts so;
+	struct sweep_opts so;  /* so.net points at net */
+	struct bench_net net;  /* run's network options (netopt.c); IPv4 loopback by default */
 	struct progress pg;
 	struct run_result r;
 	char exe[4096];    /* what workers are started from; "" = in-process */

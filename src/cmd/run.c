@@ -17,7 +17,7 @@ static void usage(FILE *f, const struct opt *opts)
 		"usage: scalebench run [BENCH|FAMILY ...] [options]\n\n"
 		"Sweep each selected bench (default: all) over a geometric series of N and\n"
 		"say how its cost grows. BENCH is a name from `scalebench list`, FAMILY a\n"
-		"prefix such as fs or net.\n\n"
+		"prefix such as fs or net (at most 64 words; a bench named twice runs once).\n\n"
 		"-p KEY=VALUE sets a parameter of the benches that take it: `scalebench list\n"
 		"BENCH` shows them, with their values, range and default. A KEY that no\n"
 		"selected bench takes, or a VALUE out of its range, is exit 2 before any work.\n\n"

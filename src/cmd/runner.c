@@ -114,7 +114,7 @@ static int select_benches(char **pos, int npos, const struct bench **sel, int *n
 {
 	*nsel = 0;
 	if (npos == 0) {
-		for (int i = 0; i < bench_count && i < MAX_SELECT; i++)
+		for (int i = 0; i < bench_count; i++)
 			sel[(*nsel)++] = bench_table[i];
 		return 0;
 	}
@@ -134,8 +134,13 @@ static int select_benches(char **pos, int npos, const struct bench **sel, int *n
 			int dup = 0;
 			for (int k = 0; k < *nsel; k++)
 				dup |= sel[k] == bench_table[i];
-			if (!dup && *nsel < MAX_SELECT)
-				sel[(*nsel)++] = bench_table[i];
+			if (dup)
+				continue;
+			if (*nsel >= SEL_SLOTS) { /* cannot happen while sel has a slot per bench */
+				snprintf(err, errlen, "more than %d benches selected", SEL_SLOTS);
+				return -1;
+			}
+			sel[(*nsel)++] = bench_table[i];
 		}
 		if (!found) {
 			snprintf(err, errlen, "unknown bench or family '%s' (see `scalebench list`)", w);

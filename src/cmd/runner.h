@@ -11,7 +11,16 @@
 #include "result.h"
 #include "sweep.h"
 
+/* Words naming benches or families on the command line, at most. */
 #define MAX_SELECT 64
+/* One slot per bench of list.h: a selection is deduplicated, so it never
+ * holds more, however many benches the table grows to. */
+enum {
+	SEL_SLOTS = 0
+#define BENCH(x) +1
+#include "list.h"
+#undef BENCH
+};
 
 struct run_args {
 	const char *dir, *output, *format, *cpus;
@@ -70,7 +79,7 @@ struct progress {
 struct runner {
 	const char *cmd;   /* "run", "matrix": for messages */
 	struct run_args a;
-	const struct bench *sel[MAX_SELECT];
+	const struct bench *sel[SEL_SLOTS];
 	int nsel;
 	json_t *over;      /* --param overrides */
 	struct clock_info clk;

@@ -44,9 +44,9 @@ int cmd_list(int argc, char **argv)
 	}
 	if (md || man) {
 		if (md)
-			param_print_md(stdout);
+			param_print_md(stdout, bench_table, bench_count);
 		else
-			param_print_man(stdout);
+			param_print_man(stdout, bench_table, bench_count);
 		return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
 	}
 	const struct bench *sel[MAX_LIST_BENCHES];

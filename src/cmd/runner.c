@@ -258,7 +258,7 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		return -1;
 	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
 	    params_json(&a->params, &rn->over, err, errlen) ||
-	    param_validate(rn->sel, rn->nsel, rn->over, err, errlen) ||
+	    param_validate(rn->sel, rn->nsel, bench_table, bench_count, rn->over, err, errlen) ||
 	    (a->output && check_output(a->output, err, errlen)) ||
 	    (a->report && check_output(a->report, err, errlen)))
 		return -1;

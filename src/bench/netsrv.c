@@ -44,26 +44,16 @@ uint64_t net_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-void net_raise_nofile(void)
-{
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 /* In a child: close every descriptor inherited from the parent but keep
  * (and 0-2), so that the parent's held connections neither count against
  * the child's limit nor stay open through it. */
 void net_close_inherited(int keep)
 {
-	struct rlimit rl;
-	long top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur
-										    : 65536;
-	if (top > (1L << 20))
-		top = 1L << 20;
-	for (long fd = 3; fd < top; fd++)
+	struct sys_nofile nf;
+	uint64_t top = sys_nofile_get(&nf) == 0 && nf.soft != UINT64_MAX ? nf.soft : 65536;
+	if (top > (1u << 20))
+		top = 1u << 20;
+	for (long fd = 3; fd < (long)top; fd++)
 		if (fd != keep)
 			close((int)fd);
 }
@@ -743,7 +733,7 @@ static void child_main(const struct srv_spec *sp, const struct bench_net *net, i
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	sys_child_dies_with_parent();
-	net_raise_nofile();
+	sys_nofile_raise(UINT64_MAX, NULL);
 	if (net->srv_nsfd >= 0 && sys_netns_enter(net->srv_nsfd)) {
 		line_write(ctl, "ERR setns: %s", strerror(errno));
 		_exit(1);

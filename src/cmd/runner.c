@@ -35,14 +35,6 @@ void runner_defaults(struct runner *rn, const char *cmd)
 	rn->net.srv_nsfd = -1;
 }
 
-static void iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 int runner_check_dir(const char *dir, char *err, size_t errlen)
 {
 	struct stat st;
@@ -401,7 +393,7 @@ int runner_start(struct runner *rn, int argc, char **argv)
 	}
 	struct run_result *r = &rn->r;
 	char ts[32];
-	iso_now(ts, sizeof(ts));
+	sys_iso_utc(NULL, 0, ts, sizeof(ts));
 	r->schema_version = SB_SCHEMA_VERSION;
 	r->tool_version = strdup(SB_VERSION);
 	r->started = strdup(ts);
@@ -552,7 +544,7 @@ int runner_finish(struct runner *rn, int exit_code)
 	struct run_result *r = &rn->r;
 	char ts[32], err[512];
 	r->interrupted = reg_stop_requested();
-	iso_now(ts, sizeof(ts));
+	sys_iso_utc(NULL, 0, ts, sizeof(ts));
 	r->finished = strdup(ts);
 	r->duration_s = (double)(clock_ns() - rn->pg.t0) / 1e9;
 	reg_cleanup(); /* before writing: nothing of ours outlives a failed write */

@@ -218,14 +218,6 @@ char *db_join_argv(const struct run_result *r)
 	return s;
 }
 
-void db_now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 int64_t db_parse_id(const char *s)
 {
 	if (*s == '#')

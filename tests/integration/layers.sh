@@ -48,17 +48,24 @@ include_violations() {
 # symbol of OBJDIR/src/**/*.o defined by an object of a layer it may not use
 symbol_violations() {
 	nm -A --defined-only "$1"/src/*.o "$1"/src/*/*.o 2>/dev/null |
-		awk '$2 ~ /^[TDBRVWG]$/ { print $3, $1 }' | sed 's/:[^ ]*$//' >"$T/defs"
-	for o in "$1"/src/*.o "$1"/src/*/*.o; do
-		[ -f "$o" ] || continue
-		from=$(layer_of "$o")
-		nm -u "$o" | awk '{ print $2 }' | while read -r sym; do
-			def=$(awk -v s="$sym" '$1 == s { print $2; exit }' "$T/defs")
-			[ -n "$def" ] || continue
-			to=$(layer_of "$def")
-			may_use "$from" "$to" || echo "${o#"$1"/}: uses $sym ($to/)"
-		done
-	done
+		awk '$2 ~ /^[TDBRVWG]$/ { sub(/:[^:]*$/, "", $1); print "D", $3, $1 }' >"$T/syms"
+	nm -A -u "$1"/src/*.o "$1"/src/*/*.o 2>/dev/null |
+		awk '{ sub(/:$/, "", $1); print "U", $3, $1 }' >>"$T/syms"
+	# a path's layer: its directory below src/, or main for src/*.o
+	awk -v root="$1/" -v rules="sys:sys core:core,sys out:out,core,sys bench:bench,core,sys cmd:cmd,bench,out,core,sys main:main,cmd,bench,out,core,sys" '
+	function layer(p,   n, a) { n = split(p, a, "/"); return a[n - 1] == "src" ? "main" : a[n - 1] }
+	BEGIN {
+		n = split(rules, r, " ")
+		for (i = 1; i <= n; i++) {
+			split(r[i], kv, ":"); m = split(kv[2], us, ",")
+			for (j = 1; j <= m; j++) ok[kv[1] "," us[j]] = 1
+		}
+	}
+	$1 == "D" && !($2 in def) { def[$2] = $3; next }
+	$1 == "U" && ($2 in def) {
+		from = layer($3); to = layer(def[$2]); o = $3; sub("^" root, "", o)
+		if (!((from "," to) in ok)) print o ": uses " $2 " (" to "/)"
+	}' "$T/syms"
 }
 
 # the checks can fail: a sample tree where core includes a bench header,

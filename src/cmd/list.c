@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "bench.h"
+#include "table.h"
 #include "cmd.h"
 #include "opt.h"
 #include "param.h"

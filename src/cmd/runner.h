@@ -7,6 +7,8 @@
 
 #include <jansson.h>
 #include "bench.h"
+#include "result_io.h"
+#include "table.h"
 #include "opt.h"
 #include "result.h"
 #include "sweep.h"

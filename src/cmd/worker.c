@@ -10,6 +10,8 @@
  * system has it), and the processes a bench starts die with the worker,
  * so a killed parent leaves no sweeping orphan. */
 #include "worker.h"
+#include "result_io.h"
+#include "table.h"
 
 #include <errno.h>
 #include <fcntl.h>

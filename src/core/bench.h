@@ -305,9 +305,4 @@ static inline int bench_fail(struct bench_env *env, const char *call)
  * bench takes none (every -p key is then refused for it). */
 extern const struct bench_param_spec bench_no_params[];
 
-/* The table, generated from list.h. */
-extern const struct bench *const bench_table[];
-extern const int bench_count;
-const struct bench *bench_find(const char *name);
-
 #endif

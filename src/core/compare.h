@@ -24,7 +24,4 @@ struct cmp_opts {
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
 			const char *lb, const struct cmp_opts *o, int *regression);
 
-/* src/out/compare_text.c: the tree as a table for people. */
-void compare_print_text(const json_t *c, FILE *f);
-
 #endif

@@ -3,6 +3,7 @@
  * the metadata every backend stores beside the document, and loading a
  * result named either by a file or by a history id. */
 #include "db.h"
+#include "result_io.h"
 
 #include <dlfcn.h>
 #include <errno.h>

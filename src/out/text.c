@@ -5,6 +5,7 @@
  * with exponent), then notes (each text once, with the benches it is
  * about), repetitions and failures. The whole table is in the JSON. */
 #include "result.h"
+#include "result_io.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "param.h"
+#include "table.h"
 #include "t.h"
 
 static int validate1(const char *bench, const char *key, const char *value, char *err,

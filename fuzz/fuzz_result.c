@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "compare.h"
+#include "compare_text.h"
+#include "result_io.h"
 #include "report.h"
 #include "result.h"
 

@@ -4,31 +4,27 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 #include <unistd.h>
 #include "registry.h"
+#include "sys.h"
 
 #define FD_MARGIN 64 /* descriptors kept free for the harness and the op */
 
 void fdhold_raise_limit(struct bench_env *env, uint64_t need)
 {
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl))
+	struct sys_nofile nf;
+	if (sys_nofile_get(&nf))
 		return;
-	rlim_t want = (rlim_t)(need + FD_MARGIN);
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
-		rlim_t old = rl.rlim_cur;
-		rl.rlim_cur = (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want) ? want : rl.rlim_max;
-		if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
-			snprintf(env->note, sizeof(env->note),
-				 "raised RLIMIT_NOFILE soft limit from %llu to %llu%s",
-				 (unsigned long long)old, (unsigned long long)rl.rlim_cur,
-				 rl.rlim_cur < want ? " (the hard limit): the sweep will stop there" : "");
-	}
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want && !env->note[0])
+	uint64_t want = need + FD_MARGIN;
+	if (nf.soft < want && sys_nofile_raise(want, &nf) == 0)
+		snprintf(env->note, sizeof(env->note),
+			 "raised RLIMIT_NOFILE soft limit from %llu to %llu%s",
+			 (unsigned long long)nf.old, (unsigned long long)nf.soft,
+			 nf.soft < want ? " (the hard limit): the sweep will stop there" : "");
+	if (nf.hard < want && !env->note[0])
 		snprintf(env->note, sizeof(env->note),
 			 "RLIMIT_NOFILE hard limit %llu is below the %llu descriptors the sweep needs",
-			 (unsigned long long)rl.rlim_max, (unsigned long long)want);
+			 (unsigned long long)nf.hard, (unsigned long long)want);
 }
 
 int fdhold_add(struct fdhold *h, int fd)

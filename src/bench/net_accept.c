@@ -32,17 +32,17 @@ static int setup(struct bench_env *env, void **state)
 	s->held.env = env;
 	s->lsock = s->probe = -1;
 	*state = s;
-	if (net_cfg.peer) {
+	if (env->net->peer) {
 		snprintf(env->skip, sizeof(env->skip),
 			 "measures this host's accept: needs no peer (run it without --peer)");
 		return BENCH_SKIP;
 	}
 	fdhold_raise_limit(env, env->max_n);
-	int v6 = net_cfg.family == AF_INET6;
-	const char *host = net_cfg.netns ? (v6 ? NETNS_CLI6 : NETNS_CLI4) : (v6 ? "::1" : "127.0.0.1");
+	int v6 = env->net->family == AF_INET6;
+	const char *host = env->net->netns ? (v6 ? NETNS_CLI6 : NETNS_CLI4) : (v6 ? "::1" : "127.0.0.1");
 	char err[200];
 	int port = 0;
-	s->lsock = srv_bind(net_cfg.family, SOCK_STREAM, host, &port, err, sizeof(err));
+	s->lsock = srv_bind(env->net->family, SOCK_STREAM, host, &port, err, sizeof(err));
 	if (s->lsock < 0) {
 		errno = -s->lsock;
 		s->lsock = -1;

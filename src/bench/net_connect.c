@@ -32,14 +32,7 @@ static int setup(struct bench_env *env, void **state)
 	s->env = env;
 	s->probe = -1;
 	*state = s;
-	char why[200];
-	struct ev *e;
-	int mech = EV_EPOLL;
-	if (ev_open(mech, &e, why, sizeof(why)) == 0)
-		ev_close(e);
-	else
-		mech = EV_POLL; /* the POSIX build */
-	int rc = netsrv_start(&s->srv, env, SRV_ECHO, mech);
+	int rc = netsrv_start(&s->srv, env, SRV_ECHO, ev_default_mech());
 	if (rc)
 		return rc;
 	s->load = (struct netload){.env = env, .srv = &s->srv, .addr = &s->srv.addr,

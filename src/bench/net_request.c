@@ -58,11 +58,11 @@ static int setup(struct bench_env *env, void **state)
 	}
 	char why[200];
 	struct ev *e;
-	if (!net_cfg.peer && ev_open(mech, &e, why, sizeof(why))) {
+	if (!env->net->peer && ev_open(mech, &e, why, sizeof(why))) {
 		snprintf(env->skip, sizeof(env->skip), "%s", why);
 		return BENCH_SKIP;
 	}
-	if (!net_cfg.peer)
+	if (!env->net->peer)
 		ev_close(e);
 	if (mech == EV_SELECT && env->max_n + 8 > FD_SETSIZE)
 		snprintf(env->note, sizeof(env->note),

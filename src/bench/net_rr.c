@@ -31,12 +31,7 @@ static int setup(struct bench_env *env, void **state)
 	netsrv_clear(&s->srv);
 	s->env = env;
 	*state = s;
-	struct ev *e;
-	char why[200];
-	int mech = ev_open(EV_EPOLL, &e, why, sizeof(why)) == 0 ? EV_EPOLL : EV_POLL;
-	if (mech == EV_EPOLL)
-		ev_close(e);
-	return netsrv_start(&s->srv, env, SRV_ECHO, mech);
+	return netsrv_start(&s->srv, env, SRV_ECHO, ev_default_mech());
 }
 
 static int set_n(void *state, uint64_t n)

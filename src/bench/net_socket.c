@@ -36,7 +36,7 @@ static int grow(void *state, uint64_t i)
 {
 	struct st *s = state;
 	(void)i;
-	int fd = socket(net_cfg.family, SOCK_STREAM, 0);
+	int fd = socket(s->held.env->net->family, SOCK_STREAM, 0);
 	if (fd < 0)
 		return bench_fail(s->held.env, "socket (held)");
 	return fdhold_add(&s->held, fd);
@@ -48,7 +48,7 @@ static int set_n(void *state, uint64_t n)
 	struct st *s = state;
 	(void)n;
 	if (s->hole != UINT64_MAX) {
-		int fd = socket(net_cfg.family, SOCK_STREAM, 0);
+		int fd = socket(s->held.env->net->family, SOCK_STREAM, 0);
 		if (fd < 0)
 			return bench_fail(s->held.env, "socket (hole)");
 		if (reg_add_fd(fd)) {
@@ -71,7 +71,7 @@ static int op(void *state, unsigned slot)
 {
 	struct st *s = state;
 	(void)slot;
-	int fd = socket(net_cfg.family, SOCK_STREAM, 0);
+	int fd = socket(s->held.env->net->family, SOCK_STREAM, 0);
 	if (fd < 0)
 		return bench_fail(s->held.env, "socket");
 	if (close(fd))

@@ -76,7 +76,7 @@ static int setup(struct bench_env *env, void **state)
 	}
 	if (s->kind != TX_SEND) { /* is this sender path in this build and kernel? */
 		struct sys_tx tx;
-		int probe = socket(net_cfg.family, SOCK_STREAM, 0);
+		int probe = socket(env->net->family, SOCK_STREAM, 0);
 		if (probe < 0)
 			return bench_fail(env, "socket");
 		int rc = sys_tx_open(&tx, s->kind, probe, -1, env->skip, sizeof(env->skip));
@@ -100,11 +100,7 @@ static int setup(struct bench_env *env, void **state)
 	for (int i = 0; i < FILE_BYTES / CHUNK; i++)
 		if (write(s->file, s->buf, CHUNK) != CHUNK)
 			return bench_fail(env, "write (stream.data)");
-	struct ev *e;
-	char why[200];
-	s->mech = ev_open(EV_EPOLL, &e, why, sizeof(why)) == 0 ? EV_EPOLL : EV_POLL;
-	if (s->mech == EV_EPOLL)
-		ev_close(e);
+	s->mech = ev_default_mech();
 	return 0;
 }
 

@@ -37,12 +37,7 @@ static int setup(struct bench_env *env, void **state)
 	*state = s;
 	if (!(s->buf = calloc(1, MAX_PAYLOAD)))
 		return bench_fail(env, "calloc");
-	struct ev *e;
-	char why[200];
-	int mech = ev_open(EV_EPOLL, &e, why, sizeof(why)) == 0 ? EV_EPOLL : EV_POLL;
-	if (mech == EV_EPOLL)
-		ev_close(e);
-	int rc = netsrv_start(&s->srv, env, SRV_UDP, mech);
+	int rc = netsrv_start(&s->srv, env, SRV_UDP, ev_default_mech());
 	if (rc)
 		return rc;
 	if ((rc = netsrv_connect(&s->srv, SOCK_DGRAM, &s->fd)))

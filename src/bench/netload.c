@@ -53,8 +53,8 @@ static void helper_main(const struct netload *l, int fd)
 {
 	signal(SIGINT, SIG_IGN);
 	sys_child_dies_with_parent();
-	net_raise_nofile();
-	if (l->in_srv_ns && net_cfg.srv_nsfd >= 0 && sys_netns_enter(net_cfg.srv_nsfd))
+	sys_nofile_raise(UINT64_MAX, NULL);
+	if (l->in_srv_ns && l->env->net->srv_nsfd >= 0 && sys_netns_enter(l->env->net->srv_nsfd))
 		_exit(1);
 	net_close_inherited(fd);
 	int *held = malloc((size_t)l->per * sizeof(int));
@@ -83,10 +83,10 @@ static int helper_spawn(struct netload *l)
 		return bench_fail(l->env, "helper processes (all full)");
 	}
 	if (!l->per) {
-		struct rlimit rl;
-		getrlimit(RLIMIT_NOFILE, &rl);
-		rlim_t lim = rl.rlim_max == RLIM_INFINITY ? 1u << 20 : rl.rlim_max;
-		l->per = lim > 64 ? (uint64_t)lim - 32 : 32;
+		struct sys_nofile nf = {.hard = UINT64_MAX};
+		sys_nofile_get(&nf);
+		uint64_t lim = nf.hard == UINT64_MAX ? 1u << 20 : nf.hard;
+		l->per = lim > 64 ? lim - 32 : 32;
 	}
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))

@@ -29,8 +29,6 @@
 #include "registry.h"
 #include "sys.h"
 
-struct net_cfg net_cfg = {.family = AF_INET, .srv_nsfd = -1};
-
 int net_nonblock(int fd, int on)
 {
 	int fl = fcntl(fd, F_GETFL);
@@ -46,26 +44,16 @@ uint64_t net_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-void net_raise_nofile(void)
-{
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 /* In a child: close every descriptor inherited from the parent but keep
  * (and 0-2), so that the parent's held connections neither count against
  * the child's limit nor stay open through it. */
 void net_close_inherited(int keep)
 {
-	struct rlimit rl;
-	long top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur
-										    : 65536;
-	if (top > (1L << 20))
-		top = 1L << 20;
-	for (long fd = 3; fd < top; fd++)
+	struct sys_nofile nf;
+	uint64_t top = sys_nofile_get(&nf) == 0 && nf.soft != UINT64_MAX ? nf.soft : 65536;
+	if (top > (1u << 20))
+		top = 1u << 20;
+	for (long fd = 3; fd < (long)top; fd++)
 		if (fd != keep)
 			close((int)fd);
 }
@@ -512,7 +500,7 @@ static int fill_addr(struct netsrv *s, const char *host, int port)
 {
 	struct addrinfo hints, *ai = NULL;
 	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = net_cfg.family;
+	hints.ai_family = s->net->family;
 	hints.ai_socktype = SOCK_STREAM;
 	char ps[16];
 	snprintf(ps, sizeof(ps), "%d", port);
@@ -527,10 +515,10 @@ static int fill_addr(struct netsrv *s, const char *host, int port)
 	return 0;
 }
 
-static const char *srv_host(void)
+static const char *srv_host(const struct bench_net *net)
 {
-	int v6 = net_cfg.family == AF_INET6;
-	if (net_cfg.netns)
+	int v6 = net->family == AF_INET6;
+	if (net->netns)
 		return v6 ? NETNS_SRV6 : NETNS_SRV4;
 	return v6 ? "::1" : "127.0.0.1";
 }
@@ -626,7 +614,7 @@ static const char *hello_call(int e)
 
 static int peer_connect(struct netsrv *s, char *host, size_t hl, int *port, int *fdp)
 {
-	if (split_peer(net_cfg.peer, host, hl, port)) {
+	if (split_peer(s->net->peer, host, hl, port)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -647,29 +635,30 @@ static int peer_connect(struct netsrv *s, char *host, size_t hl, int *port, int 
 
 /* In a child process, so that libcrypto is never mapped into the run's own
  * process (with --in-process, proc.fork forks that process). */
-static void peer_probe_child(int out)
+static void peer_probe_child(const struct bench_net *net, int out)
 {
 	struct netsrv s;
 	netsrv_clear(&s);
+	s.net = net;
 	char host[256], msg[300], err[512];
 	int port, fd;
 	if (peer_connect(&s, host, sizeof(host), &port, &fd)) {
-		snprintf(err, sizeof(err), "--peer %s: cannot connect: %s", net_cfg.peer, strerror(errno));
+		snprintf(err, sizeof(err), "--peer %s: cannot connect: %s", net->peer, strerror(errno));
 	} else {
-		int e = peer_hello(fd, &s.lb, net_cfg.key, msg, sizeof(msg));
+		int e = peer_hello(fd, &s.lb, net->key, msg, sizeof(msg));
 		close(fd);
 		if (!e)
 			_exit(0);
 		if (e == EBUSY) /* the server's words say it all */
-			snprintf(err, sizeof(err), "--peer %s: %s", net_cfg.peer, msg);
+			snprintf(err, sizeof(err), "--peer %s: %s", net->peer, msg);
 		else
-			snprintf(err, sizeof(err), "--peer %s: %s: %s", net_cfg.peer, hello_call(e) + 9, msg);
+			snprintf(err, sizeof(err), "--peer %s: %s: %s", net->peer, hello_call(e) + 9, msg);
 	}
 	(void)!write(out, err, strlen(err));
 	_exit(1);
 }
 
-int netsrv_peer_probe(char *err, size_t errlen)
+int netsrv_peer_probe(const struct bench_net *net, char *err, size_t errlen)
 {
 	int p[2];
 	if (pipe(p)) {
@@ -685,7 +674,7 @@ int netsrv_peer_probe(char *err, size_t errlen)
 	}
 	if (pid == 0) {
 		close(p[0]);
-		peer_probe_child(p[1]);
+		peer_probe_child(net, p[1]);
 	}
 	close(p[1]);
 	size_t n = 0;
@@ -701,7 +690,7 @@ int netsrv_peer_probe(char *err, size_t errlen)
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
 	if (!n)
-		snprintf(err, errlen, "--peer %s: the check of the peer failed", net_cfg.peer);
+		snprintf(err, errlen, "--peer %s: the check of the peer failed", net->peer);
 	return -1;
 }
 
@@ -714,7 +703,7 @@ static int start_peer(struct netsrv *s, const char *spec)
 		return bench_fail(env, "connect (control connection to --peer)");
 	s->ctl = fd;
 	reg_add_fd(fd);
-	int e = peer_hello(fd, &s->lb, net_cfg.key, msg, sizeof(msg));
+	int e = peer_hello(fd, &s->lb, s->net->key, msg, sizeof(msg));
 	if (e) {
 		snprintf(env->note, sizeof(env->note), "peer: %.200s", msg);
 		errno = e;
@@ -739,20 +728,20 @@ static int start_peer(struct netsrv *s, const char *spec)
 	return fill_addr(s, host, (int)p) ? bench_fail(env, "getaddrinfo") : 0;
 }
 
-static void child_main(const struct srv_spec *sp, int ctl)
+static void child_main(const struct srv_spec *sp, const struct bench_net *net, int ctl)
 {
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	sys_child_dies_with_parent();
-	net_raise_nofile();
-	if (net_cfg.srv_nsfd >= 0 && sys_netns_enter(net_cfg.srv_nsfd)) {
+	sys_nofile_raise(UINT64_MAX, NULL);
+	if (net->srv_nsfd >= 0 && sys_netns_enter(net->srv_nsfd)) {
 		line_write(ctl, "ERR setns: %s", strerror(errno));
 		_exit(1);
 	}
 	net_close_inherited(ctl);
 	char err[256];
 	int port = 0;
-	int sock = srv_bind(sp->family, sp->mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, srv_host(),
+	int sock = srv_bind(sp->family, sp->mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, srv_host(net),
 			    &port, err, sizeof(err));
 	if (sock < 0) {
 		line_write(ctl, "ERR %s", err);
@@ -778,9 +767,10 @@ int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
 {
 	netsrv_clear(s);
 	s->env = env;
-	struct srv_spec sp = {.mode = mode, .mech = mech, .family = net_cfg.family,
+	s->net = env->net;
+	struct srv_spec sp = {.mode = mode, .mech = mech, .family = s->net->family,
 			      .max_conn = SRV_MAX_CONN, .max_bytes = SRV_MAX_BYTES, .max_s = SRV_MAX_S};
-	if (net_cfg.peer) {
+	if (s->net->peer) {
 		char spec[256];
 		srv_spec_format(&sp, spec, sizeof(spec));
 		return start_peer(s, spec);
@@ -798,7 +788,7 @@ int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
 	if (pid == 0) {
 		close(sv[0]);
 		bench_place(env, 1);
-		child_main(&sp, sv[1]);
+		child_main(&sp, s->net, sv[1]);
 	}
 	close(sv[1]);
 	s->pid = pid;
@@ -822,7 +812,7 @@ int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
 		errno = EIO;
 		return bench_fail(env, "server start");
 	}
-	return fill_addr(s, srv_host(), (int)port) ? bench_fail(env, "getaddrinfo") : 0;
+	return fill_addr(s, srv_host(s->net), (int)port) ? bench_fail(env, "getaddrinfo") : 0;
 }
 
 int netsrv_check(struct netsrv *s, int timeout_ms)

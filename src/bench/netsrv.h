@@ -18,15 +18,6 @@
 #include <sys/types.h>
 #include "bench.h"
 
-struct net_cfg {
-	int family;          /* AF_INET (default) or AF_INET6 */
-	int netns;           /* --netns: we are in the client namespace */
-	int srv_nsfd;        /* the server namespace, -1 if none */
-	const char *peer;    /* --peer HOST:PORT, or NULL */
-	const char *key;     /* --key */
-};
-extern struct net_cfg net_cfg;
-
 /* The addresses of the --netns pair. */
 #define NETNS_SRV4 "10.77.0.1"
 #define NETNS_CLI4 "10.77.0.2"
@@ -81,6 +72,7 @@ struct netsrv {
 	socklen_t alen;
 	char done[256];      /* the DONE line, after netsrv_stop */
 	struct bench_env *env;
+	const struct bench_net *net; /* env->net */
 };
 /* A handle that owns nothing (safe to netsrv_stop). */
 void netsrv_clear(struct netsrv *s);
@@ -95,7 +87,7 @@ int netsrv_ask(struct netsrv *s, const char *cmd, const char *want, char *reply,
 /* run --peer: can this client start a session at the peer now (connect,
  * challenge-response, close; in a child process)? 0, or -1 with a
  * message in err. */
-int netsrv_peer_probe(char *err, size_t errlen);
+int netsrv_peer_probe(const struct bench_net *net, char *err, size_t errlen);
 /* Stop it: STOP, the DONE line into s->done, reap the child. */
 void netsrv_stop(struct netsrv *s);
 /* A new socket of type connected to the server (TCP: after its accept
@@ -127,7 +119,6 @@ void netload_free(struct netload *l);
 /* fcntl O_NONBLOCK on or off. */
 int net_nonblock(int fd, int on);
 uint64_t net_now_ms(void);          /* CLOCK_MONOTONIC, ms */
-void net_raise_nofile(void);        /* soft RLIMIT_NOFILE to the hard limit */
 void net_close_inherited(int keep); /* in a child: close all but 0-2 and keep */
 /* TCP connect to a (and wait for the server's byte if want_ack): 0 or -errno. */
 int net_connect_to(const struct sockaddr_storage *a, socklen_t alen, int want_ack, int *out);

@@ -487,13 +487,9 @@ static int run(void *state, struct meter *m)
 	json_object_set_new(x, "per_cpu", pc);
 	if (maxk >= 0) {
 		uint64_t w = ts_ns(&wall0) + s->t[maxk].max_at;
-		time_t sec = (time_t)(w / 1000000000u);
-		struct tm tm;
-		char utc[48] = "", ms[16];
-		if (gmtime_r(&sec, &tm))
-			strftime(utc, sizeof(utc), "%Y-%m-%dT%H:%M:%S", &tm);
-		snprintf(ms, sizeof(ms), ".%06uZ", (unsigned)(w % 1000000000u / 1000u));
-		strncat(utc, ms, sizeof(utc) - strlen(utc) - 1);
+		struct timespec when = {.tv_sec = (time_t)(w / 1000000000u), .tv_nsec = (long)(w % 1000000000u)};
+		char utc[48];
+		sys_iso_utc(&when, 6, utc, sizeof(utc));
 		json_object_set_new(x, "max", json_pack("{s:f,s:i,s:f,s:s,s:I}", "ns", s->t[maxk].max_ns,
 							 "cpu", s->t[maxk].cpu, "at_s",
 							 (double)s->t[maxk].max_at / 1e9, "utc", utc,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The bench table, generated from list.h. */
 #include <string.h>
-#include "bench.h"
+#include "table.h"
 
 #define BENCH(x) extern const struct bench bench_##x;
 #include "list.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "compare_text.h"
 #include "compare.h"
 #include "db.h"
 #include "fleetsel.h"

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "bench.h"
+#include "table.h"
 #include "cmd.h"
 #include "opt.h"
 #include "param.h"
@@ -44,9 +45,9 @@ int cmd_list(int argc, char **argv)
 	}
 	if (md || man) {
 		if (md)
-			param_print_md(stdout);
+			param_print_md(stdout, bench_table, bench_count);
 		else
-			param_print_man(stdout);
+			param_print_man(stdout, bench_table, bench_count);
 		return fflush(stdout) ? EXIT_RUNTIME : EXIT_OK;
 	}
 	const struct bench *sel[MAX_LIST_BENCHES];

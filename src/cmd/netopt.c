@@ -14,7 +14,7 @@
 #include "netsys.h"
 #include "registry.h"
 
-int netopt_check(const struct net_args *a, char *err, size_t errlen)
+int netopt_check(const struct net_args *a, struct bench_net *net, char *err, size_t errlen)
 {
 	if (a->v4 && a->v6) {
 		snprintf(err, errlen, "-4 and -6 exclude each other");
@@ -38,13 +38,13 @@ int netopt_check(const struct net_args *a, char *err, size_t errlen)
 		snprintf(err, errlen, "--netns needs root (it creates network namespaces and a veth pair)");
 		return -1;
 	}
-	net_cfg.family = a->v6 ? AF_INET6 : AF_INET;
-	net_cfg.peer = a->peer;
-	net_cfg.key = a->key;
+	net->family = a->v6 ? AF_INET6 : AF_INET;
+	net->peer = a->peer;
+	net->key = a->key;
 	return 0;
 }
 
-int netopt_start(const struct net_args *a, char *err, size_t errlen)
+int netopt_start(const struct net_args *a, struct bench_net *net, char *err, size_t errlen)
 {
 	if (!a->netns)
 		return 0;
@@ -68,8 +68,8 @@ int netopt_start(const struct net_args *a, char *err, size_t errlen)
 		snprintf(err, errlen, "setns (client namespace): %s", strerror(-rc));
 		return -1;
 	}
-	net_cfg.netns = 1;
-	net_cfg.srv_nsfd = ns.nsfd[0];
+	net->netns = 1;
+	net->srv_nsfd = ns.nsfd[0];
 	return 0;
 }
 

@@ -19,11 +19,12 @@ struct net_args {
 	{"peer", 0, OPT_STR, "HOST:PORT", "net.*: drive the server side of a `scalebench serve` there", 0, 0, NULL, &(a).peer, NULL}, \
 	{"key", 0, OPT_STR, "KEY", "the shared key of that `serve` (proven by challenge-response, never sent); an unusable or busy peer: exit 2", 0, 0, NULL, &(a).key, NULL}
 
-/* Usage errors: 0, or -1 with a message. Sets net_cfg. */
-int netopt_check(const struct net_args *a, char *err, size_t errlen);
+struct bench_net;
+/* Usage errors: 0, or -1 with a message. Sets family, peer and key of net. */
+int netopt_check(const struct net_args *a, struct bench_net *net, char *err, size_t errlen);
 /* --netns: make the pair, enter the client side (registered for
- * cleanup). 0, or -1 with a message. */
-int netopt_start(const struct net_args *a, char *err, size_t errlen);
+ * cleanup), set netns and srv_nsfd of net. 0, or -1 with a message. */
+int netopt_start(const struct net_args *a, struct bench_net *net, char *err, size_t errlen);
 json_t *netopt_json(const struct net_args *a);
 
 #endif

@@ -108,7 +108,10 @@ int opt_parse(const struct opt *opts, int argc, char **argv, char **pos, int max
 		const char *val = NULL;
 		if (only_pos || a[0] != '-' || !a[1]) {
 			if (*npos >= maxpos) {
-				snprintf(err, errlen, "unexpected argument '%s'", a);
+				if (maxpos > 0)
+					snprintf(err, errlen, "unexpected argument '%s' (at most %d arguments)", a, maxpos);
+				else
+					snprintf(err, errlen, "unexpected argument '%s'", a);
 				return -1;
 			}
 			pos[(*npos)++] = argv[i];

@@ -18,7 +18,7 @@ static void usage(FILE *f, const struct opt *opts)
 		"usage: scalebench run [BENCH|FAMILY ...] [options]\n\n"
 		"Sweep each selected bench (default: all) over a geometric series of N and\n"
 		"say how its cost grows. BENCH is a name from `scalebench list`, FAMILY a\n"
-		"prefix such as fs or net.\n\n"
+		"prefix such as fs or net (at most 64 words; a bench named twice runs once).\n\n"
 		"-p KEY=VALUE sets a parameter of the benches that take it: `scalebench list\n"
 		"BENCH` shows them, with their values, range and default. A KEY that no\n"
 		"selected bench takes, or a VALUE out of its range, is exit 2 before any work.\n\n"
@@ -63,7 +63,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		return EXIT_OK;
 	}
 	if (runner_prepare(&rn, pos, npos, err, sizeof(err)) ||
-	    runner_check_dir(rn.a.dir, err, sizeof(err)) || netopt_check(&na, err, sizeof(err))) {
+	    runner_check_dir(rn.a.dir, err, sizeof(err)) || netopt_check(&na, &rn.net, err, sizeof(err))) {
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;
@@ -79,7 +79,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		json_decref(rn.over);
 		return rc ? EXIT_USAGE : EXIT_OK;
 	}
-	if (na.peer && netsrv_peer_probe(err, sizeof(err))) { /* an unusable peer: bad target */
+	if (na.peer && netsrv_peer_probe(&rn.net, err, sizeof(err))) { /* an unusable peer: bad target */
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
 		return EXIT_USAGE;
@@ -89,7 +89,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		return runner_finish(&rn, EXIT_RUNTIME);
 	}
 	json_object_set_new(rn.r.options, "net", netopt_json(&na));
-	if (netopt_start(&na, err, sizeof(err))) {
+	if (netopt_start(&na, &rn.net, err, sizeof(err))) {
 		fprintf(stderr, "scalebench run: --netns: %s\n", err);
 		return runner_finish(&rn, EXIT_RUNTIME);
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,14 +32,8 @@ void runner_defaults(struct runner *rn, const char *cmd)
 	rn->a.ci_pct = 2.0;
 	const char *tmp = getenv("TMPDIR");
 	rn->a.dir = tmp && *tmp ? tmp : "/tmp";
-}
-
-static void iso_now(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rn->net.family = AF_INET;
+	rn->net.srv_nsfd = -1;
 }
 
 int runner_check_dir(const char *dir, char *err, size_t errlen)
@@ -112,7 +107,7 @@ static int select_benches(char **pos, int npos, const struct bench **sel, int *n
 {
 	*nsel = 0;
 	if (npos == 0) {
-		for (int i = 0; i < bench_count && i < MAX_SELECT; i++)
+		for (int i = 0; i < bench_count; i++)
 			sel[(*nsel)++] = bench_table[i];
 		return 0;
 	}
@@ -132,8 +127,13 @@ static int select_benches(char **pos, int npos, const struct bench **sel, int *n
 			int dup = 0;
 			for (int k = 0; k < *nsel; k++)
 				dup |= sel[k] == bench_table[i];
-			if (!dup && *nsel < MAX_SELECT)
-				sel[(*nsel)++] = bench_table[i];
+			if (dup)
+				continue;
+			if (*nsel >= SEL_SLOTS) { /* cannot happen while sel has a slot per bench */
+				snprintf(err, errlen, "more than %d benches selected", SEL_SLOTS);
+				return -1;
+			}
+			sel[(*nsel)++] = bench_table[i];
 		}
 		if (!found) {
 			snprintf(err, errlen, "unknown bench or family '%s' (see `scalebench list`)", w);
@@ -292,7 +292,7 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		return -1;
 	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
 	    params_json(&a->params, &rn->over, err, errlen) ||
-	    param_validate(rn->sel, rn->nsel, rn->over, err, errlen) ||
+	    param_validate(rn->sel, rn->nsel, bench_table, bench_count, rn->over, err, errlen) ||
 	    (a->output && check_output(a->output, err, errlen)) ||
 	    (a->report && check_output(a->report, err, errlen)))
 		return -1;
@@ -353,6 +353,7 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
 		.decide = !a->no_decide && (a->decide || a->full) && !tasks, .tasks = tasks,
 	};
+	rn->so.net = &rn->net;
 	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
 	/* Benches that spend their whole budget (throughput over time) get a
@@ -437,7 +438,7 @@ int runner_start(struct runner *rn, int argc, char **argv)
 	}
 	struct run_result *r = &rn->r;
 	char ts[32];
-	iso_now(ts, sizeof(ts));
+	sys_iso_utc(NULL, 0, ts, sizeof(ts));
 	r->schema_version = SB_SCHEMA_VERSION;
 	r->tool_version = strdup(SB_VERSION);
 	r->started = strdup(ts);
@@ -642,7 +643,7 @@ int runner_finish(struct runner *rn, int exit_code)
 	struct run_result *r = &rn->r;
 	char ts[32], err[512];
 	r->interrupted = reg_stop_requested();
-	iso_now(ts, sizeof(ts));
+	sys_iso_utc(NULL, 0, ts, sizeof(ts));
 	r->finished = strdup(ts);
 	r->duration_s = (double)(clock_ns() - rn->pg.t0) / 1e9;
 	reg_cleanup(); /* before writing: nothing of ours outlives a failed write */

@@ -8,11 +8,22 @@
 #include <stdio.h>
 #include <jansson.h>
 #include "bench.h"
+#include "result_io.h"
+#include "table.h"
 #include "opt.h"
 #include "result.h"
 #include "sweep.h"
 
+/* Words naming benches or families on the command line, at most. */
 #define MAX_SELECT 64
+/* One slot per bench of list.h: a selection is deduplicated, so it never
+ * holds more, however many benches the table grows to. */
+enum {
+	SEL_SLOTS = 0
+#define BENCH(x) +1
+#include "list.h"
+#undef BENCH
+};
 
 struct run_args {
 	const char *dir, *output, *format, *cpus;
@@ -73,11 +84,12 @@ struct progress {
 struct runner {
 	const char *cmd;   /* "run", "matrix": for messages */
 	struct run_args a;
-	const struct bench *sel[MAX_SELECT];
+	const struct bench *sel[SEL_SLOTS];
 	int nsel;
 	json_t *over;      /* --param overrides */
 	struct clock_info clk;
-	struct sweep_opts so;
+	struct sweep_opts so;  /* so.net points at net */
+	struct bench_net net;  /* run's network options (netopt.c); IPv4 loopback by default */
 	struct progress pg;
 	struct run_result r;
 	char exe[4096];    /* what workers are started from; "" = in-process */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "result_io.h"
 #include "compare.h"
 #include "db.h"
 #include "opt.h"

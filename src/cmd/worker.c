@@ -10,6 +10,8 @@
  * system has it), and the processes a bench starts die with the worker,
  * so a killed parent leaves no sweeping orphan. */
 #include "worker.h"
+#include "result_io.h"
+#include "table.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,8 +57,8 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			 "ci_target", so->ci_target, "min_samples", (json_int_t)so->min_samples,
 			 "op_timeout_s", so->op_timeout_s, "max_latency_ns", so->max_latency_ns, "clock", "id", c->id, "source", c->source,
 			 "resolution_ns", c->resolution_ns, "read_cost_ns", c->read_cost_ns, "net",
-			 "family", net_cfg.family, "netns", net_cfg.netns, "srv_nsfd", net_cfg.srv_nsfd,
-			 "peer", net_cfg.peer, "key", net_cfg.key, "progress", want_progress);
+			 "family", so->net->family, "netns", so->net->netns, "srv_nsfd", so->net->srv_nsfd,
+			 "peer", so->net->peer, "key", so->net->key, "progress", want_progress);
 	if (j && so->tasks)
 		json_object_set_new(j, "tasks", json_integer((json_int_t)so->tasks));
 	return j;
@@ -210,8 +212,8 @@ static int run_worker(const char *exe, const struct bench *b, const struct sweep
 		 * namespace; its stdout is our stderr (ours carries the result) */
 		fcntl(jp[0], F_SETFD, 0);
 		fcntl(rp[1], F_SETFD, 0);
-		if (net_cfg.srv_nsfd >= 0)
-			fcntl(net_cfg.srv_nsfd, F_SETFD, 0);
+		if (so->net->srv_nsfd >= 0)
+			fcntl(so->net->srv_nsfd, F_SETFD, 0);
 		dup2(2, 1);
 		/* bench and scratch directory are for ps(1) only */
 		char *const argv[] = {"scalebench", "__worker", a1, a2, (char *)b->name,
@@ -517,11 +519,9 @@ int cmd_worker(int argc, char **argv)
 	snprintf(ci.source, sizeof(ci.source), "%s", jstr(clk, "source") ? jstr(clk, "source") : "");
 	ci.resolution_ns = jnum(clk, "resolution_ns");
 	ci.read_cost_ns = jnum(clk, "read_cost_ns");
-	net_cfg.family = jint(net, "family");
-	net_cfg.netns = jint(net, "netns");
-	net_cfg.srv_nsfd = jint(net, "srv_nsfd");
-	net_cfg.peer = jstr(net, "peer");
-	net_cfg.key = jstr(net, "key");
+	const struct bench_net netset = {.family = jint(net, "family"), .netns = jint(net, "netns"),
+					 .srv_nsfd = jint(net, "srv_nsfd"), .peer = jstr(net, "peer"),
+					 .key = jstr(net, "key")};
 	struct sweep_opts so = {
 		.scratch = jstr(job, "scratch"),
 		.max_n = (uint64_t)json_integer_value(json_object_get(job, "max_n")),
@@ -532,7 +532,7 @@ int cmd_worker(int argc, char **argv)
 		.ci_target = jnum(job, "ci_target"),
 		.min_samples = (uint64_t)json_integer_value(json_object_get(job, "min_samples")),
 		.op_timeout_s = jnum(job, "op_timeout_s"), .clk = &ci,
-		.max_latency_ns = jnum(job, "max_latency_ns"),
+		.max_latency_ns = jnum(job, "max_latency_ns"), .net = &netset,
 		.tasks = (uint64_t)json_integer_value(json_object_get(job, "tasks")),
 	};
 	struct wprog wp = {.fd = rfd, .growth = json_is_true(json_object_get(job, "progress")),

@@ -51,7 +51,4 @@ const char *compare_bench_key(const struct bench_result *b, char *buf, size_t le
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
 			const char *lb, const struct cmp_opts *o, int *regression);
 
-/* src/out/compare_text.c: the tree as a table for people. */
-void compare_print_text(const json_t *c, FILE *f);
-
 #endif

@@ -261,8 +261,8 @@ static void known_keys(const struct bench *const *sel, int nsel, const char *key
 	}
 }
 
-int param_validate(const struct bench *const *sel, int nsel, const json_t *over, char *err,
-		   size_t errlen)
+int param_validate(const struct bench *const *sel, int nsel, const struct bench *const *all, int nall,
+		   const json_t *over, char *err, size_t errlen)
 {
 	const char *key;
 	json_t *jv;
@@ -287,9 +287,9 @@ int param_validate(const struct bench *const *sel, int nsel, const json_t *over,
 		char keys[1024], best[48];
 		known_keys(sel, nsel, key, keys, sizeof(keys), best, sizeof(best));
 		char hint[400] = "", others[300] = "";
-		for (int i = 0; i < bench_count; i++)
-			if (param_find(bench_table[i], key))
-				append(others, sizeof(others), ", ", bench_table[i]->name);
+		for (int i = 0; i < nall; i++)
+			if (param_find(all[i], key))
+				append(others, sizeof(others), ", ", all[i]->name);
 		if (*best)
 			snprintf(hint, sizeof(hint), " (did you mean %s?)", best);
 		else if (*others)
@@ -401,11 +401,11 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
-void param_print_md(FILE *f)
+void param_print_md(FILE *f, const struct bench *const *all, int nall)
 {
 	fprintf(f, "| bench | parameter | values | default | meaning |\n|---|---|---|---|---|\n");
-	for (int i = 0; i < bench_count; i++) {
-		const struct bench *b = bench_table[i];
+	for (int i = 0; i < nall; i++) {
+		const struct bench *b = all[i];
 		for (const struct bench_param_spec *sp = b->params; sp && sp->name; sp++) {
 			if (sp->flags & BP_TEST_ONLY)
 				continue;
@@ -435,10 +435,10 @@ static void roff(FILE *f, const char *s)
 	}
 }
 
-void param_print_man(FILE *f)
+void param_print_man(FILE *f, const struct bench *const *all, int nall)
 {
-	for (int i = 0; i < bench_count; i++) {
-		const struct bench *b = bench_table[i];
+	for (int i = 0; i < nall; i++) {
+		const struct bench *b = all[i];
 		int any = 0;
 		for (const struct bench_param_spec *sp = b->params; sp && sp->name; sp++) {
 			if (sp->flags & BP_TEST_ONLY)

@@ -25,9 +25,10 @@ void param_type_desc(const struct bench_param_spec *sp, char *buf, size_t len);
 unsigned param_distance(const char *a, const char *b);
 /* Every key of over against the selected benches: known to one at least,
  * and of a value every bench that knows it accepts. 0, or -1 with a
- * message in err (a usage error). */
-int param_validate(const struct bench *const *sel, int nsel, const json_t *over, char *err,
-		   size_t errlen);
+ * message in err (a usage error) that names the benches of all (the
+ * whole table, nall of them) that take an unknown key. */
+int param_validate(const struct bench *const *sel, int nsel, const struct bench *const *all, int nall,
+		   const json_t *over, char *err, size_t errlen);
 /* Where a variant selection failed: err says which values b's variants
  * have for the keys of over. */
 void param_no_variant(const struct bench *b, const json_t *over, char *err, size_t errlen);
@@ -35,8 +36,8 @@ void param_no_variant(const struct bench *b, const json_t *over, char *err, size
 /* The parameters of b as text (`list BENCH`), a Markdown table, a man
  * page (roff) block, JSON. */
 void param_print_text(FILE *f, const struct bench *b);
-void param_print_md(FILE *f);
-void param_print_man(FILE *f);
+void param_print_md(FILE *f, const struct bench *const *all, int nall);
+void param_print_man(FILE *f, const struct bench *const *all, int nall);
 json_t *param_json(const struct bench *b);
 
 #endif

@@ -528,3 +528,18 @@ void bench_control_note(struct bench_result *b)
 				  "not the operation's)"
 				: "");
 }
+
+char *fmt_ns(double ns, char *buf, size_t len)
+{
+	if (!isfinite(ns))
+		snprintf(buf, len, "-");
+	else if (ns < 1e3)
+		snprintf(buf, len, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.3g us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.3g ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3g s", ns / 1e9);
+	return buf;
+}

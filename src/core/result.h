@@ -173,19 +173,6 @@ void bench_result_clear(struct bench_result *b); /* frees what it holds; zeroed 
  * (a matrix result has one of each per target as well). */
 const char *bench_label(const struct bench_result *b, char *buf, size_t len);
 
-/* src/out/json.c */
-json_t *result_to_json(const struct run_result *r);
-int result_from_json(const json_t *j, struct run_result *r, char *err, size_t errlen);
-/* One bench of the result (how a worker process hands its bench back). */
-json_t *bench_to_json(const struct bench_result *b);
-int bench_from_json(const json_t *o, struct bench_result *b, char *err, size_t errlen);
-/* Atomic: a temporary file in the same directory, renamed on success. */
-int result_write_file(const struct run_result *r, const char *path, char *err, size_t errlen);
-int result_read_file(const char *path, struct run_result *r, char *err, size_t errlen);
-
-/* src/out/text.c */
-#include <stdio.h>
-void result_print_text(const struct run_result *r, FILE *f);
 char *fmt_ns(double ns, char *buf, size_t len); /* "1.63 us" */
 
 #endif

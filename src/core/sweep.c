@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,6 +77,9 @@ done:
 		out[k++] = max_n;
 	return k;
 }
+
+/* env->net when the caller gives none: IPv4 on loopback. */
+static const struct bench_net net_default = {.family = AF_INET, .srv_nsfd = -1};
 
 static int series_from_lo(const struct bench *b, uint64_t max_n, uint64_t *out, int cap)
 {
@@ -1080,6 +1084,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	c.env.params = out->params;
 	c.env.bench = b;
 	c.env.max_latency_ns = o->max_latency_ns;
+	c.env.net = o->net ? o->net : &net_default;
 	c.env.dirfd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (c.env.dirfd < 0)
 		return -errno;

@@ -31,6 +31,7 @@ struct sweep_opts {
 	int decide;              /* an unclear verdict: more repetitions, N shuffled (worker.c) */
 	double max_latency_ns;   /* --max-latency (0: none), handed to the bench */
 	uint64_t tasks;          /* run --tasks: largest K (0: the load sweep); tasks.c */
+	const struct bench_net *net; /* handed to the bench as env->net; NULL: IPv4 loopback */
 	const struct clock_info *clk;
 	void (*progress)(void *ctx, const struct sweep_progress *p);
 	void *progress_ctx;

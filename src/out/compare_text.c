@@ -3,6 +3,7 @@
  * one line per bench and point, then what could not be compared, then the
  * tally. */
 #include "compare.h"
+#include "compare_text.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,6 +3,7 @@
  * the metadata every backend stores beside the document, and loading a
  * result named either by a file or by a history id. */
 #include "db.h"
+#include "result_io.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -216,14 +217,6 @@ char *db_join_argv(const struct run_result *r)
 	for (int i = 0, off = 0; i < r->argc; i++)
 		off += sprintf(s + off, "%s%s", i ? " " : "", r->argv[i]);
 	return s;
-}
-
-void db_now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 int64_t db_parse_id(const char *s)

@@ -84,7 +84,6 @@ int db_get_doc(struct db *d, int64_t id, char **doc, char *err, size_t errlen);
 void db_run_meta(const struct run_result *r, struct db_run *m); /* fills all but id/stored */
 /* The text of the run's command line, space separated (malloc'd). */
 char *db_join_argv(const struct run_result *r);
-void db_now_iso(char *buf, size_t len);
 /* "12" -> 12; -1 if s is not a positive decimal id. */
 int64_t db_parse_id(const char *s);
 /* A client library a backend loads (dlopen) the first time it is used

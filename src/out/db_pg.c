@@ -5,6 +5,7 @@
  * lock so that two hosts upgrading at once do not race, and every run is
  * written in one transaction. */
 #include "db.h"
+#include "sys.h"
 
 #include <libpq-fe.h>
 #include <math.h>
@@ -135,7 +136,7 @@ static int migrate(PGconn *c, char *err, size_t errlen)
 	for (int v = have; v < NMIGRATIONS; v++) {
 		char ver[16], now[40];
 		snprintf(ver, sizeof(ver), "%d", v + 1);
-		db_now_iso(now, sizeof(now));
+		sys_iso_utc(NULL, 0, now, sizeof(now));
 		const char *pv[] = {ver, now};
 		if (cmd(c, migrations[v], "migrate", err, errlen))
 			goto rollback;
@@ -240,7 +241,7 @@ static int pg_store(struct db *d, const struct run_result *r, const char *doc, i
 	char now[40], sv[16], intr[4], dur[32], *cl = db_join_argv(r);
 	if (!cl)
 		return fail(NULL, "store", err, errlen);
-	db_now_iso(now, sizeof(now));
+	sys_iso_utc(NULL, 0, now, sizeof(now));
 	snprintf(sv, sizeof(sv), "%d", r->schema_version);
 	snprintf(intr, sizeof(intr), "%d", r->interrupted ? 1 : 0);
 	const char *v[] = {m.started, r->finished, now, m.host, m.kernel, m.fs_type,

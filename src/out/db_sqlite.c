@@ -4,6 +4,7 @@
  * write in one BEGIN IMMEDIATE transaction, so a crash mid-write rolls
  * back on the next open. Schema: docs/history.md (same as db_pg.c). */
 #include "db.h"
+#include "sys.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -123,7 +124,7 @@ static int migrate(sqlite3 *h, char *err, size_t errlen)
 	}
 	for (int v = have; v < NMIGRATIONS; v++) {
 		char buf[128], now[40];
-		db_now_iso(now, sizeof(now));
+		sys_iso_utc(NULL, 0, now, sizeof(now));
 		snprintf(buf, sizeof(buf), "INSERT INTO schema_migrations VALUES (%d, '%s')", v + 1,
 			 now);
 		if (exec(h, migrations[v], "migrate", err, errlen) ||
@@ -257,7 +258,7 @@ static int sq_store(struct db *d, const struct run_result *r, const char *doc, i
 	struct db_run m;
 	db_run_meta(r, &m);
 	char now[40], *cmd = db_join_argv(r);
-	db_now_iso(now, sizeof(now));
+	sys_iso_utc(NULL, 0, now, sizeof(now));
 	if (!cmd)
 		return fail(NULL, "store", err, errlen);
 	if (exec(h, "BEGIN IMMEDIATE", "begin", err, errlen)) {

@@ -4,6 +4,7 @@
  * The reader checks every field it uses and names the first that is
  * missing or of the wrong type; it never trusts sizes from the file. */
 #include "result.h"
+#include "result_io.h"
 #include "usage.h"
 
 #include <errno.h>

@@ -5,26 +5,12 @@
  * with exponent), then notes (each text once, with the benches it is
  * about), repetitions and failures. The whole table is in the JSON. */
 #include "result.h"
+#include "result_io.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-char *fmt_ns(double ns, char *buf, size_t len)
-{
-	if (!isfinite(ns))
-		snprintf(buf, len, "-");
-	else if (ns < 1e3)
-		snprintf(buf, len, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.3g us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.3g ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3g s", ns / 1e9);
-	return buf;
-}
 
 static const struct point *first_point(const struct bench_result *b, int last)
 {

@@ -31,6 +31,9 @@ struct ev {
 
 const char *ev_mech_name(int mech);
 int ev_mech_parse(const char *name); /* -1 if unknown */
+/* The server's mechanism when a bench does not choose one: EV_EPOLL where
+ * it opens here, else EV_POLL (the POSIX build). */
+int ev_default_mech(void);
 /* Largest descriptor + 1 the mechanism can watch (FD_SETSIZE for select). */
 int ev_fd_limit(int mech);
 /* 0 and *out, or -errno with a reason in why (-ENOSYS: not in this build

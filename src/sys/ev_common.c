@@ -19,6 +19,16 @@ const char *ev_mech_name(int mech)
 	return mech >= 0 && mech < EV_NMECH ? names[mech] : "?";
 }
 
+int ev_default_mech(void)
+{
+	struct ev *e;
+	char why[200];
+	if (ev_open(EV_EPOLL, &e, why, sizeof(why)))
+		return EV_POLL;
+	ev_close(e);
+	return EV_EPOLL;
+}
+
 int ev_mech_parse(const char *name)
 {
 	for (int i = 0; i < EV_NMECH; i++)

@@ -190,6 +190,21 @@ void sys_trace_stop(const struct sys_trace *t); /* one write(2): freeze the buff
 json_t *sys_trace_tail(const struct sys_trace *t, int lines);
 void sys_trace_close(struct sys_trace *t);      /* instance removed, tracefs unmounted */
 
+/* A UTC time as "YYYY-MM-DDThh:mm:ssZ", with digits (0, 3, 6 or 9) of a
+ * second's fraction before the Z; t NULL: now. "unknown" if it cannot be
+ * told. */
+struct timespec;
+void sys_iso_utc(const struct timespec *t, int digits, char *buf, size_t len);
+
+/* RLIMIT_NOFILE, as numbers (UINT64_MAX: unlimited). */
+struct sys_nofile { uint64_t old, soft, hard; };
+/* Read it into nf (old = soft). 0 or -errno. */
+int sys_nofile_get(struct sys_nofile *nf);
+/* Raise the soft limit to want (UINT64_MAX: the hard limit), never above
+ * the hard limit and never lowering it; nf (may be NULL) gets the soft
+ * limit before (old) and after. 0 or -errno. */
+int sys_nofile_raise(uint64_t want, struct sys_nofile *nf);
+
 /* Short name of the implementation: "linux" or "posix". */
 const char *sys_impl(void);
 

@@ -334,22 +334,65 @@ json_t *sb_rlimits_json(void)
 	return o;
 }
 
-void sb_iso8601_utc(char *buf, size_t len)
+void sys_iso_utc(const struct timespec *t, int digits, char *buf, size_t len)
 {
-	struct timespec ts;
+	struct timespec now;
 	struct tm tm;
 	char base[32];
 
 	if (len == 0)
 		return;
 	buf[0] = 0;
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0 ||
-	    !gmtime_r(&ts.tv_sec, &tm) ||
-	    strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm) == 0) {
+	if (!t) {
+		if (clock_gettime(CLOCK_REALTIME, &now) != 0) {
+			snprintf(buf, len, "unknown");
+			return;
+		}
+		t = &now;
+	}
+	if (!gmtime_r(&t->tv_sec, &tm) || strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm) == 0) {
 		snprintf(buf, len, "unknown");
 		return;
 	}
-	snprintf(buf, len, "%s.%03ldZ", base, (long)(ts.tv_nsec / 1000000));
+	long ns = t->tv_nsec;
+	switch (digits) {
+	case 3: snprintf(buf, len, "%s.%03ldZ", base, ns / 1000000); break;
+	case 6: snprintf(buf, len, "%s.%06ldZ", base, ns / 1000); break;
+	case 9: snprintf(buf, len, "%s.%09ldZ", base, ns); break;
+	default: snprintf(buf, len, "%sZ", base); break;
+	}
+}
+
+static uint64_t rlim_u64(rlim_t r) { return r == RLIM_INFINITY ? UINT64_MAX : (uint64_t)r; }
+
+int sys_nofile_get(struct sys_nofile *nf)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	nf->old = nf->soft = rlim_u64(rl.rlim_cur);
+	nf->hard = rlim_u64(rl.rlim_max);
+	return 0;
+}
+
+int sys_nofile_raise(uint64_t want, struct sys_nofile *nf)
+{
+	struct sys_nofile mine;
+	if (!nf)
+		nf = &mine;
+	int rc = sys_nofile_get(nf);
+	if (rc)
+		return rc;
+	if (want > nf->hard)
+		want = nf->hard;
+	if (want <= nf->soft)
+		return 0;
+	struct rlimit rl = {.rlim_cur = want == UINT64_MAX ? RLIM_INFINITY : (rlim_t)want,
+			    .rlim_max = nf->hard == UINT64_MAX ? RLIM_INFINITY : (rlim_t)nf->hard};
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return -errno;
+	nf->soft = want;
+	return 0;
 }
 
 int sb_probe_fds(long bound)

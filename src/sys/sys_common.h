@@ -58,9 +58,6 @@ char *sb_rtrim(char *s);
  * "memlock", "stack", "core"}. */
 json_t *sb_rlimits_json(void);
 
-/* Current time as "YYYY-MM-DDThh:mm:ss.mmmZ". */
-void sb_iso8601_utc(char *buf, size_t len);
-
 /* Descriptors open below bound, found with fcntl(F_GETFD) (allocates no
  * descriptor). bound <= 0 or above SB_FD_PROBE_CAP means SB_FD_PROBE_CAP. */
 int sb_probe_fds(long bound);

@@ -711,7 +711,7 @@ json_t *sys_snapshot(const char *dir)
 	json_t *o = json_object(), *avg, *procs;
 	char now[40];
 
-	sb_iso8601_utc(now, sizeof now);
+	sys_iso_utc(NULL, 3, now, sizeof now);
 	sb_set(o, "impl", json_string(sys_impl()));
 	sb_set(o, "time", json_string(now));
 	sb_set(o, "kernel", kernel_json());
@@ -842,7 +842,7 @@ json_t *sys_failure_state(void)
 	char now[40], method[256];
 	int n;
 
-	sb_iso8601_utc(now, sizeof now);
+	sys_iso_utc(NULL, 3, now, sizeof now);
 	sb_set(o, "impl", json_string(sys_impl()));
 	sb_set(o, "time", json_string(now));
 	sb_set(o, "kernel_log_tail", klog_tail_json());

@@ -123,7 +123,7 @@ json_t *sys_snapshot(const char *dir)
 	json_t *o = json_object();
 	char now[40];
 
-	sb_iso8601_utc(now, sizeof now);
+	sys_iso_utc(NULL, 3, now, sizeof now);
 	sb_set(o, "impl", json_string(sys_impl()));
 	sb_set(o, "time", json_string(now));
 	sb_set(o, "kernel", kernel_json());
@@ -159,7 +159,7 @@ json_t *sys_failure_state(void)
 	long bound = open_max();
 	char now[40], method[128];
 
-	sb_iso8601_utc(now, sizeof now);
+	sys_iso_utc(NULL, 3, now, sizeof now);
 	sb_set(o, "impl", json_string(sys_impl()));
 	sb_set(o, "time", json_string(now));
 	na_keys(o, keys);

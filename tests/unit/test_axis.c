@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "result.h"
+#include "result_io.h"
 #include "t.h"
 
 /* N = 1, 2, 4, 8, 16 with X(N) = 1e5 N / (1 + 0.1 (N - 1)), 2 repetitions

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "result_io.h"
 #include "result.h"
 #include "t.h"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "db.h"
+#include "result_io.h"
 #include "t.h"
 
 static void make_result(struct run_result *r, const char *host, const char *started,

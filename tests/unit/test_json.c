@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "hist.h"
+#include "result_io.h"
 #include "result.h"
 #include "t.h"
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "param.h"
+#include "table.h"
 #include "t.h"
 
 static int validate1(const char *bench, const char *key, const char *value, char *err,
@@ -18,7 +19,7 @@ static int validate1(const char *bench, const char *key, const char *value, char
 	const struct bench *sel[1] = {bench_find(bench)};
 	json_t *over = json_pack("{s:s}", key, value);
 	err[0] = 0;
-	int rc = param_validate(sel, 1, over, err, len);
+	int rc = param_validate(sel, 1, bench_table, bench_count, over, err, len);
 	json_decref(over);
 	return rc;
 }
@@ -109,7 +110,7 @@ static void test_validate(void)
 	/* several benches: a key one of them takes passes, checked against it */
 	const struct bench *two[2] = {bench_find("io.randread"), bench_find("io.seqread")};
 	json_t *over = json_pack("{s:s}", "depth", "8");
-	CHECK(param_validate(two, 2, over, err, sizeof(err)) == 0, "depth for seqread: %s", err);
+	CHECK(param_validate(two, 2, bench_table, bench_count, over, err, sizeof(err)) == 0, "depth for seqread: %s", err);
 	json_decref(over);
 }
 
@@ -124,11 +125,11 @@ static void test_no_table(void)
 	const struct bench *sel[1] = {&fake};
 	char err[1536];
 	json_t *over = json_pack("{s:s}", "mdoe", "a");
-	CHECK(param_validate(sel, 1, over, err, sizeof(err)) == -1 && strstr(err, "did you mean mode?"),
+	CHECK(param_validate(sel, 1, bench_table, bench_count, over, err, sizeof(err)) == -1 && strstr(err, "did you mean mode?"),
 	      "%s", err);
 	json_decref(over);
 	over = json_pack("{s:s}", "mode", "c");
-	CHECK(param_validate(sel, 1, over, err, sizeof(err)) == 0, "values unchecked without a table");
+	CHECK(param_validate(sel, 1, bench_table, bench_count, over, err, sizeof(err)) == 0, "values unchecked without a table");
 	param_no_variant(&fake, over, err, sizeof(err));
 	CHECK(strstr(err, "mode=a|b") != NULL, "%s", err);
 	json_decref(over);

@@ -339,9 +339,43 @@ static void test_common(void)
 	strcpy(buf, "/mnt/a\\040b");
 	sb_unescape_octal(buf);
 	CHECK(strcmp(buf, "/mnt/a b") == 0, "mountinfo unescape (%s)", buf);
-	sb_iso8601_utc(buf, sizeof buf);
+	sys_iso_utc(NULL, 3, buf, sizeof buf);
 	CHECK(strlen(buf) == 24 && buf[10] == 'T' && buf[23] == 'Z',
 	      "ISO 8601 time (%s)", buf);
+	struct timespec at = {.tv_sec = 86400 + 3661, .tv_nsec = 123456789};
+	sys_iso_utc(&at, 0, buf, sizeof buf);
+	CHECK(strcmp(buf, "1970-01-02T01:01:01Z") == 0, "ISO 8601, whole seconds (%s)", buf);
+	sys_iso_utc(&at, 6, buf, sizeof buf);
+	CHECK(strcmp(buf, "1970-01-02T01:01:01.123456Z") == 0, "ISO 8601, us (%s)", buf);
+	sys_iso_utc(&at, 3, buf, 8);
+	CHECK(strlen(buf) == 7, "ISO 8601 truncated to the buffer (%s)", buf);
+}
+
+/* RLIMIT_NOFILE: read it, raise the soft limit (in a child, so that this
+ * process keeps its own), never above the hard limit. */
+static void test_nofile(void)
+{
+	struct sys_nofile nf;
+	CHECK(sys_nofile_get(&nf) == 0 && nf.soft <= nf.hard && nf.old == nf.soft, "nofile read");
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit rl;
+		if (getrlimit(RLIMIT_NOFILE, &rl) || (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 100))
+			_exit(10);
+		rl.rlim_cur = 100;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(10);
+		struct sys_nofile a, b;
+		int ok = sys_nofile_raise(150, &a) == 0 && a.old == 100 && a.soft == (a.hard < 150 ? a.hard : 150);
+		ok = ok && sys_nofile_raise(120, &b) == 0 && b.old == a.soft && b.soft == a.soft; /* never lowers */
+		ok = ok && sys_nofile_raise(UINT64_MAX, &b) == 0 && b.soft == b.hard;
+		getrlimit(RLIMIT_NOFILE, &rl);
+		ok = ok && rl.rlim_cur == rl.rlim_max;
+		_exit(ok ? 0 : 1);
+	}
+	int st = -1;
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "nofile raised to 150, not lowered to 120, raised to the hard limit (status %d)", st);
 }
 
 static void test_child_dies(void)
@@ -396,6 +430,7 @@ int main(void)
 	test_snapshot();
 	test_fs_type();
 	test_open_fds();
+	test_nofile();
 	test_failure_state();
 	test_failure_state_emfile();
 	test_child_dies();

@@ -12,6 +12,7 @@
 #include "param.h"
 #include "registry.h"
 #include "sweep.h"
+#include "table.h"
 #include "t.h"
 #include "tasks.h"
 

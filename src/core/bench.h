@@ -138,6 +138,17 @@ enum bench_need {
 	NEED_LINUX = 1u << 2, /* Linux-only interface */
 };
 
+/* The network settings of a run (run -4/-6, --netns, --peer, --key),
+ * filled by the runner (or the worker from its job) and read by the net.*
+ * benches through env->net; never NULL under the core. */
+struct bench_net {
+	int family;          /* AF_INET (default) or AF_INET6 */
+	int netns;           /* --netns: we are in the client namespace */
+	int srv_nsfd;        /* the server namespace, -1 if none */
+	const char *peer;    /* --peer HOST:PORT, or NULL */
+	const char *key;     /* --key */
+};
+
 struct bench_env {
 	const char *dir;   /* scratch directory of this repetition (exists, empty) */
 	int dirfd;         /* open O_DIRECTORY on dir */
@@ -166,6 +177,7 @@ struct bench_env {
 	/* run --tasks (set by the core): "" outside it or with a directory of
 	 * the task's own; ".t<k>" for task k in a shared directory (see .tasks) */
 	char task_tag[16];
+	const struct bench_net *net; /* network settings (set by the core, see above) */
 };
 
 enum bench_place { BENCH_PLACE_NONE = 0, BENCH_PLACE_SAME, BENCH_PLACE_SPREAD, BENCH_PLACE_FREE };
@@ -321,10 +333,5 @@ static inline int bench_fail(struct bench_env *env, const char *call)
 /* An empty parameter table: .params = bench_no_params declares that the
  * bench takes none (every -p key is then refused for it). */
 extern const struct bench_param_spec bench_no_params[];
-
-/* The table, generated from list.h. */
-extern const struct bench *const bench_table[];
-extern const int bench_count;
-const struct bench *bench_find(const char *name);
 
 #endif

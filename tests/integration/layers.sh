@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: MIT
+# The layers keep their order (docs/architecture.md): main -> cmd -> bench
+# -> core -> sys, with out/ beside core (it may use core and sys; cmd uses
+# it). A lower layer never uses a higher one, bench/ never uses cmd/ or
+# out/. Checked on the #include lines of src/ and, when the native build's
+# objects are there, on their symbols (nm): an undefined symbol of an
+# object must be defined in a layer it may use, and a function a header
+# names must be defined in a layer that header's may use (a contract in
+# the folder of its owner). The checks are first run on a small sample
+# tree with violations, which they must find.
+# tier: fast (tests/run.sh --fast, make test)
+. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.." || exit 1
+
+# allowed LAYER: the layers it may use (its own included)
+allowed() {
+	case $1 in
+	sys) echo "sys" ;;
+	core) echo "core sys" ;;
+	out) echo "out core sys" ;;
+	bench) echo "bench core sys" ;;
+	cmd) echo "cmd bench out core sys" ;;
+	main) echo "main cmd bench out core sys" ;;
+	esac
+}
+RULES="sys:sys core:core,sys out:out,core,sys bench:bench,core,sys cmd:cmd,bench,out,core,sys main:main,cmd,bench,out,core,sys"
+may_use() { case " $(allowed "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+layer_of() { # PATH below src/: its layer
+	case $1 in */src/*/*) d=${1%/*}; echo "${d##*/}" ;; *) echo main ;; esac
+}
+
+# include_violations ROOT: "file: includes header (layer)" for each #include
+# "x.h" of ROOT/src whose header lives in a layer the file may not use
+include_violations() {
+	for f in "$1"/src/*.c "$1"/src/*/*.[ch]; do
+		[ -f "$f" ] || continue
+		from=$(layer_of "$f")
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+			to=
+			for d in sys core out bench cmd; do
+				[ -f "$1/src/$d/$h" ] && to=$d
+			done
+			[ -f "$1/src/$h" ] && to=main
+			[ -n "$to" ] || continue
+			may_use "$from" "$to" || echo "${f#"$1"/}: includes $h ($to/)"
+		done
+	done
+}
+
+# symbol_violations OBJDIR: "object: uses symbol (layer)" for each undefined
+# symbol of OBJDIR/src/**/*.o defined by an object of a layer it may not use
+symbol_violations() {
+	nm -A --defined-only "$1"/src/*.o "$1"/src/*/*.o 2>/dev/null |
+		awk '$2 ~ /^[TDBRVWG]$/ { sub(/:[^:]*$/, "", $1); print "D", $3, $1 }' >"$T/syms"
+	nm -A -u "$1"/src/*.o "$1"/src/*/*.o 2>/dev/null |
+		awk '{ sub(/:$/, "", $1); print "U", $3, $1 }' >>"$T/syms"
+	# a path's layer: its directory below src/, or main for src/*.o
+	awk -v root="$1/" -v rules="$RULES" '
+	function layer(p,   n, a) { n = split(p, a, "/"); return a[n - 1] == "src" ? "main" : a[n - 1] }
+	BEGIN {
+		n = split(rules, r, " ")
+		for (i = 1; i <= n; i++) {
+			split(r[i], kv, ":"); m = split(kv[2], us, ",")
+			for (j = 1; j <= m; j++) ok[kv[1] "," us[j]] = 1
+		}
+	}
+	$1 == "D" && !($2 in def) { def[$2] = $3; next }
+	$1 == "U" && ($2 in def) {
+		from = layer($3); to = layer(def[$2]); o = $3; sub("^" root, "", o)
+		if (!((from "," to) in ok)) print o ": uses " $2 " (" to "/)"
+	}' "$T/syms"
+}
+
+# header_violations ROOT OBJDIR: "header: declares fn (defined in layer/)"
+# for each function named in ROOT/src/*/*.h (a declaration, or a call in
+# an inline function) that an object of OBJDIR defines in a layer the
+# header's own layer may not use: a contract in the wrong folder
+header_violations() {
+	grep -oH '\b[A-Za-z_][A-Za-z0-9_]*(' "$1"/src/*/*.h | sed 's/($//' | sort -u |
+		awk -F: '{ print "H", $2, $1 }' >"$T/hsyms"
+	nm -A --defined-only "$2"/src/*.o "$2"/src/*/*.o 2>/dev/null |
+		awk '$2 ~ /^[TDBRVWG]$/ { sub(/:[^:]*$/, "", $1); print "D", $3, $1 }' >>"$T/hsyms"
+	awk -v root="$1/" -v rules="$RULES" '
+	function layer(p,   n, a) { n = split(p, a, "/"); return a[n - 1] == "src" ? "main" : a[n - 1] }
+	BEGIN {
+		n = split(rules, r, " ")
+		for (i = 1; i <= n; i++) {
+			split(r[i], kv, ":"); m = split(kv[2], us, ",")
+			for (j = 1; j <= m; j++) ok[kv[1] "," us[j]] = 1
+		}
+	}
+	$1 == "H" { h[++nh] = $3; hs[nh] = $2; next }
+	$1 == "D" && !($2 in def) { def[$2] = $3 }
+	END {
+		for (i = 1; i <= nh; i++) {
+			if (!(hs[i] in def)) continue
+			from = layer(h[i]); to = layer(def[hs[i]]); f = h[i]; sub("^" root, "", f)
+			if (!((from "," to) in ok)) print f ": declares " hs[i] " (defined in " to "/)"
+		}
+	}' "$T/hsyms" | sort
+}
+
+# the checks can fail: a sample tree where core includes a bench header,
+# sys one of core, bench one of cmd and one of out, and out one of bench
+S=$T/sample
+mkdir -p "$S/src/sys" "$S/src/core" "$S/src/bench" "$S/src/cmd" "$S/src/out"
+printf '#include "c.h"\nint s(void);\nint s(void) { return c(); }\n' >"$S/src/sys/s.c"
+printf 'int c(void);\nint o(void); /* out/ declared in core */\n' >"$S/src/core/c.h"
+printf '#include "b.h"\n#include "s.h"\nint c(void);\nint c(void) { return b(); }\n' >"$S/src/core/c.c"
+printf 'int s(void);\n' >"$S/src/sys/s.h"
+printf 'int b(void);\n' >"$S/src/bench/b.h"
+printf '#include "k.h"\n#include "o.h"\n#include "c.h"\nint b(void);\nint b(void) { return k() + o() + c(); }\n' >"$S/src/bench/b.c"
+printf 'int k(void);\n' >"$S/src/cmd/k.h"
+printf '#include "b.h"\nint k(void);\nint k(void) { return b(); }\n' >"$S/src/cmd/k.c"
+printf 'int o(void);\n' >"$S/src/out/o.h"
+printf '#include "b.h"\n#include "c.h"\nint o(void);\nint o(void) { return b() + c(); }\n' >"$S/src/out/o.c"
+include_violations "$S" | sort >"$T/sample.inc"
+cat >"$T/sample.want" <<'EOT'
+src/bench/b.c: includes k.h (cmd/)
+src/bench/b.c: includes o.h (out/)
+src/core/c.c: includes b.h (bench/)
+src/out/o.c: includes b.h (bench/)
+src/sys/s.c: includes c.h (core/)
+EOT
+check "include check: finds exactly the sample tree's five violations" cmp "$T/sample.inc" "$T/sample.want"
+if command -v nm >/dev/null && command -v cc >/dev/null; then
+	for f in "$S"/src/*/*.c; do
+		o=$S/build/${f#"$S"/}; o=${o%.c}.o
+		mkdir -p "${o%/*}" && cc -c -I"$S/src/sys" -I"$S/src/core" -I"$S/src/bench" -I"$S/src/cmd" -I"$S/src/out" -o "$o" "$f"
+	done
+	symbol_violations "$S/build" | sort >"$T/sample.sym"
+	cat >"$T/sample.symwant" <<'EOT'
+src/bench/b.o: uses k (cmd/)
+src/bench/b.o: uses o (out/)
+src/core/c.o: uses b (bench/)
+src/out/o.o: uses b (bench/)
+src/sys/s.o: uses c (core/)
+EOT
+	check "symbol check: finds exactly the sample objects' five violations" cmp "$T/sample.sym" "$T/sample.symwant"
+	header_violations "$S" "$S/build" >"$T/sample.hdr"
+	echo "src/core/c.h: declares o (defined in out/)" >"$T/sample.hdrwant"
+	check "header check: finds the sample's core header declaring an out/ function" cmp "$T/sample.hdr" "$T/sample.hdrwant"
+else
+	skip "symbol check on the sample (no nm or cc)"
+fi
+
+# the tree itself
+n=$(ls src/*/*.[ch] | wc -l)
+check "src/ has sources to check ($n)" test "$n" -gt 50
+include_violations . >"$T/inc"
+check "no #include crosses the layers upwards" test ! -s "$T/inc"
+sed 's/^/# layer violation: /' "$T/inc"
+if [ -f build/native/src/main.o ] && command -v nm >/dev/null; then
+	symbol_violations build/native >"$T/sym"
+	check "no object uses a symbol of a higher layer (nm)" test ! -s "$T/sym"
+	sed 's/^/# layer violation: /' "$T/sym"
+	header_violations . build/native >"$T/hdr"
+	check "no header declares a function of a layer above its own" test ! -s "$T/hdr"
+	sed 's/^/# layer violation: /' "$T/hdr"
+else
+	skip "symbols of the native build (build/native not built, or no nm)"
+fi

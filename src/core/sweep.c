@@ -81,6 +81,11 @@ done:
 /* env->net when the caller gives none: IPv4 on loopback. */
 static const struct bench_net net_default = {.family = AF_INET, .srv_nsfd = -1};
 
+const struct bench_net *sweep_net(const struct sweep_opts *o)
+{
+	return o && o->net ? o->net : &net_default;
+}
+
 static int series_from_lo(const struct bench *b, uint64_t max_n, uint64_t *out, int cap)
 {
 	uint64_t lo = b->min_n ? b->min_n : 1;
@@ -1084,7 +1089,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	c.env.params = out->params;
 	c.env.bench = b;
 	c.env.max_latency_ns = o->max_latency_ns;
-	c.env.net = o->net ? o->net : &net_default;
+	c.env.net = sweep_net(o);
 	c.env.dirfd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (c.env.dirfd < 0)
 		return -errno;

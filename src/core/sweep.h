@@ -52,6 +52,9 @@ int sweep_params(const char *variant, const json_t *overrides, json_t **out);
  * the variant's parameters given to the bench). Returns 0; a
  * recorded failure is data, not an error. -errno only for the harness's
  * own failures (scratch directory, memory). */
+/* The network settings a bench gets as env->net: o->net, or IPv4 on
+ * loopback when the caller gave none (never NULL). */
+const struct bench_net *sweep_net(const struct sweep_opts *o);
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out);
 /* First-failure data: the fields as given (call NULL: "?"), and the state
  * of the system right now. NULL if out of memory. */

@@ -246,6 +246,7 @@ static void task_run(struct task *t)
 	env->params = t->params;
 	env->bench = b;
 	env->max_latency_ns = t->o->max_latency_ns;
+	env->net = sweep_net(t->o);
 	if (t->shared)
 		snprintf(env->task_tag, sizeof(env->task_tag), ".t%d", t->k);
 	lock(t);
@@ -658,7 +659,7 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 	w.b = b;
 	w.o = o;
 	w.out = out;
-	struct bench_env penv = {.params = out->params, .bench = b};
+	struct bench_env penv = {.params = out->params, .bench = b, .net = sweep_net(o)};
 	w.thread = !strcmp(bench_param(&penv, "as", "proc"), "thread");
 	w.shared = b->tasks == BENCH_TASKS_DIR && !strcmp(bench_param(&penv, "shared", "0"), "1");
 	w.load = o->min_n ? o->min_n : b->min_n ? b->min_n : 1;

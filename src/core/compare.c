@@ -205,23 +205,6 @@ static int growth_rank(enum growth g)
 	}
 }
 
-/* A verdict change counts as real when both verdicts are definite and the
- * exponents' confidence intervals do not overlap. */
-static json_t *verdict_change(const char *name, const struct verdict *a,
-			      const struct verdict *b, int judged, struct tally *t)
-{
-	int ra = growth_rank(a->cls), rb = growth_rank(b->cls);
-	int sig = ra && rb && isfinite(a->exp_lo) && isfinite(b->exp_lo) &&
-		  (a->exp_hi < b->exp_lo || b->exp_hi < a->exp_lo);
-	int worse = ra && rb && rb > ra;
-	if (sig && worse && judged)
-		t->regression = 1;
-	return json_pack("{s:s,s:s,s:s,s:o,s:o,s:b,s:b,s:b}", "bench", name, "from",
-			 growth_name(a->cls), "to", growth_name(b->cls), "exponent_from",
-			 num(a->exponent), "exponent_to", num(b->exponent), "significant", sig,
-			 "worse", worse, "judged", judged);
-}
-
 static json_t *side(const struct run_result *r, const char *label)
 {
 	const json_t *k = json_object_get(r->snapshot, "kernel");
@@ -393,6 +376,43 @@ static enum cmp_word rep_word(const struct welch *w, const struct cmp_opts *o, d
 	if (w->p < alpha)
 		return w->change > 0 ? CMP_SLOWER : CMP_FASTER;
 	return CMP_NOISY;
+}
+
+/* A verdict change counts as real when both verdicts are definite, the
+ * pooled exponents' confidence intervals do not overlap and, with two or
+ * more repetitions a side, the repetitions' own exponents differ by
+ * Welch's test at alpha: as for the cost, the repetition is the unit of
+ * replication, since the pooled intervals cannot see what differs between
+ * runs (an A/A pair of the quick suite exited 3 on a verdict change alone). */
+static json_t *verdict_change(const char *name, const struct bench_result *ba,
+			      const struct bench_result *bb, const struct cmp_opts *o, int judged,
+			      struct tally *t)
+{
+	const struct verdict *a = &ba->v, *b = &bb->v;
+	int ra = growth_rank(a->cls), rb = growth_rank(b->cls);
+	int sig = ra && rb && isfinite(a->exp_lo) && isfinite(b->exp_lo) &&
+		  (a->exp_hi < b->exp_lo || b->exp_hi < a->exp_lo);
+	double xa[64], xb[64], rep_p = NAN;
+	int ka = 0, kb = 0;
+	for (int r = 0; r < ba->nreps && ka < 64; r++)
+		if (isfinite(ba->reps[r].v.exponent) && ba->reps[r].v.cls != GROWTH_NONE)
+			xa[ka++] = ba->reps[r].v.exponent;
+	for (int r = 0; r < bb->nreps && kb < 64; r++)
+		if (isfinite(bb->reps[r].v.exponent) && bb->reps[r].v.cls != GROWTH_NONE)
+			xb[kb++] = bb->reps[r].v.exponent;
+	if (ka >= 2 && kb >= 2) {
+		struct welch w;
+		welch_test(xa, ka, xb, kb, &w);
+		rep_p = w.p;
+		sig = sig && w.p < o->alpha;
+	}
+	int worse = ra && rb && rb > ra;
+	if (sig && worse && judged)
+		t->regression = 1;
+	return json_pack("{s:s,s:s,s:s,s:o,s:o,s:b,s:b,s:b,s:o}", "bench", name, "from",
+			 growth_name(a->cls), "to", growth_name(b->cls), "exponent_from",
+			 num(a->exponent), "exponent_to", num(b->exponent), "significant", sig,
+			 "worse", worse, "judged", judged, "repetitions_p", num(rep_p));
 }
 
 static json_t *welch_json(const struct welch *w, enum cmp_word word)
@@ -788,7 +808,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		if (conc) /* throughput is the verdict there, not latency growth */
 			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, &t));
 		else if (ba->v.cls != bb->v.cls)
-			json_array_append_new(vchg, verdict_change(ka, &ba->v, &bb->v, judged, &t));
+			json_array_append_new(vchg, verdict_change(ka, ba, bb, o, judged, &t));
 	}
 	for (int i = 0; i < b->nbenches; i++) {
 		char kb[200];

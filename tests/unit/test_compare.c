@@ -246,6 +246,44 @@ int main(void)
 	result_free(&a);
 	result_free(&b);
 
+	/* with repetitions, a verdict change is significant only when the
+	 * repetitions' own exponents differ (Welch): pooled intervals apart
+	 * but repetitions scattered across both is a run effect, not a change */
+	make_reps(&a, NULL, 1, 3, NULL);
+	make_reps(&b, NULL, 1, 3, NULL);
+	o.strict = 0;
+	a.benches[0].v.cls = GROWTH_O1;
+	a.benches[0].v.exp_lo = -0.05;
+	a.benches[0].v.exp_hi = 0.05;
+	b.benches[0].v.cls = GROWTH_N;
+	b.benches[0].v.exp_lo = 0.9;
+	b.benches[0].v.exp_hi = 1.1;
+	const double scat_a[3] = {0.0, 0.6, 1.0}, scat_b[3] = {0.1, 0.5, 1.05};
+	for (int r = 0; r < 3; r++) {
+		a.benches[0].reps[r].v.cls = b.benches[0].reps[r].v.cls = GROWTH_O1;
+		a.benches[0].reps[r].v.exponent = scat_a[r];
+		b.benches[0].reps[r].v.exponent = scat_b[r];
+	}
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	vc = json_array_get(json_object_get(c, "verdict_changes"), 0);
+	CHECK(vc && json_is_true(json_object_get(vc, "judged")) &&
+		      json_is_false(json_object_get(vc, "significant")) && reg == 0,
+	      "repetitions' exponents overlapping: the verdict change is not a regression");
+	json_decref(c);
+	const double tight_a[3] = {0.0, 0.01, -0.01}, tight_b[3] = {1.0, 1.02, 0.98};
+	for (int r = 0; r < 3; r++) {
+		a.benches[0].reps[r].v.exponent = tight_a[r];
+		b.benches[0].reps[r].v.exponent = tight_b[r];
+	}
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	vc = json_array_get(json_object_get(c, "verdict_changes"), 0);
+	CHECK(vc && json_is_true(json_object_get(vc, "significant")) && reg == 1 &&
+		      json_number_value(json_object_get(vc, "repetitions_p")) < 0.05,
+	      "repetitions' exponents apart: O(1) -> O(n) is a regression");
+	json_decref(c);
+	result_free(&a);
+	result_free(&b);
+
 	repetitions();
 	return t_done("test_compare");
 }

@@ -56,7 +56,7 @@ static void helper_main(const struct netload *l, int fd)
 	sys_nofile_raise(UINT64_MAX, NULL);
 	if (l->in_srv_ns && l->env->net->srv_nsfd >= 0 && sys_netns_enter(l->env->net->srv_nsfd))
 		_exit(1);
-	net_close_inherited(fd);
+	sys_close_inherited(fd);
 	int *held = malloc((size_t)l->per * sizeof(int));
 	uint64_t n = 0;
 	char cmd;
@@ -119,7 +119,7 @@ static int helper_cmd(struct netload *l, int h, char cmd, const char *call)
 {
 	if (write(l->fd[h], &cmd, 1) != 1)
 		return bench_fail(l->env, "helper command");
-	uint64_t give_up = net_now_ms() + 15000;
+	uint64_t give_up = sys_now_ms() + 15000;
 	for (;;) {
 		struct pollfd p[2] = {{l->fd[h], POLLIN, 0}, {l->srv ? l->srv->ctl : -1, POLLIN, 0}};
 		int r = poll(p, 2, 500);
@@ -144,7 +144,7 @@ static int helper_cmd(struct netload *l, int h, char cmd, const char *call)
 			}
 			return 0;
 		}
-		if (net_now_ms() > give_up) {
+		if (sys_now_ms() > give_up) {
 			errno = ETIMEDOUT;
 			return bench_fail(l->env, call);
 		}

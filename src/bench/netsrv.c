@@ -37,27 +37,6 @@ int net_nonblock(int fd, int on)
 	return fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
 }
 
-uint64_t net_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-/* In a child: close every descriptor inherited from the parent but keep
- * (and 0-2), so that the parent's held connections neither count against
- * the child's limit nor stay open through it. */
-void net_close_inherited(int keep)
-{
-	struct sys_nofile nf;
-	uint64_t top = sys_nofile_get(&nf) == 0 && nf.soft != UINT64_MAX ? nf.soft : 65536;
-	if (top > (1u << 20))
-		top = 1u << 20;
-	for (long fd = 3; fd < (long)top; fd++)
-		if (fd != keep)
-			close((int)fd);
-}
-
 /* ---- lines ---- */
 
 int line_write(int fd, const char *fmt, ...)
@@ -89,7 +68,7 @@ int line_write(int fd, const char *fmt, ...)
 
 int line_read(int fd, struct linebuf *lb, char *line, size_t max, int timeout_ms)
 {
-	uint64_t deadline = net_now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
+	uint64_t deadline = sys_now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
 	for (;;) {
 		char *nl = memchr(lb->b, '\n', lb->n);
 		if (nl) {
@@ -106,7 +85,7 @@ int line_read(int fd, struct linebuf *lb, char *line, size_t max, int timeout_ms
 		}
 		if (lb->n >= max || lb->n >= sizeof(lb->b))
 			return -EMSGSIZE;
-		int left = timeout_ms < 0 ? -1 : (int)(deadline > net_now_ms() ? deadline - net_now_ms() : 0);
+		int left = timeout_ms < 0 ? -1 : (int)(deadline > sys_now_ms() ? deadline - sys_now_ms() : 0);
 		struct pollfd p = {fd, POLLIN, 0};
 		int r = poll(&p, 1, left);
 		if (r < 0 && errno == EINTR) {
@@ -465,9 +444,9 @@ void srv_loop(const struct srv_spec *spec, int sock, int ctl)
 		free(s.buf);
 		return;
 	}
-	uint64_t deadline = net_now_ms() + (uint64_t)(spec->max_s * 1000);
+	uint64_t deadline = sys_now_ms() + (uint64_t)(spec->max_s * 1000);
 	int ready[256], stop = 0;
-	while (!stop && net_now_ms() < deadline) {
+	while (!stop && sys_now_ms() < deadline) {
 		int n = ev_wait(s.ev, ready, 256, 500);
 		if (n < 0 && n != -EINTR)
 			break;
@@ -738,7 +717,7 @@ static void child_main(const struct srv_spec *sp, const struct bench_net *net, i
 		line_write(ctl, "ERR setns: %s", strerror(errno));
 		_exit(1);
 	}
-	net_close_inherited(ctl);
+	sys_close_inherited(ctl);
 	char err[256];
 	int port = 0;
 	int sock = srv_bind(sp->family, sp->mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, srv_host(net),
@@ -882,8 +861,8 @@ void netsrv_stop(struct netsrv *s)
 		int st;
 		if (s->env) /* before it is reaped: its CPU time is still readable */
 			bench_peer_remove(s->env, s->pid);
-		uint64_t give_up = net_now_ms() + 5000;
-		while (waitpid(s->pid, &st, WNOHANG) == 0 && net_now_ms() < give_up) {
+		uint64_t give_up = sys_now_ms() + 5000;
+		while (waitpid(s->pid, &st, WNOHANG) == 0 && sys_now_ms() < give_up) {
 			struct timespec ts = {0, 1000000};
 			nanosleep(&ts, NULL);
 		}

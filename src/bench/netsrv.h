@@ -118,8 +118,6 @@ void netload_free(struct netload *l);
 
 /* fcntl O_NONBLOCK on or off. */
 int net_nonblock(int fd, int on);
-uint64_t net_now_ms(void);          /* CLOCK_MONOTONIC, ms */
-void net_close_inherited(int keep); /* in a child: close all but 0-2 and keep */
 /* TCP connect to a (and wait for the server's byte if want_ack): 0 or -errno. */
 int net_connect_to(const struct sockaddr_storage *a, socklen_t alen, int want_ack, int *out);
 

@@ -206,6 +206,9 @@ int sys_nofile_get(struct sys_nofile *nf);
 int sys_nofile_raise(uint64_t want, struct sys_nofile *nf);
 
 /* Short name of the implementation: "linux" or "posix". */
+uint64_t sys_now_ms(void);          /* CLOCK_MONOTONIC, ms */
+void sys_close_inherited(int keep); /* in a child: close all descriptors but 0-2 and keep */
+
 const char *sys_impl(void);
 
 #endif

@@ -738,3 +738,24 @@ int sys_cpulist_parse(const char *s, unsigned char *set, int max)
 	}
 	return count;
 }
+
+uint64_t sys_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* In a child: close every descriptor inherited from the parent but keep
+ * (and 0-2), so that the parent's held connections neither count against
+ * the child's limit nor stay open through it. */
+void sys_close_inherited(int keep)
+{
+	struct sys_nofile nf;
+	uint64_t top = sys_nofile_get(&nf) == 0 && nf.soft != UINT64_MAX ? nf.soft : 65536;
+	if (top > (1u << 20))
+		top = 1u << 20;
+	for (long fd = 3; fd < (long)top; fd++)
+		if (fd != keep)
+			close((int)fd);
+}

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "bench.h"
+#include "maphold.h"
 #include "registry.h"
 
 #define REGION_PAGES 4096 /* 16 MiB of 4 KiB pages */
@@ -25,19 +26,16 @@ struct st {
 	size_t page;
 	char *region;
 	size_t next; /* the next untouched page of the region */
-	void **maps;
-	uint64_t n, cap;
+	struct maphold held;
 };
 
 #ifdef MAP_ANONYMOUS
 static void teardown(void *state)
 {
 	struct st *s = state;
-	for (uint64_t i = s->n; i-- > 0;) /* newest first: the registry finds it at once */
-		reg_unmap(s->maps[i], s->page);
+	maphold_release(&s->held);
 	if (s->region)
 		reg_unmap(s->region, s->page * REGION_PAGES);
-	free(s->maps);
 	free(s);
 }
 
@@ -47,7 +45,7 @@ static int setup(struct bench_env *env, void **state)
 	if (!s)
 		return bench_fail(env, "calloc");
 	s->env = env;
-	s->page = (size_t)sysconf(_SC_PAGESIZE);
+	s->page = s->held.page = (size_t)sysconf(_SC_PAGESIZE);
 	*state = s;
 	void *r = mmap(NULL, s->page * REGION_PAGES, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -69,25 +67,9 @@ static int setup(struct bench_env *env, void **state)
 static int grow(void *state, uint64_t i)
 {
 	struct st *s = state;
-	if (s->n == s->cap) {
-		uint64_t nc = s->cap ? s->cap * 2 : 1024;
-		void **p = realloc(s->maps, nc * sizeof(*p));
-		if (!p)
-			return bench_fail(s->env, "realloc");
-		s->maps = p;
-		s->cap = nc;
-	}
-	void *m = mmap(NULL, s->page, (i & 1) ? PROT_READ : PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		return bench_fail(s->env, "mmap (held mapping)");
-	if (reg_add_map(m, s->page)) {
-		munmap(m, s->page);
-		errno = ENOMEM;
-		return bench_fail(s->env, "registry");
-	}
-	s->maps[s->n++] = m;
-	return 0;
+	return maphold_add(&s->held, s->env,
+			   mmap(NULL, s->page, (i & 1) ? PROT_READ : PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 }
 
 static int prep(void *state, unsigned slot)

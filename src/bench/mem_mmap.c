@@ -12,14 +12,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "bench.h"
-#include "registry.h"
+#include "maphold.h"
 
 struct st {
 	struct bench_env *env;
 	size_t page;
 	int fd; /* -1: anonymous */
-	void **maps;
-	uint64_t n, cap;
+	struct maphold held;
 };
 
 static void *map_page(struct st *s, int prot)
@@ -37,7 +36,7 @@ static int setup(struct bench_env *env, void **state)
 	if (!s)
 		return bench_fail(env, "calloc");
 	s->env = env;
-	s->page = (size_t)sysconf(_SC_PAGESIZE);
+	s->page = s->held.page = (size_t)sysconf(_SC_PAGESIZE);
 	s->fd = -1;
 #ifndef MAP_ANONYMOUS
 	s->fd = openat(env->dirfd, "page", O_CREAT | O_RDWR, BENCH_FILE_MODE);
@@ -58,24 +57,7 @@ static int setup(struct bench_env *env, void **state)
 static int grow(void *state, uint64_t i)
 {
 	struct st *s = state;
-	if (s->n == s->cap) {
-		uint64_t nc = s->cap ? s->cap * 2 : 1024;
-		void **p = realloc(s->maps, nc * sizeof(*p));
-		if (!p)
-			return bench_fail(s->env, "realloc");
-		s->maps = p;
-		s->cap = nc;
-	}
-	void *m = map_page(s, (i & 1) ? PROT_READ : PROT_READ | PROT_WRITE);
-	if (m == MAP_FAILED)
-		return bench_fail(s->env, "mmap (held mapping)");
-	if (reg_add_map(m, s->page)) {
-		munmap(m, s->page);
-		errno = ENOMEM;
-		return bench_fail(s->env, "registry");
-	}
-	s->maps[s->n++] = m;
-	return 0;
+	return maphold_add(&s->held, s->env, map_page(s, (i & 1) ? PROT_READ : PROT_READ | PROT_WRITE));
 }
 
 static int op(void *state, unsigned slot)
@@ -93,11 +75,9 @@ static int op(void *state, unsigned slot)
 static void teardown(void *state)
 {
 	struct st *s = state;
-	for (uint64_t i = s->n; i-- > 0;) /* newest first: the registry finds it at once */
-		reg_unmap(s->maps[i], s->page);
+	maphold_release(&s->held);
 	if (s->fd >= 0)
 		close(s->fd);
-	free(s->maps);
 	free(s);
 }
 

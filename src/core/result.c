@@ -2,6 +2,7 @@
 /* Building, fitting and freeing results. */
 #include "result.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,6 +95,30 @@ struct point *rep_add_point(struct repetition *rep)
 		return NULL;
 	rep->pts = p;
 	return &rep->pts[rep->npts - 1];
+}
+
+void point_clear(struct point *p)
+{
+	free(p->bins);
+	free(p->series_ops);
+	free(p->series_bytes);
+	json_decref(p->extra);
+	json_decref(p->peers);
+	json_decref(p->placement);
+	memset(p, 0, sizeof(*p));
+}
+
+int rep_keep_point(struct repetition *rep, struct point *pt)
+{
+	struct point *slot = rep_add_point(rep);
+	if (!slot) {
+		point_clear(pt);
+		return -ENOMEM;
+	}
+	*slot = *pt;
+	if (pt->stop == STOP_INTERRUPT)
+		rep->interrupted = 1;
+	return 0;
 }
 
 void bench_add_note(struct bench_result *b, const char *fmt, ...)
@@ -444,14 +469,8 @@ void bench_result_clear(struct bench_result *b)
 	free(b->notes);
 	for (int r = 0; r < b->nreps; r++) {
 		struct repetition *rep = &b->reps[r];
-		for (int i = 0; i < rep->npts; i++) {
-			free(rep->pts[i].bins);
-			free(rep->pts[i].series_ops);
-			free(rep->pts[i].series_bytes);
-			json_decref(rep->pts[i].extra);
-			json_decref(rep->pts[i].peers);
-			json_decref(rep->pts[i].placement);
-		}
+		for (int i = 0; i < rep->npts; i++)
+			point_clear(&rep->pts[i]);
 		free(rep->pts);
 		if (rep->fail) {
 			json_decref(rep->fail->state);

@@ -139,6 +139,11 @@ int bench_status_from_name(const char *s);
 struct bench_result *result_add_bench(struct run_result *r);
 struct repetition *bench_add_rep(struct bench_result *b);
 struct point *rep_add_point(struct repetition *rep);
+/* Free what a point holds (bins, series, extra, peers, placement). */
+void point_clear(struct point *p);
+/* Append a measured point to rep (taking what it holds) and mark rep
+ * interrupted when the point was; -ENOMEM (pt cleared) when it cannot. */
+int rep_keep_point(struct repetition *rep, struct point *pt);
 void bench_add_note(struct bench_result *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void point_set_bins(struct point *p, const struct hist *h);

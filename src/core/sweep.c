@@ -1143,17 +1143,8 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		memset(&pt, 0, sizeof(pt));
 		if ((rc = measure_point(&c, target, &pt, &rep->fail)) < 0)
 			break;
-		struct point *slot = rep_add_point(rep);
-		if (!slot) {
-			free(pt.bins);
-			harness_rc = -ENOMEM;
+		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted)
 			break;
-		}
-		*slot = pt;
-		if (pt.stop == STOP_INTERRUPT) {
-			rep->interrupted = 1;
-			break;
-		}
 	}
 done:
 	if (b->teardown)

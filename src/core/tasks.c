@@ -621,20 +621,8 @@ static int tasks_rep(struct tsweep *w, int repi)
 				harness_rc = rc;
 			break;
 		}
-		struct point *slot = rep_add_point(rep);
-		if (!slot) {
-			free(pt.bins);
-			free(pt.series_ops);
-			free(pt.series_bytes);
-			json_decref(pt.extra);
-			harness_rc = -ENOMEM;
+		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted)
 			break;
-		}
-		*slot = pt;
-		if (pt.stop == STOP_INTERRUPT) {
-			rep->interrupted = 1;
-			break;
-		}
 	}
 	if (reg_stop_requested())
 		rep->interrupted = 1;

@@ -63,6 +63,23 @@ static int find_tool(const char *name, char *out, size_t len)
 }
 
 /* Run mkfs on the image; 0, or -1 with the reason (its last output line). */
+/* The last non-empty line of a tool's log (its error message), and the
+ * log removed. */
+static void log_last_line(const char *log, char *out, size_t len)
+{
+	out[0] = 0;
+	FILE *lf = fopen(log, "r");
+	if (lf) {
+		char line[512];
+		while (fgets(line, sizeof(line), lf))
+			if (line[0] != '\n')
+				snprintf(out, len, "%s", line);
+		fclose(lf);
+	}
+	out[strcspn(out, "\n")] = 0;
+	unlink(log);
+}
+
 static int run_mkfs(const struct fs_spec *f, const char *image, const char *scratch, json_t *info,
 		    char *why, size_t whylen)
 {
@@ -120,17 +137,8 @@ static int run_mkfs(const struct fs_spec *f, const char *image, const char *scra
 		unlink(log);
 		return 0;
 	}
-	char out[2048] = "";
-	FILE *lf = fopen(log, "r");
-	if (lf) {
-		char line[512];
-		while (fgets(line, sizeof(line), lf))
-			if (line[0] != '\n')
-				snprintf(out, sizeof(out), "%s", line);
-		fclose(lf);
-	}
-	out[strcspn(out, "\n")] = 0;
-	unlink(log);
+	char out[512]; /* a log line is read 511 bytes at a time */
+	log_last_line(log, out, sizeof(out));
 	snprintf(why, whylen, "%s failed (%s %d)%s%s", tool, WIFEXITED(st) ? "exit" : "signal",
 		 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), out[0] ? ": " : "", out);
 	return -1;
@@ -286,17 +294,8 @@ static int fuse_up(const char *fuse_opts, const char *scratch, json_t *info, str
 		unlink(log);
 		return 0;
 	}
-	char out[512] = "";
-	FILE *lf = fopen(log, "r");
-	if (lf) {
-		char line[512];
-		while (fgets(line, sizeof(line), lf))
-			if (line[0] != '\n')
-				snprintf(out, sizeof(out), "%s", line);
-		fclose(lf);
-	}
-	out[strcspn(out, "\n")] = 0;
-	unlink(log);
+	char out[512];
+	log_last_line(log, out, sizeof(out));
 	if (reg_stop_requested())
 		snprintf(why, whylen, "interrupted");
 	else if (m->fpid)

@@ -627,8 +627,8 @@ static json_t *peers_close(struct bench_env *env, double ops)
 	return o;
 }
 
-static void point_usage(struct point *p, const struct usage_acc *acc, double ops,
-			enum usage_counter c, enum usage_scope sc)
+void point_usage(struct point *p, const struct usage_acc *acc, double ops,
+		 enum usage_counter c, enum usage_scope sc)
 {
 	struct usage_per_op u;
 	usage_acc_per_op(acc, ops, &u);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "bench.h"
 #include "result.h"
+#include "usage.h"
 
 struct sweep_progress {
 	const char *bench;
@@ -54,6 +55,10 @@ int sweep_params(const char *variant, const json_t *overrides, json_t **out);
  * own failures (scratch directory, memory). */
 /* The network settings a bench gets as env->net: o->net, or IPv4 on
  * loopback when the caller gave none (never NULL). */
+/* A point's CPU, context switches and faults per op from the counters
+ * accumulated over its window (the load sweep's and the tasks sweep's). */
+void point_usage(struct point *p, const struct usage_acc *acc, double ops,
+		 enum usage_counter c, enum usage_scope sc);
 const struct bench_net *sweep_net(const struct sweep_opts *o);
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out);
 /* First-failure data: the fields as given (call NULL: "?"), and the state

@@ -548,17 +548,7 @@ join:
 		free(series);
 		free(bytes);
 	}
-	struct usage_per_op u;
-	usage_acc_per_op(&acc, (double)ops, &u);
-	p->cpu_s = u.cpu_s;
-	p->user_s = u.user_s;
-	p->sys_s = u.sys_s;
-	p->vcsw = u.vcsw;
-	p->ivcsw = u.ivcsw;
-	p->minflt = u.minflt;
-	p->majflt = u.majflt;
-	p->usage_counter = usage_counter();
-	p->usage_scope = USAGE_WINDOW;
+	point_usage(p, &acc, (double)ops, usage_counter(), USAGE_WINDOW);
 	p->setup_cpu_s = p->setup_wall_s = NAN;
 	p->cpu_start = p->cpu_end = -1;
 	double idle = c1 > c0 ? (i1 - i0) / (c1 - c0) : NAN;

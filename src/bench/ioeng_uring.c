@@ -7,7 +7,8 @@
  * submit, as fio by default. A submit also asks for completions
  * (IORING_ENTER_GETEVENTS, io_uring_submit_and_get_events), as fio's does.
  *
- * The ring is set up as fio sets its own: IORING_SETUP_SINGLE_ISSUER |
+ * The ring is set up as fio sets its own: completion ring of depth
+ * entries (IORING_SETUP_CQSIZE), and IORING_SETUP_SINGLE_ISSUER |
  * IORING_SETUP_DEFER_TASKRUN (completion work runs when this thread
  * waits, not by interrupting it), else IORING_SETUP_COOP_TASKRUN, else no
  * flag, whichever the kernel accepts first (-p uring_setup=coop stops
@@ -64,17 +65,26 @@ static int uring_init(struct iofile *f)
 	};
 	const char *want = bench_param(f->env, "uring_setup", "fio");
 	int rc = -EINVAL;
-	for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
-		struct io_uring_params p = {.flags = tries[t]};
-		if ((!strcmp(want, "coop") && (p.flags & IORING_SETUP_DEFER_TASKRUN)) ||
-		    (!strcmp(want, "plain") && p.flags))
-			continue;
-		rc = io_uring_queue_init_params(f->depth, &u->ring, &p);
-		if (rc != -EINVAL) {
-			f->uring_flags = tries[t];
-			break;
+	for (int cq = 1; cq >= 0 && rc == -EINVAL; cq--) /* CQSIZE refused (before 5.5): without, as fio */
+		for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {
+			/* the completion ring sized at depth, as fio sizes its own
+			 * (IORING_SETUP_CQSIZE, cq_entries = iodepth; liburing's
+			 * default is twice the submission ring): depth requests
+			 * in flight never need more */
+			struct io_uring_params p = {.flags = tries[t]};
+			if (cq) {
+				p.flags |= IORING_SETUP_CQSIZE;
+				p.cq_entries = f->depth;
+			}
+			if ((!strcmp(want, "coop") && (tries[t] & IORING_SETUP_DEFER_TASKRUN)) ||
+			    (!strcmp(want, "plain") && tries[t]))
+				continue;
+			rc = io_uring_queue_init_params(f->depth, &u->ring, &p);
+			if (rc != -EINVAL) {
+				f->uring_flags = tries[t];
+				break;
+			}
 		}
-	}
 	if (rc < 0) {
 		errno = -rc;
 		return bench_fail(f->env, "io_uring_queue_init");

@@ -574,6 +574,15 @@ static void shq(char *buf, size_t len, const char *s)
 
 #define CAT(...) (k = strlen(buf), k < len ? (void)snprintf(buf + k, len - k, __VA_ARGS__) : (void)0)
 
+/* What scalebench measures per request, in fio's words (docs/io-engines.md,
+ * "The same measurement"): one latency per request, from just before it is
+ * submitted to its reap (fio's lat; scalebench keeps no submission or
+ * completion-only latency, so fio's slat and clat are off), into a
+ * histogram (fio's lat_percentiles), read from CLOCK_MONOTONIC through
+ * clock_gettime, as scalebench's clock (fio would otherwise pick the TSC
+ * or clock_gettime per run, from a timing test at its start). */
+#define FIO_MEASURE " --clocksource=clock_gettime --disable_slat=1 --disable_clat=1 --lat_percentiles=1"
+
 int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_depth, uint64_t n,
 		   double runtime_s, char *buf, size_t len)
 {
@@ -627,7 +636,7 @@ int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_
 		CAT(" --invalidate=0");
 	else /* cold: posix_fadvise(DONTNEED) before the job, as cache=cold; drop: and above */
 		CAT(" --invalidate=1");
-	CAT(" --time_based --runtime=%llums --ramp_time=0", (unsigned long long)(runtime_s * 1000 + 0.5));
+	CAT(FIO_MEASURE " --time_based --runtime=%llums --ramp_time=0", (unsigned long long)(runtime_s * 1000 + 0.5));
 	k = strlen(buf);
 	return k + 1 < len ? 0 : -1;
 }
@@ -648,7 +657,7 @@ int iofile_fio_streams(const struct bench_env *env, uint64_t n, double runtime_s
 	shq(buf, len, env->dir ? env->dir : "/tmp");
 	CAT(" --filename_format='scalebench-fio.$jobnum' --size=%lluM --unlink=1 --rw=read --bs=%llu"
 	    " --direct=%d --ioengine=psync --iodepth=1 --numjobs=%llu --thread --group_reporting --invalidate=%d"
-	    " --time_based --runtime=%llums --ramp_time=0",
+	    FIO_MEASURE " --time_based --runtime=%llums --ramp_time=0",
 	    (unsigned long long)mib, (unsigned long long)(bs ? bs : ALIGN), direct, (unsigned long long)n,
 	    direct || !strcmp(cache, "warm") ? 0 : 1, (unsigned long long)(runtime_s * 1000 + 0.5));
 	k = strlen(buf);

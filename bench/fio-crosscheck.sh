@@ -4,8 +4,15 @@
 # every fio command line comes from `scalebench run io.randread --fio` for
 # the very job scalebench then runs (same file, size, offsets distribution
 # (uniform, with replacement: --norandommap), O_DIRECT, depth, submit and
-# completion batch, time window, no ramp), and the figures compared are
-# fio's read IOPS and scalebench's throughput (requests/s) at that point.
+# completion batch, time window, no ramp; the same measurement per request:
+# one latency read from CLOCK_MONOTONIC, --clocksource=clock_gettime
+# --disable_slat=1 --disable_clat=1 --lat_percentiles=1, see
+# docs/io-engines.md), and the figures compared are fio's read IOPS and
+# scalebench's throughput (requests/s) at that point. Beside them, each
+# tool's own CPU per request (user + system, medians, from its rusage: fio's
+# usr_cpu/sys_cpu, scalebench's per_op): where the submitting thread is
+# CPU-bound (tmpfs, batch 1), requests/s is the inverse of that CPU, and
+# the user column is mostly the tool's own loop.
 #
 #   sh bench/fio-crosscheck.sh            (root: it mounts what it measures)
 #
@@ -68,20 +75,29 @@ b = json.load(open(sys.argv[1]))["benches"][0]
 if b["status"] != "ok":
     sys.exit("scalebench: %s %s" % (b["status"], b.get("skip_reason", "")))
 p = [p for p in b["repetitions"][0]["points"] if p["n"] == int(sys.argv[2])][0]
-print("%.0f" % p["throughput"]["ops_per_s"])
+u = p.get("per_op") or {}
+print("%.0f %.3f %.3f" % (p["throughput"]["ops_per_s"], u.get("user_s", float("nan")) * 1e6,
+                          u.get("sys_s", float("nan")) * 1e6))
 PY
 }
 
-fio_run() { # fio_run "FIO COMMAND LINE": read IOPS
+fio_run() { # fio_run "FIO COMMAND LINE": read IOPS, user and system CPU us per request
 	sh -c "$1 $FIO_EXTRA --output-format=json --output='$W/f.json'" >/dev/null 2>"$W/f.err" || { cat "$W/f.err" >&2; return 1; }
-	python3 -c 'import json,sys; print("%.0f" % json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"])' "$W/f.json"
+	python3 - "$W/f.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+r = j["read"]
+per = r["runtime"] * 1e3 / r["total_ios"] if r["total_ios"] else float("nan")  # us of the job per request
+print("%.0f %.3f %.3f" % (r["iops"], j["usr_cpu"] / 100 * per, j["sys_cpu"] / 100 * per))
+PY
 }
 
 echo "== scalebench vs fio $(fio --version), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -r)"
 echo "== load at start:$(uptime | sed 's/.*load average//')"
 echo "== 4 KiB random reads, O_DIRECT, ${SIZE_MIB} MiB file, ${RUNTIME} s per run, A B A B A (A = scalebench)"
 [ -n "$FIO_EXTRA" ] && echo "== FIO_EXTRA: every fio line with $FIO_EXTRA"
-printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %s\n' fs engine depth batch "scalebench req/s (spread)" "fio IOPS (spread)" ratio verdict
+printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %-7s %s\n' fs engine depth batch "scalebench req/s (spread)" "fio IOPS (spread)" ratio verdict \
+	"cpu us/req usr+sys: scalebench | fio"
 fails=0 total=0
 for fs in $FS; do
 	mount_fs "$fs" || { echo "$fs: could not be made" >&2; fails=$((fails + 1)); continue; }
@@ -101,18 +117,20 @@ EOJ
 		total=$((total + 1))
 		line=$(python3 - "$W/sb" "$W/fio" <<'PY'
 import statistics, sys
-s = [float(x) for x in open(sys.argv[1]).read().split()]
-f = [float(x) for x in open(sys.argv[2]).read().split()]
-if len(s) != 3 or len(f) != 2:
-    print("- - - - - - - FAIL(runs missing)"); sys.exit(0)
+rows = lambda f: [[float(x) for x in l.split()] for l in open(f) if l.strip()]
+S, F = rows(sys.argv[1]), rows(sys.argv[2])
+if len(S) != 3 or len(F) != 2:
+    print("- - - - - - - FAIL(runs missing) -"); sys.exit(0)
+s, f = [x[0] for x in S], [x[0] for x in F]
 ms, mf = statistics.median(s), statistics.median(f)
 r = ms / mf
-print("%.0f (%.0f..%.0f) %.0f (%.0f..%.0f) %.2f %s" % (ms, min(s), max(s), mf, min(f), max(f), r,
-      "PASS" if 0.90 <= r <= 1.10 else "FAIL"))
+med = lambda rs, i: statistics.median(x[i] for x in rs)
+print("%.0f (%.0f..%.0f) %.0f (%.0f..%.0f) %.2f %s %.2f+%.2f|%.2f+%.2f" % (ms, min(s), max(s), mf, min(f), max(f), r,
+      "PASS" if 0.90 <= r <= 1.10 else "FAIL", med(S, 1), med(S, 2), med(F, 1), med(F, 2)))
 PY
 )
 		set -- $line
-		printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %s\n' "$fs" "$eng" "$depth" "$batch" "$1 $2" "$3 $4" "$5" "$6"
+		printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %-7s %s\n' "$fs" "$eng" "$depth" "$batch" "$1 $2" "$3 $4" "$5" "$6" "$7"
 		[ "$6" = PASS ] || fails=$((fails + 1))
 	done
 	rm -f "$F"

@@ -17,7 +17,8 @@ left() { # nothing of the script's left: no mount or loop device under $T/tmp, t
 TMPDIR="$T/tmp" SB="$SB" RUNTIME=0.3 SIZE_MIB=8 JOBS="psync:1:1 libaio:4:2" sh "$ROOT/bench/fio-crosscheck.sh" >"$T/xc.out" 2>"$T/xc.err"
 rc=$?
 check "exit 0 (PASS) or 1 (FAIL), not 2" test $rc -eq 0 -o $rc -eq 1
-check "a row per file system and job, with medians, spread, ratio and verdict" test "$(grep -cE '^(tmpfs|ext4) +(psync|libaio) +[0-9]+ +[0-9]+ +[0-9]+ \([0-9]+\.\.[0-9]+\) +[0-9]+ \([0-9]+\.\.[0-9]+\) +[0-9.]+ +(PASS|FAIL)$' "$T/xc.out")" = 4
+check "a row per file system and job, with medians, spread, ratio, verdict and both tools' CPU per request" test "$(grep -cE '^(tmpfs|ext4) +(psync|libaio) +[0-9]+ +[0-9]+ +[0-9]+ \([0-9]+\.\.[0-9]+\) +[0-9]+ \([0-9]+\.\.[0-9]+\) +[0-9.]+ +(PASS|FAIL) +[0-9]+\.[0-9]+\+[0-9]+\.[0-9]+\|[0-9]+\.[0-9]+\+[0-9]+\.[0-9]+$' "$T/xc.out")" = 4
+check "the fio line measures what scalebench measures (clock_gettime, one latency per request)" out_has "$T/xc.out" "fio's line for the last job: fio .*--clocksource=clock_gettime --disable_slat=1 --disable_clat=1 --lat_percentiles=1 "
 check "the fio line shown is --fio's, batch included" out_has "$T/xc.out" "fio's line for the last job: fio --name=io.randread .*--iodepth=4 --iodepth_batch_submit=2 "
 check "the load is reported" out_has "$T/xc.out" "load at end"
 check "a final PASS or FAIL line" sh -c 'tail -1 "$1" | grep -qE "^(PASS|FAIL): "' _ "$T/xc.out"

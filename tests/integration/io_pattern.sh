@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# tier: fast (tests/run.sh --fast, make test)
 # The submit/reap pattern of the async engines, counted with strace: at
 # batch 1 (the default, fio's default job) libaio makes one io_submit of one
 # request and one io_getevents(min 1, max 1) per request; at batch B at most

@@ -632,10 +632,14 @@ int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_
 		CAT(" --iodepth=1 --numjobs=%llu --thread --group_reporting", (unsigned long long)depth);
 	else
 		CAT(" --iodepth=1");
-	if (direct || !strcmp(cache, "warm"))
-		CAT(" --invalidate=0");
-	else /* cold: posix_fadvise(DONTNEED) before the job, as cache=cold; drop: and above */
-		CAT(" --invalidate=1");
+	/* O_DIRECT: scalebench drops the file's cached pages at setup (an O_DIRECT
+	 * read of a range with cached pages has them to check), fio's
+	 * --invalidate=1 before its job; cold: posix_fadvise(DONTNEED) before
+	 * the job, as cache=cold; drop: and above. fio's default fadvise_hint
+	 * would give the kernel a hint scalebench does not (POSIX_FADV_RANDOM:
+	 * no readahead for buffered random reads; _SEQUENTIAL: twice the
+	 * readahead for sequential ones): off. */
+	CAT(" --invalidate=%d --fadvise_hint=0", !direct && !strcmp(cache, "warm") ? 0 : 1);
 	CAT(FIO_MEASURE " --time_based --runtime=%llums --ramp_time=0", (unsigned long long)(runtime_s * 1000 + 0.5));
 	k = strlen(buf);
 	return k + 1 < len ? 0 : -1;
@@ -657,9 +661,10 @@ int iofile_fio_streams(const struct bench_env *env, uint64_t n, double runtime_s
 	shq(buf, len, env->dir ? env->dir : "/tmp");
 	CAT(" --filename_format='scalebench-fio.$jobnum' --size=%lluM --unlink=1 --rw=read --bs=%llu"
 	    " --direct=%d --ioengine=psync --iodepth=1 --numjobs=%llu --thread --group_reporting --invalidate=%d"
-	    FIO_MEASURE " --time_based --runtime=%llums --ramp_time=0",
+	    " --fadvise_hint=0" FIO_MEASURE " --time_based --runtime=%llums --ramp_time=0",
 	    (unsigned long long)mib, (unsigned long long)(bs ? bs : ALIGN), direct, (unsigned long long)n,
-	    direct || !strcmp(cache, "warm") ? 0 : 1, (unsigned long long)(runtime_s * 1000 + 0.5));
+	    !strcmp(cache, "warm") ? 0 : 1, /* io.streams drops per point unless warm, O_DIRECT or not */
+	    (unsigned long long)(runtime_s * 1000 + 0.5));
 	k = strlen(buf);
 	return k + 1 < len ? 0 : -1;
 }

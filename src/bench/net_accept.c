@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "fdhold.h"
-#include "netsrv.h"
+#include "netload.h"
 #include "registry.h"
 
 struct st {
@@ -82,7 +82,7 @@ static int prep(void *state, unsigned slot)
 	if (rc)
 		return rc;
 	struct pollfd p = {s->lsock, POLLIN, 0}; /* in the backlog, ready to accept */
-	if (poll(&p, 1, 10000) != 1) {
+	if (poll(&p, 1, CONNECT_ACK_TIMEOUT_MS) != 1) {
 		errno = ETIMEDOUT;
 		return bench_fail(s->held.env, "poll (pending connection)");
 	}

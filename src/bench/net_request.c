@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ev.h"
-#include "netsrv.h"
+#include "netload.h"
 #include "registry.h"
 
 #define REQ_BYTES 64

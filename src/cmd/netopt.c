@@ -10,7 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netsrv.h"
+#include "bench.h"
+#include "netctl.h"
 #include "netsys.h"
 #include "registry.h"
 

@@ -25,9 +25,10 @@
 
 #include "auth.h"
 #include "cmd.h"
-#include "netsrv.h"
+#include "netctl.h"
 #include "opt.h"
 #include "registry.h"
+#include "srvloop.h"
 #include "sys.h"
 
 #define CTL_MAX CTL_LINE

@@ -25,7 +25,6 @@
 
 #include "clock.h"
 #include "cmd.h"
-#include "netsrv.h"
 #include "opt.h"
 #include "registry.h"
 #include "runner.h"

@@ -9,7 +9,7 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "netsrv.h"
+#include "netctl.h"
 #include "ev.h"
 #include "t.h"
 

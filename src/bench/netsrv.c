@@ -228,15 +228,10 @@ static void child_main(const struct srv_spec *sp, const struct bench_net *net, i
 	sys_close_inherited(ctl);
 	char err[256];
 	int port = 0;
-	int sock = srv_bind(sp->family, sp->mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, srv_host(net),
-			    &port, err, sizeof(err));
+	int sock = srv_open(sp, srv_host(net), &port, err, sizeof(err));
 	if (sock < 0) {
 		line_write(ctl, "ERR %s", err);
 		_exit(1);
-	}
-	if (sp->mode == SRV_UDP) {
-		int big = 8 << 20;
-		setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
 	}
 	line_write(ctl, "READY port=%d", port);
 	srv_loop(sp, sock, ctl);

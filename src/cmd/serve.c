@@ -35,6 +35,8 @@
 #define HELLO_TIMEOUT_MS 2000 /* connect to authenticated, per connection */
 #define PEND_MAX 128          /* connections not yet authenticated */
 #define LINGER_MS 300         /* a dropped connection's ERR line drains this long */
+#define DROP_LINGER_MS 500    /* the same for a dropped client's, at most */
+#define TICK_MS 100           /* the loop's wake-up when nothing happens */
 #define ACCEPT_BURST 64       /* accepts per turn of the loop */
 #define DEFAULT_LISTEN "127.0.0.1:7411"
 
@@ -62,13 +64,6 @@ struct serve {
 	struct linebuf slb;
 	unsigned long sessions, refused, busy, evicted, timeouts;
 };
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static int parse_listen(const char *s, char *host, size_t hl, int *port, int *family)
 {
@@ -129,9 +124,9 @@ static void drop_client(struct serve *sv, const char *why)
 		 * that can destroy the ERR line before the client reads it */
 		shutdown(sv->client, SHUT_WR);
 		char junk[4096];
-		for (int i = 0; i < 5; i++) {
+		for (int i = 0; i < DROP_LINGER_MS / TICK_MS; i++) {
 			struct pollfd p = {sv->client, POLLIN, 0};
-			if (poll(&p, 1, 100) <= 0 || recv(sv->client, junk, sizeof(junk), 0) <= 0)
+			if (poll(&p, 1, TICK_MS) <= 0 || recv(sv->client, junk, sizeof(junk), 0) <= 0)
 				break;
 		}
 	}
@@ -161,8 +156,7 @@ static void start_session(struct serve *sv, const char *spec_text)
 		return;
 	}
 	int sock, port = 0;
-	sock = srv_bind(sp.family, sp.mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, sv->host, &port, err,
-			sizeof(err));
+	sock = srv_open(&sp, sv->host, &port, err, sizeof(err));
 	if (sock < 0) {
 		line_write(sv->client, "ERR %s", err);
 		return;
@@ -193,10 +187,6 @@ static void start_session(struct serve *sv, const char *spec_text)
 		for (int i = 0; i < PEND_MAX; i++)
 			if (sv->pend[i].state != P_FREE)
 				close(sv->pend[i].fd);
-		if (sp.mode == SRV_UDP) {
-			int big = 8 << 20;
-			setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
-		}
 		srv_loop(&sp, sock, p[1]);
 		_exit(0);
 	}
@@ -302,7 +292,7 @@ static void pend_fail(struct pend *p, const char *why)
 		return;
 	}
 	p->state = P_CLOSING;
-	p->deadline = ms_now() + LINGER_MS;
+	p->deadline = sys_now_ms() + LINGER_MS;
 	p->lb.n = 0;
 }
 
@@ -454,14 +444,14 @@ static void on_accept(struct serve *sv)
 		slot->fd = fd;
 		slot->state = P_HELLO;
 		slot->addr = a;
-		slot->since = ms_now();
+		slot->since = sys_now_ms();
 		slot->deadline = slot->since + HELLO_TIMEOUT_MS;
 	}
 }
 
 static void pend_timers(struct serve *sv)
 {
-	uint64_t now = ms_now();
+	uint64_t now = sys_now_ms();
 	for (int i = 0; i < PEND_MAX; i++) {
 		struct pend *p = &sv->pend[i];
 		if (p->state == P_FREE || now < p->deadline)
@@ -560,7 +550,7 @@ int cmd_serve(int argc, char **argv)
 		p[2] = (struct pollfd){sv.cctl, POLLIN, 0};
 		for (int i = 0; i < PEND_MAX; i++)
 			p[3 + i] = (struct pollfd){sv.pend[i].state == P_FREE ? -1 : sv.pend[i].fd, POLLIN, 0};
-		int r = poll(p, 3 + PEND_MAX, 100);
+		int r = poll(p, 3 + PEND_MAX, TICK_MS);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r > 0 && p[2].revents)

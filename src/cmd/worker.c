@@ -30,6 +30,10 @@
 #include "runner.h"
 #include "sys.h"
 
+/* How often the runner looks at Ctrl-C while it waits for a worker's
+ * output, in milliseconds. */
+#define WORKER_TICK_MS 200
+
 /* One JSON document on one line (steals j). */
 static int send_line(int fd, json_t *j)
 {
@@ -136,7 +140,7 @@ static void read_worker(int fd, pid_t pid, struct reader *rd)
 			forwarded = 1;
 		}
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int pr = poll(&pfd, 1, 200);
+		int pr = poll(&pfd, 1, WORKER_TICK_MS);
 		if (pr <= 0) {
 			if (pr < 0 && errno != EINTR)
 				break;

@@ -203,6 +203,17 @@ static int srv_ctl(struct srv *s)
 	}
 }
 
+int srv_open(const struct srv_spec *spec, const char *addr, int *port, char *err, size_t errlen)
+{
+	int udp = spec->mode == SRV_UDP;
+	int sock = srv_bind(spec->family, udp ? SOCK_DGRAM : SOCK_STREAM, addr, port, err, errlen);
+	if (sock >= 0 && udp) {
+		int big = SRV_UDP_RCVBUF;
+		setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+	}
+	return sock;
+}
+
 void srv_loop(const struct srv_spec *spec, int sock, int ctl)
 {
 	struct srv s;

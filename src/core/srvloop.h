@@ -16,6 +16,15 @@
  * connection, in milliseconds. */
 #define SRV_ECHO_SEND_TIMEOUT_MS 1000
 
+/* A UDP server's receive buffer, in bytes: bursts of datagrams are
+ * counted, not dropped by a full default buffer. */
+#define SRV_UDP_RCVBUF (8 << 20)
+
+/* The socket a server of spec serves on, bound to addr:*port (0: any; the
+ * port in *port): TCP listening, or UDP with SRV_UDP_RCVBUF. The socket,
+ * or -errno with a message in err. */
+int srv_open(const struct srv_spec *spec, const char *addr, int *port, char *err, size_t errlen);
+
 /* Runs in a child on an already bound socket (listening for TCP): writes
  * its lines to ctl, returns when told to stop, when ctl closes or when
  * spec->max_s has passed. */

@@ -49,7 +49,11 @@ static int setup(struct bench_env *env, void **state)
 		snprintf(env->note, sizeof(env->note), "%s", err);
 		return bench_fail(env, "bind/listen");
 	}
-	reg_add_fd(s->lsock);
+	if (reg_add_fd(s->lsock)) { /* it closed the socket */
+		s->lsock = -1;
+		errno = ENOMEM;
+		return bench_fail(env, "registry");
+	}
 	socklen_t len = sizeof(s->addr);
 	getsockname(s->lsock, (struct sockaddr *)&s->addr, &len);
 	s->load = (struct netload){.env = env, .addr = &s->addr, .alen = len, .in_srv_ns = 1};

@@ -58,7 +58,10 @@ static int set_n(void *state, uint64_t n)
 		int rc = netsrv_connect(&s->srv, SOCK_STREAM, &s->fd[s->n]);
 		if (rc)
 			return rc;
-		reg_add_fd(s->fd[s->n]);
+		if (reg_add_fd(s->fd[s->n])) { /* it closed the socket */
+			errno = ENOMEM;
+			return bench_fail(s->env, "registry");
+		}
 	}
 	return 0;
 }

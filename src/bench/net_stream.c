@@ -131,7 +131,11 @@ static int set_n(void *state, uint64_t n)
 		struct stream *t = &s->s[s->n];
 		if ((rc = netsrv_connect(&s->srv, SOCK_STREAM, &t->fd)))
 			return rc;
-		reg_add_fd(t->fd);
+		if (reg_add_fd(t->fd)) { /* it closed the socket */
+			t->fd = -1;
+			errno = ENOMEM;
+			return bench_fail(s->env, "registry");
+		}
 		net_nonblock(t->fd, 1);
 		int off = 0; /* bulk data: Nagle on, as iperf3 (netsrv_connect sets TCP_NODELAY) */
 		setsockopt(t->fd, IPPROTO_TCP, TCP_NODELAY, &off, sizeof(off));

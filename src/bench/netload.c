@@ -77,8 +77,16 @@ static int helper_spawn(struct netload *l)
 		helper_main(l, sv[1]);
 	}
 	close(sv[1]);
-	reg_add_pid(pid);
-	reg_add_fd(sv[0]);
+	if (reg_add_pid(pid)) { /* it killed and reaped the helper */
+		close(sv[0]);
+		errno = ENOMEM;
+		return bench_fail(l->env, "registry");
+	}
+	if (reg_add_fd(sv[0])) { /* it closed sv[0] */
+		reg_kill_pid(pid);
+		errno = ENOMEM;
+		return bench_fail(l->env, "registry");
+	}
 	bench_peer_add(l->env, "helpers", pid);
 	l->pid[l->n] = pid;
 	l->fd[l->n] = sv[0];

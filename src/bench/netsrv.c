@@ -199,8 +199,11 @@ static int start_peer(struct netsrv *s, const char *spec)
 	int port, fd;
 	if (peer_connect(s, host, sizeof(host), &port, &fd))
 		return bench_fail(env, "connect (control connection to --peer)");
+	if (reg_add_fd(fd)) { /* it closed fd */
+		errno = ENOMEM;
+		return bench_fail(env, "registry");
+	}
 	s->ctl = fd;
-	reg_add_fd(fd);
 	int e = ctl_hello(fd, &s->lb, s->net->key, msg, sizeof(msg));
 	if (e) {
 		snprintf(env->note, sizeof(env->note), "peer: %.200s", msg);
@@ -273,11 +276,18 @@ int netsrv_start(struct netsrv *s, struct bench_env *env, int mode, int mech)
 		child_main(&sp, s->net, sv[1]);
 	}
 	close(sv[1]);
+	if (reg_add_pid(pid)) { /* it killed and reaped the server */
+		close(sv[0]);
+		errno = ENOMEM;
+		return bench_fail(env, "registry");
+	}
 	s->pid = pid;
-	s->ctl = sv[0];
-	reg_add_pid(pid);
 	bench_peer_add(env, "server", pid);
-	reg_add_fd(sv[0]);
+	if (reg_add_fd(sv[0])) { /* it closed sv[0]; netsrv_stop reaps the server */
+		errno = ENOMEM;
+		return bench_fail(env, "registry");
+	}
+	s->ctl = sv[0];
 	return await_ready(s, srv_host(s->net), &local_words);
 }
 

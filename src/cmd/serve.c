@@ -192,8 +192,16 @@ static void start_session(struct serve *sv, const char *spec_text)
 	}
 	close(sock);
 	close(p[1]);
-	reg_add_pid(pid);
-	reg_add_fd(p[0]);
+	if (reg_add_pid(pid)) { /* it killed and reaped the server */
+		close(p[0]);
+		line_write(sv->client, "ERR registry: %s", strerror(ENOMEM));
+		return;
+	}
+	if (reg_add_fd(p[0])) { /* it closed p[0] */
+		reg_kill_pid(pid);
+		line_write(sv->client, "ERR registry: %s", strerror(ENOMEM));
+		return;
+	}
 	sv->child = pid;
 	sv->cctl = p[0];
 	sv->sessions++;
@@ -439,7 +447,8 @@ static void on_accept(struct serve *sv)
 			pend_close(old);
 			slot = old;
 		}
-		reg_add_fd(fd);
+		if (reg_add_fd(fd)) /* it closed fd: the connection is refused */
+			continue;
 		memset(slot, 0, sizeof(*slot));
 		slot->fd = fd;
 		slot->state = P_HELLO;
@@ -537,7 +546,11 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "scalebench serve: %s\n", err);
 		return EXIT_RUNTIME;
 	}
-	reg_add_fd(sv.lsock);
+	if (reg_add_fd(sv.lsock)) { /* it closed the socket */
+		fprintf(stderr, "scalebench serve: cannot register the listening socket: %s\n",
+			strerror(ENOMEM));
+		return EXIT_RUNTIME;
+	}
 	net_nonblock(sv.lsock, 1); /* on_accept takes what is there, in bursts */
 	printf("scalebench serve: listening on %s%s%s:%d (protocol %d)%s\n",
 	       sv.family == AF_INET6 ? "[" : "", sv.host, sv.family == AF_INET6 ? "]" : "", sv.port,

@@ -225,7 +225,11 @@ static int run_worker(const char *exe, const struct bench *b, const struct sweep
 		fprintf(stderr, "scalebench: cannot start a worker (%s): %s\n", exe, strerror(errno));
 		_exit(127);
 	}
-	reg_add_pid(pid);
+	if (reg_add_pid(pid)) { /* it killed and reaped the worker */
+		snprintf(err, errlen, "%s: cannot register the worker for cleanup: %s", b->name,
+			 strerror(ENOMEM));
+		goto fail;
+	}
 	close(jp[0]);
 	close(rp[1]);
 	jp[0] = rp[1] = -1;

@@ -184,24 +184,24 @@ int srv_bind(int family, int type, const char *addr, int *port, char *err, size_
 	struct sockaddr_storage ss;
 	memset(&ss, 0, sizeof(ss));
 	socklen_t len;
-	if (family == AF_INET6) {
+	void *ip;
+	int v6 = family == AF_INET6;
+	if (v6) {
 		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
 		a->sin6_family = AF_INET6;
 		a->sin6_port = htons((uint16_t)*port);
 		len = sizeof(*a);
-		if (inet_pton(AF_INET6, addr, &a->sin6_addr) != 1) {
-			snprintf(err, errlen, "'%s' is not an IPv6 address", addr);
-			return -EINVAL;
-		}
+		ip = &a->sin6_addr;
 	} else {
 		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
 		a->sin_family = AF_INET;
 		a->sin_port = htons((uint16_t)*port);
 		len = sizeof(*a);
-		if (inet_pton(AF_INET, addr, &a->sin_addr) != 1) {
-			snprintf(err, errlen, "'%s' is not an IPv4 address", addr);
-			return -EINVAL;
-		}
+		ip = &a->sin_addr;
+	}
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, addr, ip) != 1) {
+		snprintf(err, errlen, "'%s' is not an IPv%d address", addr, v6 ? 6 : 4);
+		return -EINVAL;
 	}
 	int fd = socket(family, type, 0);
 	if (fd < 0) {
@@ -211,7 +211,7 @@ int srv_bind(int family, int type, const char *addr, int *port, char *err, size_
 	int one = 1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, (struct sockaddr *)&ss, len) ||
-	    (type == SOCK_STREAM && listen(fd, 4096))) {
+	    (type == SOCK_STREAM && listen(fd, SRV_BACKLOG))) {
 		int e = errno;
 		snprintf(err, errlen, "bind/listen %s port %d: %s", addr, *port, strerror(e));
 		close(fd);

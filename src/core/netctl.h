@@ -68,6 +68,7 @@ int srv_spec_parse(const char *text, struct srv_spec *s, char *err, size_t errle
 
 /* Bind (and listen) on addr:port of the family (port 0: any); the port in
  * *port. The socket, or -errno with a message in err. */
+#define SRV_BACKLOG 4096
 int srv_bind(int family, int type, const char *addr, int *port, char *err, size_t errlen);
 
 /* A line-buffered reader of a control channel. */

@@ -40,8 +40,7 @@ int fdhold_add(struct fdhold *h, int fd)
 		h->fd = p;
 		h->cap = nc;
 	}
-	if (reg_add_fd(fd)) {
-		close(fd);
+	if (reg_add_fd(fd)) { /* it closed fd */
 		errno = ENOMEM;
 		return bench_fail(h->env, "registry");
 	}

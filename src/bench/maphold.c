@@ -21,8 +21,7 @@ int maphold_add(struct maphold *h, struct bench_env *env, void *m)
 		h->maps = p;
 		h->cap = nc;
 	}
-	if (reg_add_map(m, h->page)) {
-		munmap(m, h->page);
+	if (reg_add_map(m, h->page)) { /* it unmapped m */
 		errno = ENOMEM;
 		return bench_fail(env, "registry");
 	}

@@ -51,8 +51,7 @@ static int setup(struct bench_env *env, void **state)
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (r == MAP_FAILED)
 		return bench_fail(env, "mmap (region)");
-	if (reg_add_map(r, s->page * REGION_PAGES)) {
-		munmap(r, s->page * REGION_PAGES);
+	if (reg_add_map(r, s->page * REGION_PAGES)) { /* it unmapped r */
 		errno = ENOMEM;
 		return bench_fail(env, "registry");
 	}

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "fdhold.h"
-#include "netsrv.h"
+#include "netload.h"
 #include "registry.h"
 
 struct st {
@@ -49,7 +49,11 @@ static int setup(struct bench_env *env, void **state)
 		snprintf(env->note, sizeof(env->note), "%s", err);
 		return bench_fail(env, "bind/listen");
 	}
-	reg_add_fd(s->lsock);
+	if (reg_add_fd(s->lsock)) { /* it closed the socket */
+		s->lsock = -1;
+		errno = ENOMEM;
+		return bench_fail(env, "registry");
+	}
 	socklen_t len = sizeof(s->addr);
 	getsockname(s->lsock, (struct sockaddr *)&s->addr, &len);
 	s->load = (struct netload){.env = env, .addr = &s->addr, .alen = len, .in_srv_ns = 1};
@@ -82,7 +86,7 @@ static int prep(void *state, unsigned slot)
 	if (rc)
 		return rc;
 	struct pollfd p = {s->lsock, POLLIN, 0}; /* in the backlog, ready to accept */
-	if (poll(&p, 1, 10000) != 1) {
+	if (poll(&p, 1, CONNECT_ACK_TIMEOUT_MS) != 1) {
 		errno = ETIMEDOUT;
 		return bench_fail(s->held.env, "poll (pending connection)");
 	}

@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ev.h"
-#include "netsrv.h"
+#include "netload.h"
 #include "registry.h"
 
 struct st {
@@ -69,7 +69,7 @@ static int op(void *state, unsigned slot)
 	 * block past a timeout or an interruption (SIGINT) */
 	for (;;) {
 		struct pollfd p[2] = {{s->probe, POLLIN, 0}, {s->srv.ctl, POLLIN, 0}};
-		int r = poll(p, 2, 10000);
+		int r = poll(p, 2, CONNECT_ACK_TIMEOUT_MS);
 		if (r < 0 && errno == EINTR && !reg_stop_requested())
 			continue;
 		if (r <= 0) {
@@ -89,7 +89,7 @@ static int op(void *state, unsigned slot)
 	if (n != 1) {
 		if (n == 0)
 			errno = ECONNRESET;
-		int f = netsrv_check(&s->srv, 100);
+		int f = netsrv_check(&s->srv, CTL_WHY_TIMEOUT_MS);
 		return f ? f : bench_fail(s->env, "recv (accept acknowledgment)");
 	}
 	return 0;

@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "ev.h"
-#include "netsrv.h"
+#include "netload.h"
 #include "registry.h"
 
 #define REQ_BYTES 64
@@ -75,7 +75,11 @@ static int setup(struct bench_env *env, void **state)
 				   .alen = s->srv.alen, .want_ack = 1};
 	if ((rc = netsrv_connect(&s->srv, SOCK_STREAM, &s->active)))
 		return rc;
-	reg_add_fd(s->active);
+	if ((rc = reg_add_fd(s->active))) { /* it closed the socket */
+		s->active = -1;
+		errno = -rc;
+		return bench_fail(env, "registry");
+	}
 	memset(s->buf, 'r', sizeof(s->buf));
 	s->gap_ns = bench_param_u64(env, "gap_us", 100) * 1000;
 	if (s->gap_ns > 999999999)

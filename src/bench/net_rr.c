@@ -12,6 +12,9 @@
 #include "netsrv.h"
 #include "registry.h"
 
+/* How long the round trips in flight may take to answer, in milliseconds. */
+#define RESPONSE_TIMEOUT_MS 1000
+
 struct st {
 	struct bench_env *env;
 	struct netsrv srv;
@@ -55,7 +58,10 @@ static int set_n(void *state, uint64_t n)
 		int rc = netsrv_connect(&s->srv, SOCK_STREAM, &s->fd[s->n]);
 		if (rc)
 			return rc;
-		reg_add_fd(s->fd[s->n]);
+		if (reg_add_fd(s->fd[s->n])) { /* it closed the socket */
+			errno = ENOMEM;
+			return bench_fail(s->env, "registry");
+		}
 	}
 	return 0;
 }
@@ -77,7 +83,7 @@ static int run(void *state, struct meter *m)
 	while (rc == 0 && pending > 0) {
 		for (uint64_t i = 0; i < s->n; i++)
 			s->p[i] = (struct pollfd){s->fd[i], POLLIN, 0};
-		int k = poll(s->p, (nfds_t)s->n, 1000);
+		int k = poll(s->p, (nfds_t)s->n, RESPONSE_TIMEOUT_MS);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {

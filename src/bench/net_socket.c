@@ -51,8 +51,8 @@ static int set_n(void *state, uint64_t n)
 		int fd = socket(s->held.env->net->family, SOCK_STREAM, 0);
 		if (fd < 0)
 			return bench_fail(s->held.env, "socket (hole)");
-		if (reg_add_fd(fd)) {
-			close(fd);
+		if (reg_add_fd(fd)) { /* it closed fd */
+			errno = ENOMEM;
 			return bench_fail(s->held.env, "registry");
 		}
 		s->held.fd[s->hole] = fd;

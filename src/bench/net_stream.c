@@ -131,7 +131,11 @@ static int set_n(void *state, uint64_t n)
 		struct stream *t = &s->s[s->n];
 		if ((rc = netsrv_connect(&s->srv, SOCK_STREAM, &t->fd)))
 			return rc;
-		reg_add_fd(t->fd);
+		if (reg_add_fd(t->fd)) { /* it closed the socket */
+			t->fd = -1;
+			errno = ENOMEM;
+			return bench_fail(s->env, "registry");
+		}
 		net_nonblock(t->fd, 1);
 		int off = 0; /* bulk data: Nagle on, as iperf3 (netsrv_connect sets TCP_NODELAY) */
 		setsockopt(t->fd, IPPROTO_TCP, TCP_NODELAY, &off, sizeof(off));
@@ -158,6 +162,9 @@ static double tvs(struct timeval t) { return (double)t.tv_sec + (double)t.tv_use
  * nonblocking socket, select, then up to 10 writes of 128 KiB per ready
  * stream), so that net.stream and iperf3 do the same work. */
 #define SENDS_PER_WAKE 10
+/* The wait for a writable stream, in milliseconds (meter_stop is checked
+ * at least this often). */
+#define STREAM_TICK_MS 100
 
 static int send_some(struct st *s, struct stream *t, struct meter *m)
 {
@@ -196,7 +203,7 @@ static int run(void *state, struct meter *m)
 	while (rc == 0 && !meter_stop(m)) {
 		for (uint64_t i = 0; i < s->n; i++)
 			p[i] = (struct pollfd){s->s[i].fd, POLLOUT, 0};
-		int k = poll(p, (nfds_t)s->n, 100);
+		int k = poll(p, (nfds_t)s->n, STREAM_TICK_MS);
 		if (k < 0 && errno != EINTR)
 			rc = bench_fail(s->env, "poll");
 		for (uint64_t i = 0; k > 0 && i < s->n && rc == 0; i++)

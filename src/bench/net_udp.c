@@ -42,7 +42,11 @@ static int setup(struct bench_env *env, void **state)
 		return rc;
 	if ((rc = netsrv_connect(&s->srv, SOCK_DGRAM, &s->fd)))
 		return rc;
-	reg_add_fd(s->fd);
+	if (reg_add_fd(s->fd)) { /* it closed the socket */
+		s->fd = -1;
+		errno = ENOMEM;
+		return bench_fail(env, "registry");
+	}
 	int big = 4 << 20;
 	setsockopt(s->fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
 	return 0;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Helper processes that hold established client connections for the
- * net.* benches (see netsrv.h): each raises its descriptor limit to the
+ * net.* benches (see netload.h): each raises its descriptor limit to the
  * hard limit and holds up to that many, so that the client side never
  * caps a sweep; the runner talks to each over a socketpair, one byte per
  * command ('o' open one more, 'c' close the newest) and an errno back. */
-#include "netsrv.h"
+#include "netload.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -19,33 +19,6 @@
 #include "netsys.h"
 #include "registry.h"
 #include "sys.h"
-
-int net_connect_to(const struct sockaddr_storage *a, socklen_t alen, int want_ack, int *out)
-{
-	int fd = socket(a->ss_family, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -errno;
-	int rc;
-	while ((rc = connect(fd, (const struct sockaddr *)a, alen)) < 0 && errno == EINTR)
-		;
-	if (rc == 0 && want_ack) {
-		struct pollfd p = {fd, POLLIN, 0};
-		char c;
-		int pr = poll(&p, 1, 10000);
-		if (pr == 0)
-			errno = ETIMEDOUT;
-		rc = pr > 0 && recv(fd, &c, 1, 0) == 1 ? 0 : -1;
-		if (pr > 0 && rc)
-			errno = ECONNRESET;
-	}
-	if (rc) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
-	*out = fd;
-	return 0;
-}
 
 /* ---- helpers holding connections ---- */
 
@@ -104,8 +77,16 @@ static int helper_spawn(struct netload *l)
 		helper_main(l, sv[1]);
 	}
 	close(sv[1]);
-	reg_add_pid(pid);
-	reg_add_fd(sv[0]);
+	if (reg_add_pid(pid)) { /* it killed and reaped the helper */
+		close(sv[0]);
+		errno = ENOMEM;
+		return bench_fail(l->env, "registry");
+	}
+	if (reg_add_fd(sv[0])) { /* it closed sv[0] */
+		reg_kill_pid(pid);
+		errno = ENOMEM;
+		return bench_fail(l->env, "registry");
+	}
 	bench_peer_add(l->env, "helpers", pid);
 	l->pid[l->n] = pid;
 	l->fd[l->n] = sv[0];
@@ -119,10 +100,10 @@ static int helper_cmd(struct netload *l, int h, char cmd, const char *call)
 {
 	if (write(l->fd[h], &cmd, 1) != 1)
 		return bench_fail(l->env, "helper command");
-	uint64_t give_up = sys_now_ms() + 15000;
+	uint64_t give_up = sys_now_ms() + HELPER_REPLY_TIMEOUT_MS;
 	for (;;) {
 		struct pollfd p[2] = {{l->fd[h], POLLIN, 0}, {l->srv ? l->srv->ctl : -1, POLLIN, 0}};
-		int r = poll(p, 2, 500);
+		int r = poll(p, 2, HELPER_POLL_MS);
 		if (r < 0 && errno == EINTR && !reg_stop_requested())
 			continue;
 		if (r < 0)

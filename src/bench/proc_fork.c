@@ -62,9 +62,7 @@ static int grow(void *state, uint64_t i)
 		return bench_fail(s->env, "fork (sleeper)");
 	if (pid == 0)
 		sleeper(parent);
-	if (reg_add_pid(pid)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+	if (reg_add_pid(pid)) { /* it killed and reaped the sleeper */
 		errno = ENOMEM;
 		return bench_fail(s->env, "registry");
 	}

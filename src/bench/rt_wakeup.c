@@ -354,8 +354,8 @@ static int run(void *state, struct meter *m)
 	uint64_t old_rt[2] = {0, 0};
 	int rt_lim = sys_rttime_limit(200000, 1000000, old_rt);
 	int dma = sys_dma_latency_hold();
-	if (dma >= 0)
-		reg_add_fd(dma);
+	if (dma >= 0 && reg_add_fd(dma)) /* it closed dma: not held, said in the note */
+		dma = -ENOMEM;
 	for (int k = 0; k < s->ncpu; k++) {
 		struct thr *t = &s->t[k];
 		hist_reset(t->h);

@@ -250,7 +250,10 @@ static int spawn(struct rtload *l, int kind, int fd, int lfd, const struct socka
 		_exit(0);
 	}
 	setpgid(p, p);
-	reg_add_pid(p);
+	if (reg_add_pid(p)) { /* it killed and reaped the load */
+		*call = "registry";
+		return -ENOMEM;
+	}
 	l->pid[slot] = p;
 	l->kind[slot] = tx ? -1 : kind; /* a sender's work is counted by its receiver */
 	l->n++;

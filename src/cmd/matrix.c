@@ -48,6 +48,13 @@ static uint64_t default_image_size(const struct runner *rn, char *why, size_t wh
 }
 
 /* Full path of a mkfs tool, searched in PATH then /usr/sbin and /sbin. */
+/* A reg_add_* that failed (it released what it was given): -1 with why. */
+static int reg_failed(char *why, size_t whylen, const char *what)
+{
+	snprintf(why, whylen, "%.400s: cannot register it for cleanup: %s", what, strerror(ENOMEM));
+	return -1;
+}
+
 static int find_tool(const char *name, char *out, size_t len)
 {
 	const char *path = getenv("PATH");
@@ -123,7 +130,8 @@ static int run_mkfs(const struct fs_spec *f, const char *image, const char *scra
 		execv(exe, argv);
 		_exit(127);
 	}
-	reg_add_pid(pid);
+	if (reg_add_pid(pid)) /* it killed and reaped the tool */
+		return reg_failed(why, whylen, tool);
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR || reg_stop_requested()) {
@@ -172,7 +180,11 @@ static int zram_up(const struct fs_spec *f, const char *scratch, uint64_t size, 
 		m->zram[0] = 0;
 		return -1;
 	}
-	reg_add_zram(m->zram);
+	if (reg_add_zram(m->zram)) { /* it removed the device */
+		reg_failed(why, whylen, m->zram);
+		m->zram[0] = 0;
+		return -1;
+	}
 	char p[128], alg[128] = "unknown";
 	snprintf(p, sizeof(p), "/sys/block/%s/comp_algorithm", m->zram + 5);
 	FILE *fp = fopen(p, "r");
@@ -196,7 +208,8 @@ static int zram_up(const struct fs_spec *f, const char *scratch, uint64_t size, 
 		snprintf(why, whylen, "%s", err);
 		return -1;
 	}
-	reg_add_mount(m->mnt);
+	if (reg_add_mount(m->mnt)) /* it unmounted it */
+		return reg_failed(why, whylen, m->mnt);
 	return 0;
 }
 
@@ -270,12 +283,14 @@ static int fuse_up(const char *fuse_opts, const char *scratch, json_t *info, str
 		_exit(127);
 	}
 	setpgid(pid, pid);
-	reg_add_pid(pid);
+	if (reg_add_pid(pid)) /* it killed and reaped bindfs */
+		return reg_failed(why, whylen, "bindfs");
 	m->fpid = pid;
 	/* registered before it appears: a signal while bindfs starts must not
 	 * leave a mount made after the last look (unmounting a directory that
 	 * is not mounted is not an error) */
-	reg_add_mount(m->fmnt);
+	if (reg_add_mount(m->fmnt)) /* fuse_down stops bindfs */
+		return reg_failed(why, whylen, m->fmnt);
 	/* the mount appears when the daemon is ready; it exits on a bad option */
 	int st = 0, up = 0;
 	for (int i = 0; i < 1000 && !reg_stop_requested(); i++) { /* 20 s */
@@ -359,7 +374,8 @@ static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint6
 			snprintf(why, whylen, "%s", err);
 			return -1;
 		}
-		reg_add_mount(m->mnt);
+		if (reg_add_mount(m->mnt)) /* it unmounted it */
+			return reg_failed(why, whylen, m->mnt);
 		return 0;
 	}
 	if (dk >= DEV_DM_LINEAR) {
@@ -376,7 +392,12 @@ static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint6
 		m->image[0] = 0;
 		return -1;
 	}
-	reg_add_file(m->image);
+	if (reg_add_file(m->image)) { /* it removed the file */
+		close(fd);
+		reg_failed(why, whylen, m->image);
+		m->image[0] = 0;
+		return -1;
+	}
 	int rc = ftruncate(fd, (off_t)size);
 	int e = errno;
 	close(fd);
@@ -401,7 +422,11 @@ static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint6
 		m->dev[0] = 0;
 		return -1;
 	}
-	reg_add_loop(m->dev);
+	if (reg_add_loop(m->dev)) { /* it detached the device */
+		reg_failed(why, whylen, m->dev);
+		m->dev[0] = 0;
+		return -1;
+	}
 	json_object_set_new(info, "loop", json_pack("{s:s,s:b,s:s}", "device", m->dev, "direct_io",
 						      dio, "what",
 						      dio ? "direct I/O to the image: no second page cache"
@@ -416,7 +441,8 @@ static int bring_up(const struct fs_spec *f, int idx, const char *scratch, uint6
 		snprintf(why, whylen, "%s", err);
 		return -1;
 	}
-	reg_add_mount(m->mnt);
+	if (reg_add_mount(m->mnt)) /* it unmounted it */
+		return reg_failed(why, whylen, m->mnt);
 	return 0;
 }
 

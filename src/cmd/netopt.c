@@ -10,7 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netsrv.h"
+#include "bench.h"
+#include "netctl.h"
 #include "netsys.h"
 #include "registry.h"
 
@@ -55,15 +56,20 @@ int netopt_start(const struct net_args *a, struct bench_net *net, char *err, siz
 		"addr add " NETNS_CLI6 "/64 dev %s nodad\n",
 	};
 	struct sys_netns ns;
-	int rc = sys_netns_pair(&ns, setup, err, errlen);
-	for (int i = 0; i < 2; i++) {
-		if (ns.holder[i] > 0)
-			reg_add_pid(ns.holder[i]);
-		if (ns.nsfd[i] >= 0)
-			reg_add_fd(ns.nsfd[i]);
+	int rc = sys_netns_pair(&ns, setup, err, errlen), lost = 0;
+	for (int i = 0; i < 2; i++) { /* a failed registration released what it was given */
+		if (ns.holder[i] > 0 && reg_add_pid(ns.holder[i]))
+			lost = 1;
+		if (ns.nsfd[i] >= 0 && reg_add_fd(ns.nsfd[i]))
+			lost = 1;
 	}
 	if (rc)
 		return -1;
+	if (lost) {
+		snprintf(err, errlen, "--netns: cannot register the namespaces for cleanup: %s",
+			 strerror(ENOMEM));
+		return -1;
+	}
 	if ((rc = sys_netns_enter(ns.nsfd[1]))) {
 		snprintf(err, errlen, "setns (client namespace): %s", strerror(-rc));
 		return -1;

@@ -427,8 +427,8 @@ int runner_start(struct runner *rn, int argc, char **argv)
 			fprintf(stderr, "scalebench %s: --mem-limit: %s\n", rn->cmd, why);
 			return rc;
 		}
-		if ((rc = reg_add_cgroup(rn->cgroup))) {
-			sys_memcg_remove(rn->cgroup);
+		if ((rc = reg_add_cgroup(rn->cgroup))) { /* it removed the cgroup */
+			fprintf(stderr, "scalebench %s: --mem-limit: registry: %s\n", rn->cmd, strerror(-rc));
 			return rc;
 		}
 		worker_set_cgroup(rn->cgroup);

@@ -25,15 +25,18 @@
 
 #include "auth.h"
 #include "cmd.h"
-#include "netsrv.h"
+#include "netctl.h"
 #include "opt.h"
 #include "registry.h"
+#include "srvloop.h"
 #include "sys.h"
 
 #define CTL_MAX CTL_LINE
 #define HELLO_TIMEOUT_MS 2000 /* connect to authenticated, per connection */
 #define PEND_MAX 128          /* connections not yet authenticated */
 #define LINGER_MS 300         /* a dropped connection's ERR line drains this long */
+#define DROP_LINGER_MS 500    /* the same for a dropped client's, at most */
+#define TICK_MS 100           /* the loop's wake-up when nothing happens */
 #define ACCEPT_BURST 64       /* accepts per turn of the loop */
 #define DEFAULT_LISTEN "127.0.0.1:7411"
 
@@ -61,13 +64,6 @@ struct serve {
 	struct linebuf slb;
 	unsigned long sessions, refused, busy, evicted, timeouts;
 };
-
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static int parse_listen(const char *s, char *host, size_t hl, int *port, int *family)
 {
@@ -128,9 +124,9 @@ static void drop_client(struct serve *sv, const char *why)
 		 * that can destroy the ERR line before the client reads it */
 		shutdown(sv->client, SHUT_WR);
 		char junk[4096];
-		for (int i = 0; i < 5; i++) {
+		for (int i = 0; i < DROP_LINGER_MS / TICK_MS; i++) {
 			struct pollfd p = {sv->client, POLLIN, 0};
-			if (poll(&p, 1, 100) <= 0 || recv(sv->client, junk, sizeof(junk), 0) <= 0)
+			if (poll(&p, 1, TICK_MS) <= 0 || recv(sv->client, junk, sizeof(junk), 0) <= 0)
 				break;
 		}
 	}
@@ -160,8 +156,7 @@ static void start_session(struct serve *sv, const char *spec_text)
 		return;
 	}
 	int sock, port = 0;
-	sock = srv_bind(sp.family, sp.mode == SRV_UDP ? SOCK_DGRAM : SOCK_STREAM, sv->host, &port, err,
-			sizeof(err));
+	sock = srv_open(&sp, sv->host, &port, err, sizeof(err));
 	if (sock < 0) {
 		line_write(sv->client, "ERR %s", err);
 		return;
@@ -192,17 +187,21 @@ static void start_session(struct serve *sv, const char *spec_text)
 		for (int i = 0; i < PEND_MAX; i++)
 			if (sv->pend[i].state != P_FREE)
 				close(sv->pend[i].fd);
-		if (sp.mode == SRV_UDP) {
-			int big = 8 << 20;
-			setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
-		}
 		srv_loop(&sp, sock, p[1]);
 		_exit(0);
 	}
 	close(sock);
 	close(p[1]);
-	reg_add_pid(pid);
-	reg_add_fd(p[0]);
+	if (reg_add_pid(pid)) { /* it killed and reaped the server */
+		close(p[0]);
+		line_write(sv->client, "ERR registry: %s", strerror(ENOMEM));
+		return;
+	}
+	if (reg_add_fd(p[0])) { /* it closed p[0] */
+		reg_kill_pid(pid);
+		line_write(sv->client, "ERR registry: %s", strerror(ENOMEM));
+		return;
+	}
 	sv->child = pid;
 	sv->cctl = p[0];
 	sv->sessions++;
@@ -301,7 +300,7 @@ static void pend_fail(struct pend *p, const char *why)
 		return;
 	}
 	p->state = P_CLOSING;
-	p->deadline = ms_now() + LINGER_MS;
+	p->deadline = sys_now_ms() + LINGER_MS;
 	p->lb.n = 0;
 }
 
@@ -448,19 +447,20 @@ static void on_accept(struct serve *sv)
 			pend_close(old);
 			slot = old;
 		}
-		reg_add_fd(fd);
+		if (reg_add_fd(fd)) /* it closed fd: the connection is refused */
+			continue;
 		memset(slot, 0, sizeof(*slot));
 		slot->fd = fd;
 		slot->state = P_HELLO;
 		slot->addr = a;
-		slot->since = ms_now();
+		slot->since = sys_now_ms();
 		slot->deadline = slot->since + HELLO_TIMEOUT_MS;
 	}
 }
 
 static void pend_timers(struct serve *sv)
 {
-	uint64_t now = ms_now();
+	uint64_t now = sys_now_ms();
 	for (int i = 0; i < PEND_MAX; i++) {
 		struct pend *p = &sv->pend[i];
 		if (p->state == P_FREE || now < p->deadline)
@@ -546,7 +546,11 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "scalebench serve: %s\n", err);
 		return EXIT_RUNTIME;
 	}
-	reg_add_fd(sv.lsock);
+	if (reg_add_fd(sv.lsock)) { /* it closed the socket */
+		fprintf(stderr, "scalebench serve: cannot register the listening socket: %s\n",
+			strerror(ENOMEM));
+		return EXIT_RUNTIME;
+	}
 	net_nonblock(sv.lsock, 1); /* on_accept takes what is there, in bursts */
 	printf("scalebench serve: listening on %s%s%s:%d (protocol %d)%s\n",
 	       sv.family == AF_INET6 ? "[" : "", sv.host, sv.family == AF_INET6 ? "]" : "", sv.port,
@@ -559,7 +563,7 @@ int cmd_serve(int argc, char **argv)
 		p[2] = (struct pollfd){sv.cctl, POLLIN, 0};
 		for (int i = 0; i < PEND_MAX; i++)
 			p[3 + i] = (struct pollfd){sv.pend[i].state == P_FREE ? -1 : sv.pend[i].fd, POLLIN, 0};
-		int r = poll(p, 3 + PEND_MAX, 100);
+		int r = poll(p, 3 + PEND_MAX, TICK_MS);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r > 0 && p[2].revents)

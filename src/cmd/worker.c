@@ -25,11 +25,14 @@
 
 #include "clock.h"
 #include "cmd.h"
-#include "netsrv.h"
 #include "opt.h"
 #include "registry.h"
 #include "runner.h"
 #include "sys.h"
+
+/* How often the runner looks at Ctrl-C while it waits for a worker's
+ * output, in milliseconds. */
+#define WORKER_TICK_MS 200
 
 /* One JSON document on one line (steals j). */
 static int send_line(int fd, json_t *j)
@@ -137,7 +140,7 @@ static void read_worker(int fd, pid_t pid, struct reader *rd)
 			forwarded = 1;
 		}
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int pr = poll(&pfd, 1, 200);
+		int pr = poll(&pfd, 1, WORKER_TICK_MS);
 		if (pr <= 0) {
 			if (pr < 0 && errno != EINTR)
 				break;
@@ -222,7 +225,11 @@ static int run_worker(const char *exe, const struct bench *b, const struct sweep
 		fprintf(stderr, "scalebench: cannot start a worker (%s): %s\n", exe, strerror(errno));
 		_exit(127);
 	}
-	reg_add_pid(pid);
+	if (reg_add_pid(pid)) { /* it killed and reaped the worker */
+		snprintf(err, errlen, "%s: cannot register the worker for cleanup: %s", b->name,
+			 strerror(ENOMEM));
+		goto fail;
+	}
 	close(jp[0]);
 	close(rp[1]);
 	jp[0] = rp[1] = -1;

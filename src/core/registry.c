@@ -173,8 +173,12 @@ int reg_remove_tree(const char *path)
 int reg_add_pid(pid_t pid)
 {
 	int rc = grow_array((void **)&pids, &cappids, npids, sizeof(*pids));
-	if (rc)
+	if (rc) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 		return rc;
+	}
 	pids[npids++] = pid;
 	return 0;
 }
@@ -203,8 +207,10 @@ int reg_kill_pid(pid_t pid)
 int reg_add_fd(int fd)
 {
 	int rc = grow_array((void **)&fds, &capfds, nfds, sizeof(*fds));
-	if (rc)
+	if (rc) {
+		close(fd);
 		return rc;
+	}
 	fds[nfds++] = fd;
 	return 0;
 }
@@ -223,8 +229,10 @@ int reg_close_fd(int fd)
 int reg_add_map(void *addr, size_t len)
 {
 	int rc = grow_array((void **)&maps, &capmaps, nmaps, sizeof(*maps));
-	if (rc)
+	if (rc) {
+		munmap(addr, len);
 		return rc;
+	}
 	maps[nmaps].addr = addr;
 	maps[nmaps].len = len;
 	nmaps++;
@@ -242,13 +250,17 @@ int reg_unmap(void *addr, size_t len)
 	return munmap(addr, len) ? -errno : 0;
 }
 
-static int plist_add(struct plist *l, const char *path)
+/* Register path in l; on failure release it with rel (complaining if
+ * that fails too) and return -ENOMEM. */
+static int plist_add(struct plist *l, const char *path, int (*rel)(const char *), const char *what)
 {
-	int rc = grow_array((void **)&l->v, &l->cap, l->n, sizeof(*l->v));
-	if (rc)
-		return rc;
-	if (!(l->v[l->n] = strdup(path)))
+	if (grow_array((void **)&l->v, &l->cap, l->n, sizeof(*l->v)) ||
+	    !(l->v[l->n] = strdup(path))) {
+		int rc = rel(path);
+		if (rc)
+			fprintf(stderr, "scalebench: could not %s %s: %s\n", what, path, strerror(-rc));
 		return -ENOMEM;
+	}
 	l->n++;
 	return 0;
 }
@@ -281,10 +293,10 @@ static void plist_release(struct plist *l, int (*rel)(const char *), const char 
 
 static int unlink_path(const char *p) { return unlink(p) && errno != ENOENT ? -errno : 0; }
 
-int reg_add_mount(const char *dir) { return plist_add(&mounts, dir); }
-int reg_add_loop(const char *dev) { return plist_add(&loops, dev); }
-int reg_add_file(const char *path) { return plist_add(&files, path); }
-int reg_add_zram(const char *dev) { return plist_add(&zrams, dev); }
+int reg_add_mount(const char *dir) { return plist_add(&mounts, dir, sys_umount, "unmount"); }
+int reg_add_loop(const char *dev) { return plist_add(&loops, dev, sys_loop_detach, "detach"); }
+int reg_add_file(const char *path) { return plist_add(&files, path, unlink_path, "remove"); }
+int reg_add_zram(const char *dev) { return plist_add(&zrams, dev, sys_zram_remove, "remove zram device"); }
 
 int reg_remove_zram(const char *dev)
 {
@@ -318,7 +330,7 @@ int reg_remove_file(const char *path)
 	return rc;
 }
 
-int reg_add_cgroup(const char *path) { return plist_add(&cgroups, path); }
+int reg_add_cgroup(const char *path) { return plist_add(&cgroups, path, sys_memcg_remove, "remove cgroup"); }
 
 int reg_remove_cgroup(const char *path)
 {

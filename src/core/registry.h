@@ -6,7 +6,15 @@
  * removed, recursively, without following symbolic links and without
  * crossing into other file systems. Processes are killed (SIGKILL) and
  * reaped; descriptors closed; mappings unmapped. Signals only set
- * reg_interrupted; loops poll it through reg_stop_requested(). */
+ * reg_interrupted; loops poll it through reg_stop_requested().
+ *
+ * reg_add_*: registering takes the resource over. It fails only when the
+ * registry's memory cannot grow (-ENOMEM); then it releases the resource
+ * at once (kills and reaps the process, closes, unmaps, unmounts,
+ * detaches, removes) rather than leave one that Ctrl-C would leak. Every
+ * caller checks the result and, on failure, forgets the resource (never
+ * releases it again) and fails its setup with that errno
+ * (docs/architecture.md). */
 #ifndef SB_REGISTRY_H
 #define SB_REGISTRY_H
 

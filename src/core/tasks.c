@@ -415,8 +415,9 @@ static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct fai
 				task_run(&t[k]);
 				_exit(0); /* not exit: the registry is the parent's to clean */
 			}
+			if ((rc = reg_add_pid(pid)) < 0) /* it killed and reaped the task */
+				break;
 			pids[k] = pid;
-			reg_add_pid(pid);
 		}
 		started++;
 	}

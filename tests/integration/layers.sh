@@ -6,8 +6,12 @@
 # objects are there, on their symbols (nm): an undefined symbol of an
 # object must be defined in a layer it may use, and a function a header
 # names must be defined in a layer that header's may use (a contract in
-# the folder of its owner). The checks are first run on a small sample
-# tree with violations, which they must find.
+# the folder of its owner). Two narrower rules: cmd/serve.c uses nothing
+# of bench/ (the server loop and the control protocol it shares with the
+# net benches are in core/: srvloop.h, netctl.h), and no two helpers of
+# bench/ (a .c with a header of its own, as netsrv.c and netload.c) use
+# each other (one may call the other, not both). The checks are first run
+# on a small sample tree with violations, which they must find.
 # tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
@@ -24,9 +28,22 @@ allowed() {
 	esac
 }
 RULES="sys:sys core:core,sys out:out,core,sys bench:bench,core,sys cmd:cmd,bench,out,core,sys main:main,cmd,bench,out,core,sys"
+# files with a narrower rule than their layer's: NAME (below src/, without
+# .c or .o) and the layers it may use
+NARROW="cmd/serve:cmd,out,core,sys"
 may_use() { case " $(allowed "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
 layer_of() { # PATH below src/: its layer
 	case $1 in */src/*/*) d=${1%/*}; echo "${d##*/}" ;; *) echo main ;; esac
+}
+# may_use_from FILE LAYER: may FILE (a path below src/) use LAYER?
+may_use_from() {
+	n=${1%.[ch]}; n=${n#*src/}
+	for r in $NARROW; do
+		[ "${r%%:*}" = "$n" ] || continue
+		case ",${r#*:}," in *",$2,"*) return 0 ;; esac
+		return 1
+	done
+	may_use "$(layer_of "$1")" "$2"
 }
 
 # include_violations ROOT: "file: includes header (layer)" for each #include
@@ -42,7 +59,7 @@ include_violations() {
 			done
 			[ -f "$1/src/$h" ] && to=main
 			[ -n "$to" ] || continue
-			may_use "$from" "$to" || echo "${f#"$1"/}: includes $h ($to/)"
+			may_use_from "$f" "$to" || echo "${f#"$1"/}: includes $h ($to/)"
 		done
 	done
 }
@@ -55,7 +72,7 @@ symbol_violations() {
 	nm -A -u "$1"/src/*.o "$1"/src/*/*.o 2>/dev/null |
 		awk '{ sub(/:$/, "", $1); print "U", $3, $1 }' >>"$T/syms"
 	# a path's layer: its directory below src/, or main for src/*.o
-	awk -v root="$1/" -v rules="$RULES" '
+	awk -v root="$1/" -v rules="$RULES" -v narrow="$NARROW" '
 	function layer(p,   n, a) { n = split(p, a, "/"); return a[n - 1] == "src" ? "main" : a[n - 1] }
 	BEGIN {
 		n = split(rules, r, " ")
@@ -63,12 +80,42 @@ symbol_violations() {
 			split(r[i], kv, ":"); m = split(kv[2], us, ",")
 			for (j = 1; j <= m; j++) ok[kv[1] "," us[j]] = 1
 		}
+		n = split(narrow, r, " ")
+		for (i = 1; i <= n; i++) {
+			split(r[i], kv, ":"); m = split(kv[2], us, ",")
+			nar["src/" kv[1] ".o"] = 1
+			for (j = 1; j <= m; j++) ok["src/" kv[1] ".o," us[j]] = 1
+		}
 	}
 	$1 == "D" && !($2 in def) { def[$2] = $3; next }
 	$1 == "U" && ($2 in def) {
 		from = layer($3); to = layer(def[$2]); o = $3; sub("^" root, "", o)
+		if (o in nar) from = o
 		if (!((from "," to) in ok)) print o ": uses " $2 " (" to "/)"
 	}' "$T/syms"
+}
+
+# circle_violations ROOT OBJDIR: "a.o <-> b.o" for each two helpers of
+# ROOT/src/bench (a .c with its own .h) whose objects use each other
+circle_violations() {
+	nm -A --defined-only "$2"/src/bench/*.o 2>/dev/null |
+		awk '$2 ~ /^[TDBRVWG]$/ { sub(/:[^:]*$/, "", $1); print "D", $3, $1 }' >"$T/csyms"
+	nm -A -u "$2"/src/bench/*.o 2>/dev/null | awk '{ sub(/:$/, "", $1); print "U", $3, $1 }' >>"$T/csyms"
+	for h in "$1"/src/bench/*.h; do
+		if [ -f "${h%.h}.c" ]; then echo "H ${h##*/}"; fi
+	done >>"$T/csyms"
+	awk '
+	function base(p) { sub(/.*\//, "", p); sub(/\.[cho]$/, "", p); return p }
+	$1 == "H" { helper[base($2)] = 1; next }
+	$1 == "D" && !($2 in def) { def[$2] = base($3); next }
+	$1 == "U" && ($2 in def) && def[$2] != base($3) { edge[base($3) " " def[$2]] = 1 }
+	END {
+		for (e in edge) {
+			split(e, ab, " ")
+			if (ab[1] < ab[2] && (ab[2] " " ab[1]) in edge && helper[ab[1]] && helper[ab[2]])
+				print "src/bench/" ab[1] ".o <-> src/bench/" ab[2] ".o"
+		}
+	}' "$T/csyms" | sort
 }
 
 # header_violations ROOT OBJDIR: "header: declares fn (defined in layer/)"
@@ -101,7 +148,9 @@ header_violations() {
 }
 
 # the checks can fail: a sample tree where core includes a bench header,
-# sys one of core, bench one of cmd and one of out, and out one of bench
+# sys one of core, bench one of cmd and one of out, out one of bench and
+# cmd/serve.c one of bench; the bench helpers h1 and h2 call each other
+# (y, a bench that is no helper, and h1 call each other too: allowed)
 S=$T/sample
 mkdir -p "$S/src/sys" "$S/src/core" "$S/src/bench" "$S/src/cmd" "$S/src/out"
 printf '#include "c.h"\nint s(void);\nint s(void) { return c(); }\n' >"$S/src/sys/s.c"
@@ -114,15 +163,22 @@ printf 'int k(void);\n' >"$S/src/cmd/k.h"
 printf '#include "b.h"\nint k(void);\nint k(void) { return b(); }\n' >"$S/src/cmd/k.c"
 printf 'int o(void);\n' >"$S/src/out/o.h"
 printf '#include "b.h"\n#include "c.h"\nint o(void);\nint o(void) { return b() + c(); }\n' >"$S/src/out/o.c"
+printf '#include "b.h"\n#include "k.h"\nint serve(void);\nint serve(void) { return b() + k(); }\n' >"$S/src/cmd/serve.c"
+printf 'int h1(void);\n' >"$S/src/bench/h1.h"
+printf 'int h2(void);\n' >"$S/src/bench/h2.h"
+printf '#include "h2.h"\nint h1(void);\nint y(void);\nint h1(void) { return h2() + y(); }\n' >"$S/src/bench/h1.c"
+printf '#include "h1.h"\nint h2(void);\nint h2(void) { return h1(); }\n' >"$S/src/bench/h2.c"
+printf '#include "h1.h"\nint y(void);\nint y(void) { return h1(); }\n' >"$S/src/bench/y.c"
 include_violations "$S" | sort >"$T/sample.inc"
 cat >"$T/sample.want" <<'EOT'
 src/bench/b.c: includes k.h (cmd/)
 src/bench/b.c: includes o.h (out/)
+src/cmd/serve.c: includes b.h (bench/)
 src/core/c.c: includes b.h (bench/)
 src/out/o.c: includes b.h (bench/)
 src/sys/s.c: includes c.h (core/)
 EOT
-check "include check: finds exactly the sample tree's five violations" cmp "$T/sample.inc" "$T/sample.want"
+check "include check: finds exactly the sample tree's six violations" cmp "$T/sample.inc" "$T/sample.want"
 if command -v nm >/dev/null && command -v cc >/dev/null; then
 	for f in "$S"/src/*/*.c; do
 		o=$S/build/${f#"$S"/}; o=${o%.c}.o
@@ -132,11 +188,15 @@ if command -v nm >/dev/null && command -v cc >/dev/null; then
 	cat >"$T/sample.symwant" <<'EOT'
 src/bench/b.o: uses k (cmd/)
 src/bench/b.o: uses o (out/)
+src/cmd/serve.o: uses b (bench/)
 src/core/c.o: uses b (bench/)
 src/out/o.o: uses b (bench/)
 src/sys/s.o: uses c (core/)
 EOT
-	check "symbol check: finds exactly the sample objects' five violations" cmp "$T/sample.sym" "$T/sample.symwant"
+	check "symbol check: finds exactly the sample objects' six violations" cmp "$T/sample.sym" "$T/sample.symwant"
+	circle_violations "$S" "$S/build" >"$T/sample.circ"
+	echo "src/bench/h1.o <-> src/bench/h2.o" >"$T/sample.circwant"
+	check "circle check: finds the sample's two bench helpers calling each other" cmp "$T/sample.circ" "$T/sample.circwant"
 	header_violations "$S" "$S/build" >"$T/sample.hdr"
 	echo "src/core/c.h: declares o (defined in out/)" >"$T/sample.hdrwant"
 	check "header check: finds the sample's core header declaring an out/ function" cmp "$T/sample.hdr" "$T/sample.hdrwant"
@@ -154,6 +214,9 @@ if [ -f build/native/src/main.o ] && command -v nm >/dev/null; then
 	symbol_violations build/native >"$T/sym"
 	check "no object uses a symbol of a higher layer (nm)" test ! -s "$T/sym"
 	sed 's/^/# layer violation: /' "$T/sym"
+	circle_violations . build/native >"$T/circ"
+	check "no two bench/ helpers use each other (nm)" test ! -s "$T/circ"
+	sed 's/^/# layer violation: /' "$T/circ"
 	header_violations . build/native >"$T/hdr"
 	check "no header declares a function of a layer above its own" test ! -s "$T/hdr"
 	sed 's/^/# layer violation: /' "$T/hdr"

@@ -9,7 +9,7 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "netsrv.h"
+#include "netctl.h"
 #include "ev.h"
 #include "t.h"
 
@@ -92,6 +92,19 @@ int main(void)
 	CHECK(line_read(sp[0], &lb, line, sizeof(line), 100) == -EMSGSIZE, "oversized line refused");
 	close(sp[1]);
 	close(sp[0]);
+
+	/* the reply to a start: READY with a port, ERR unavailable, anything else refused */
+	int port = 0;
+	const char *said = NULL;
+	CHECK(ctl_ready_reply("READY port=4242", &port, &said) == CTL_READY && port == 4242, "READY");
+	CHECK(ctl_ready_reply("ERR unavailable io_uring: ENOSYS", &port, &said) == CTL_UNAVAILABLE &&
+	      !strcmp(said, "io_uring: ENOSYS"), "ERR unavailable: %s", said ? said : "");
+	CHECK(ctl_ready_reply("ERR bind/listen: EADDRINUSE", &port, &said) == CTL_REFUSED &&
+	      !strcmp(said, "ERR bind/listen: EADDRINUSE"), "ERR: refused with the line");
+	CHECK(ctl_ready_reply("READY", &port, &said) == CTL_REFUSED, "READY without a port");
+	CHECK(ctl_ready_reply("READY port=0", &port, &said) == CTL_REFUSED, "READY port=0");
+	CHECK(ctl_ready_reply("READY port=70000", &port, &said) == CTL_REFUSED, "READY port out of range");
+	CHECK(ctl_ready_reply("PONG port=80", &port, &said) == CTL_REFUSED, "not READY");
 
 	/* server specification: bounded, refused when malformed */
 	struct srv_spec s;

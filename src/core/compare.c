@@ -13,9 +13,16 @@
  * unchanged system is the run itself (the CPU each process landed on, the
  * frequency, the neighbours of a virtual machine), many times the spread
  * within one run. So the bench's word, which decides the exit code, comes
- * from Welch's t-test over the repetitions' levels (rep_word), and a bench
- * with fewer than 3 repetitions a side is "insufficient" unless --strict.
- * The per-point Mann-Whitney test over samples stays as detail.
+ * from Welch's t-test over the repetitions' levels (rep_stats, rep_test),
+ * and a bench with fewer than 3 repetitions a side is "insufficient"
+ * unless --strict. The per-point Mann-Whitney test over samples stays as
+ * detail.
+ *
+ * One compare makes one test per bench (66 in the quick suite) and its
+ * exit code is "any of them": so the tests are judged as a family
+ * (family(): moderated variances, the run-effect scale, Holm), and alpha
+ * is the family-wise error rate (docs/compare.md, "The bench's word"
+ * steps 4a-4c, and the A/A figures that motivate each).
  *
  * With a noise floor (compare --noise-floor: the run-to-run spread of the
  * bench's earlier runs on this host, src/core/noise.c), a bench's

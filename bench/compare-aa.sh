@@ -7,6 +7,15 @@
 # compares exited 3. Goal (docs/compare.md): no exit 3, at most 1% SLOWER.
 #
 #   sh bench/compare-aa.sh [PAIRS]          (default 10)
+#   KEEP=DIR sh bench/compare-aa.sh 10      also keep the runs: DIR/a1.json, DIR/b1.json, ...
+#   FROM=DIR sh bench/compare-aa.sh [PAIRS] run nothing: compare the stored pairs
+#                                           DIR/aI.json DIR/bI.json (I = 1..PAIRS; default:
+#                                           every I with a DIR/bI.json), e.g. with a new
+#                                           build's compare (SB=...)
+#   POWER="1.5 2" ...                       also, per pair, B with one bench's latencies
+#                                           multiplied by each factor (each bench of
+#                                           POWER_BENCHES in turn), compared with A: how
+#                                           often that bench is SLOWER (the sensitivity)
 #   env: SB (./scalebench), DIR (/dev/shm), REPEAT (3), ARGS (--quick),
 #        STRICT=1 also compares each pair with --strict on its first
 #        repetition alone (what one run a side would have said);
@@ -15,7 +24,21 @@
 #        floor from the runs before B: docs/compare.md)
 set -u
 cd "$(dirname "$0")/.." || exit 2
-PAIRS=${1:-10}
+FROM=${FROM:-}
+KEEP=${KEEP:-}
+if [ -n "$FROM" ]; then
+	[ -d "$FROM" ] || { echo "compare-aa: FROM=$FROM: not a directory" >&2; exit 2; }
+	n=0
+	while [ -f "$FROM/b$((n + 1)).json" ]; do n=$((n + 1)); done
+	PAIRS=${1:-$n}
+	[ "$PAIRS" -ge 1 ] 2>/dev/null || { echo "compare-aa: no stored pairs in $FROM (a1.json, b1.json ...)" >&2; exit 2; }
+	[ "${FLOOR:-0}" = 1 ] && { echo "compare-aa: FLOOR=1 needs the runs made here, not FROM" >&2; exit 2; }
+else
+	PAIRS=${1:-10}
+fi
+if [ -n "$KEEP" ]; then
+	mkdir -p "$KEEP" || exit 2
+fi
 SB=${SB:-./scalebench}
 DIR=${DIR:-/dev/shm}
 REPEAT=${REPEAT:-3}
@@ -24,7 +47,11 @@ ARGS=${ARGS:---quick}
 W=$(mktemp -d /tmp/scalebench-aa.XXXXXX) || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
-echo "compare-aa: $PAIRS pairs of '$SB run $ARGS -r $REPEAT --dir $DIR', load $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -n "$FROM" ]; then
+	echo "compare-aa: $PAIRS stored pairs from $FROM compared with $SB, load $(cut -d' ' -f1-3 /proc/loadavg)"
+else
+	echo "compare-aa: $PAIRS pairs of '$SB run $ARGS -r $REPEAT --dir $DIR', load $(cut -d' ' -f1-3 /proc/loadavg)"
+fi
 tot=0; slow=0; fast=0; noisy=0; exit3=0; secs=0; sslow=0; sexit3=0; fslow=0; fexit3=0; fused=0
 FLOOR=${FLOOR:-0}
 DBARG=--no-db
@@ -51,7 +78,15 @@ if [ "$FLOOR" = 1 ]; then
 fi
 i=1
 while [ $i -le "$PAIRS" ]; do
-	run "$W/a.json"; run "$W/b.json"
+	if [ -n "$FROM" ]; then
+		for s in a b; do
+			cp "$FROM/$s$i.json" "$W/$s.json" 2>/dev/null ||
+				{ echo "compare-aa: $FROM/$s$i.json missing" >&2; exit 2; }
+		done
+	else
+		run "$W/a.json"; run "$W/b.json"
+		[ -n "$KEEP" ] && { cp "$W/a.json" "$KEEP/a$i.json"; cp "$W/b.json" "$KEEP/b$i.json"; }
+	fi
 	"$SB" compare "$W/a.json" "$W/b.json" --format json >"$W/c.json" 2>/dev/null; rc=$?
 	set -- $(words "$W/c.json")
 	n=$1; s=$2; f=$3; z=$4; shift 5
@@ -80,12 +115,43 @@ PY
 		line="$line; --noise-floor: $2 slower, exit $frc, floor above the threshold in $u${6:+ (slower: $(shift 5; echo "$*"))}"
 	fi
 	echo "$line"
+	if [ -n "${POWER:-}" ]; then
+		python3 - "$SB" "$W/a.json" "$W/b.json" "$W/p.json" "$POWER" \
+			"${POWER_BENCHES:-fs.create fs.stat net.bind mem.mmap proc.fork net.udp}" >>"$W/power" <<'PY'
+import json, subprocess, sys
+sb, a, b, tmp, factors, names = sys.argv[1:]
+base = json.load(open(b))
+for f in factors.split():
+    for nm in names.split():
+        d = json.loads(json.dumps(base))
+        hit = [x for x in d["benches"] if x["name"] == nm][:1]
+        for x in hit:
+            for r in x["repetitions"]:
+                for p in r["points"]:
+                    for k, v in list(p["stats"].items()):
+                        if k.endswith("_ns") and isinstance(v, (int, float)):
+                            p["stats"][k] = v * float(f)
+        if not hit:
+            continue
+        json.dump(d, open(tmp, "w"))
+        out = subprocess.run([sb, "compare", "-f", "json", a, tmp], capture_output=True, text=True).stdout
+        c = json.loads(out)["comparisons"][0]
+        w = [x["word"] for x in c["benches"] if x["name"] == nm][0]
+        print(f, nm, int(w == "slower"))
+PY
+	fi
 	i=$((i + 1))
 done
+if [ -n "${POWER:-}" ] && [ -f "$W/power" ]; then
+	for f in $POWER; do
+		awk -v f="$f" '$1 == f { n++; s += $3 } END { printf "one bench x%s: SLOWER in %d of %d\n", f, s, n }' "$W/power"
+	done
+fi
 pct=$(echo "scale=2; 100 * $slow / ($tot + ($tot == 0))" | bc)
 echo "total: $tot bench comparisons: $slow slower ($pct%), $fast faster, $noisy noisy; exit 3 in $exit3 of $PAIRS compares"
 [ "${STRICT:-0}" = 1 ] && echo "one repetition a side with --strict: $sslow slower, exit 3 in $sexit3 of $PAIRS"
 [ "$FLOOR" = 1 ] && echo "with --noise-floor: $fslow slower ($(echo "scale=2; 100 * $fslow / ($tot + ($tot == 0))" | bc)%), exit 3 in $fexit3 of $PAIRS; the floor decided $fused bench comparisons"
 [ "$FLOOR" = 1 ] && { echo "the spread per bench over all the runs (history --spread):"; "$SB" history --spread --db "$W/h.db"; }
-echo "time per run (-r $REPEAT): $(echo "scale=1; $secs / (2 * $PAIRS)" | bc) s; load $(cut -d' ' -f1-3 /proc/loadavg)"
+[ -z "$FROM" ] && echo "time per run (-r $REPEAT): $(echo "scale=1; $secs / (2 * $PAIRS)" | bc) s"
+echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ $exit3 -eq 0 ] && [ $((100 * slow)) -le "$tot" ]; then echo "PASS"; else echo "FAIL"; fi

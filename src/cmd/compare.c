@@ -26,9 +26,13 @@ static void usage(FILE *f, const struct opt *opts)
 		"worker): Welch's t-test of the repetitions' mean log median, over the whole\n"
 		"sweep and over its top third; slower or faster when the change is beyond the\n"
 		"threshold and significant, noisy when it is not confirmed, same within the\n"
-		"threshold. With fewer than 3 repetitions a side the word is insufficient\n"
-		"and no regression is called (one run cannot tell a change from the run's\n"
-		"own luck), unless --strict, which judges the samples of one run: a\n"
+		"threshold. Significant is over the family of the compare's benches: their\n"
+		"variances moderated toward each other (empirical Bayes), scaled by the run\n"
+		"effect the benches show (their median p made 1/2), and Holm's correction,\n"
+		"so --alpha is the chance that an unchanged system gives any bench slower or\n"
+		"faster, not each bench's. With fewer than 3 repetitions a side the word is\n"
+		"insufficient and no regression is called (one run cannot tell a change from\n"
+		"the run's own luck), unless --strict, which judges the samples of one run: a\n"
 		"Mann-Whitney U test per point on the histograms, slower when 2/3 of the\n"
 		"points are, or the top third. Per point, the change of the median and p99,\n"
 		"the U test and Cliff's delta are shown as detail. Verdict changes come\n"
@@ -164,7 +168,7 @@ int cmd_compare(int argc, char **argv)
 	struct fleet_sel sel = {0};
 	const struct opt opts[] = {
 		{"threshold", 't', OPT_DOUBLE, "PCT", "a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
-		{"alpha", 0, OPT_DOUBLE, "P", "significance level of the tests (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
+		{"alpha", 0, OPT_DOUBLE, "P", "family-wise significance level over the benches (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
 		{"min-repetitions", 0, OPT_U64, "K", "repetitions a side needed to call a change (default 3)", 2, 1000, NULL, &min_reps, NULL},
 		{"strict", 0, OPT_FLAG, NULL, "with fewer repetitions, judge on the samples of one run (false alarms likely)", 0, 0, NULL, &strict, NULL},
 		{"noise-floor", 0, OPT_FLAG, NULL, "also demand a change beyond the run-to-run spread of earlier runs in the history", 0, 0, NULL, &floor_on, NULL},

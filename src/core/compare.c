@@ -13,9 +13,16 @@
  * unchanged system is the run itself (the CPU each process landed on, the
  * frequency, the neighbours of a virtual machine), many times the spread
  * within one run. So the bench's word, which decides the exit code, comes
- * from Welch's t-test over the repetitions' levels (rep_word), and a bench
- * with fewer than 3 repetitions a side is "insufficient" unless --strict.
- * The per-point Mann-Whitney test over samples stays as detail.
+ * from Welch's t-test over the repetitions' levels (rep_stats, rep_test),
+ * and a bench with fewer than 3 repetitions a side is "insufficient"
+ * unless --strict. The per-point Mann-Whitney test over samples stays as
+ * detail.
+ *
+ * One compare makes one test per bench (66 in the quick suite) and its
+ * exit code is "any of them": so the tests are judged as a family
+ * (family(): moderated variances, the run-effect scale, Holm), and alpha
+ * is the family-wise error rate (docs/compare.md, "The bench's word"
+ * steps 4a-4c, and the A/A figures that motivate each).
  *
  * With a noise floor (compare --noise-floor: the run-to-run spread of the
  * bench's earlier runs on this host, src/core/noise.c), a bench's
@@ -164,6 +171,8 @@ struct tally {
 	int words[CMP_NWORDS];       /* points */
 	int bench_words[CMP_NWORDS]; /* benches */
 	int regression;
+	int family;   /* the tests whose p Holm adjusted (rep_res) */
+	double scale; /* the run effect's variance scale (run_scale) */
 };
 
 static json_t *compare_point(const struct bench_result *ba, const struct bench_result *bb,
@@ -334,6 +343,7 @@ static int rep_levels(const struct bench_result *b, const uint64_t *ns, int from
 struct welch {
 	double change; /* exp(mean B - mean A) - 1 */
 	double t, df, p;
+	double se2; /* the squared standard error of the difference of means */
 };
 
 static void mean_var(const double *x, int k, double *m, double *v)
@@ -355,6 +365,7 @@ static void welch_test(const double *a, int ka, const double *b, int kb, struct 
 	mean_var(b, kb, &mb, &vb);
 	double d = mb - ma, sa = va / ka, sb = vb / kb, se2 = sa + sb;
 	w->change = expm1(d);
+	w->se2 = se2;
 	if (!(se2 > 0)) { /* identical repetitions on both sides */
 		w->t = d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY;
 		w->df = ka + kb - 2;
@@ -365,17 +376,6 @@ static void welch_test(const double *a, int ka, const double *b, int kb, struct 
 	double den = (ka > 1 ? sa * sa / (ka - 1) : 0) + (kb > 1 ? sb * sb / (kb - 1) : 0);
 	w->df = den > 0 ? se2 * se2 / den : ka + kb - 2;
 	w->p = fit_t_pvalue(w->t, w->df);
-}
-
-/* A change beyond the threshold is slower or faster when the test says so
- * at alpha, noisy when it does not; within the threshold, same. */
-static enum cmp_word rep_word(const struct welch *w, const struct cmp_opts *o, double alpha)
-{
-	if (!isfinite(w->change) || fabs(w->change) < o->threshold)
-		return CMP_SAME;
-	if (w->p < alpha)
-		return w->change > 0 ? CMP_SLOWER : CMP_FASTER;
-	return CMP_NOISY;
 }
 
 /* A verdict change counts as real when both verdicts are definite, the
@@ -404,7 +404,7 @@ static json_t *verdict_change(const char *name, const struct bench_result *ba,
 		struct welch w;
 		welch_test(xa, ka, xb, kb, &w);
 		rep_p = w.p;
-		sig = sig && w.p < o->alpha;
+		sig = sig && w.p < o->alpha / (t->family > 1 ? t->family : 1);
 	}
 	int worse = ra && rb && rb > ra;
 	if (sig && worse && judged)
@@ -415,55 +415,312 @@ static json_t *verdict_change(const char *name, const struct bench_result *ba,
 			 "worse", worse, "judged", judged, "repetitions_p", num(rep_p));
 }
 
-static json_t *welch_json(const struct welch *w, enum cmp_word word)
-{
-	return json_pack("{s:o,s:o,s:o,s:o,s:s}", "change_pct", num(w->change * 100), "t",
-			 num(w->t), "df", num(w->df), "p", num(w->p), "word", cmp_word_name(word));
-}
+/* A test of one bench as the family sees it: Welch's t with a moderated
+ * variance (moderate) and the run-effect scale (run_scale). */
+struct ftest {
+	double d;      /* log(1 + change) */
+	double se2;    /* moderated */
+	double df;     /* moderated: Welch's plus the prior's */
+};
 
-/* The bench's word from its repetitions: the levels over every common N
- * (a change of the whole sweep) and over its top third, at least 2 points
- * (growth that only shows at large N), each tested at alpha/2. Slower
- * when either is; faster likewise; noisy when either is; else same. */
-static enum cmp_word rep_test(const struct bench_result *ba, const struct bench_result *bb,
-			      const uint64_t *ns, int nn, const struct cmp_opts *o, json_t **out)
+/* The repetition tests of one bench, made before any word is given: the
+ * scale and the family correction need every bench's test first. */
+struct rep_res {
+	int ok;  /* tested on the repetitions (enough a side, common N) */
+	int two; /* a top third apart from the whole sweep */
+	int ka, kb, nn;
+	struct welch sw, st;
+	double ps, pt; /* the p of sweep and top with the run-effect scale */
+	double p;      /* the bench's: 2 x the smaller of ps and pt when two */
+	double padj;   /* Holm-adjusted over the benches of the compare */
+	double scale_s, scale_t;
+	struct ftest fs, ft; /* moderated sweep and top tests */
+};
+
+struct fam { /* what family() found */
+	double scale_s, scale_t, d0_s, d0_t;
+	int used, used_t;
+};
+
+/* The levels over every common N (a change of the whole sweep) and over
+ * its top third, at least 2 points (growth that only shows at large N). */
+static void rep_stats(const struct bench_result *ba, const struct bench_result *bb,
+		      const uint64_t *ns, int nn, struct rep_res *r)
 {
 	double *la = calloc((size_t)ba->nreps + 1, sizeof(double));
 	double *lb = calloc((size_t)bb->nreps + 1, sizeof(double));
-	*out = NULL;
 	if (!la || !lb) {
 		free(la);
 		free(lb);
-		return CMP_NOISY;
+		return;
 	}
 	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
-	int two = from > 0; /* a top third apart from the whole */
-	double alpha = two ? o->alpha / 2 : o->alpha;
-	struct welch wa, wt;
-	int ka = rep_levels(ba, ns, 0, nn, la), kb = rep_levels(bb, ns, 0, nn, lb);
-	welch_test(la, ka, lb, kb, &wa);
-	enum cmp_word w = rep_word(&wa, o, alpha), wtop = CMP_SAME;
-	if (two) {
+	r->two = from > 0;
+	r->nn = nn;
+	r->ka = rep_levels(ba, ns, 0, nn, la);
+	r->kb = rep_levels(bb, ns, 0, nn, lb);
+	welch_test(la, r->ka, lb, r->kb, &r->sw);
+	if (r->two) {
 		rep_levels(ba, ns, from, nn, la);
 		rep_levels(bb, ns, from, nn, lb);
-		welch_test(la, ka, lb, kb, &wt);
-		wtop = rep_word(&wt, o, alpha);
+		welch_test(la, r->ka, lb, r->kb, &r->st);
 	}
+	r->ok = 1;
 	free(la);
 	free(lb);
+}
+
+static double ft_p(const struct ftest *f, double scale)
+{
+	if (!(f->se2 > 0))
+		return f->d == 0 ? 1 : 0;
+	return fit_t_pvalue(f->d / sqrt(scale * f->se2), f->df);
+}
+
+/* Benches a compare needs to measure the run effect and the prior of the
+ * variances (below: neither, Welch alone). */
+#define SCALE_MIN_BENCHES 8
+
+static double digamma(double x)
+{
+	double r = 0;
+	for (; x < 6; x++)
+		r -= 1 / x;
+	double f = 1 / (x * x);
+	return r + log(x) - 0.5 / x -
+	       f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
+}
+
+static double trigamma(double x)
+{
+	double r = 0;
+	for (; x < 6; x++)
+		r += 1 / (x * x);
+	double f = 1 / (x * x);
+	return r + 1 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f / 30)));
+}
+
+/* The x with trigamma(x) = y (y > 0), by bisection on log x. */
+static double trigamma_inv(double y)
+{
+	double lo = 1e-8, hi = 1e8;
+	for (int i = 0; i < 200; i++) {
+		double m = sqrt(lo * hi);
+		if (trigamma(m) > y)
+			lo = m;
+		else
+			hi = m;
+	}
+	return sqrt(lo * hi);
+}
+
+/* The variances of 3 repetitions a side have 2-4 degrees of freedom, so
+ * one bench's test is weak and erratic (a lucky tight triple looks like a
+ * change). The benches of one compare share a distribution of variances:
+ * each bench's is moderated toward it, empirical Bayes as in Smyth 2004
+ * (limma): the prior's d0 and s0^2 from the mean and variance of the log
+ * variances, then se2 = (d0 s0^2 + df se2) / (d0 + df) with df + d0
+ * degrees of freedom. Similar variances give a large d0 (the test gains
+ * degrees of freedom), scattered ones a small d0 (little changes).
+ * *d0 is 0 with fewer than SCALE_MIN_BENCHES tests. */
+static void moderate(struct ftest *f, int k, double *d0)
+{
+	double se = 0, sv = 0, st = 0;
+	int m = 0;
+	*d0 = 0;
+	for (int i = 0; i < k; i++)
+		if (f[i].se2 > 0 && f[i].df >= 1) {
+			double e = log(f[i].se2) - digamma(f[i].df / 2) + log(f[i].df / 2);
+			se += e;
+			sv += e * e;
+			st += trigamma(f[i].df / 2);
+			m++;
+		}
+	if (m < SCALE_MIN_BENCHES)
+		return;
+	double mean = se / m, var = (sv - se * se / m) / (m - 1), rhs = var - st / m;
+	double g = rhs > 0 ? 2 * trigamma_inv(rhs) : 1e6;
+	if (g > 1e6)
+		g = 1e6;
+	double s0 = exp(mean + digamma(g / 2) - log(g / 2));
+	*d0 = g;
+	for (int i = 0; i < k; i++)
+		if (f[i].se2 > 0 && f[i].df >= 1) {
+			f[i].se2 = fmax(f[i].se2, (g * s0 + f[i].df * f[i].se2) / (g + f[i].df));
+			f[i].df += g;
+		}
+}
+
+/* The run effect of a compare: repetitions of one run share what differs
+ * between runs (placement, frequency, load, cache state), so the
+ * difference of two runs' levels varies more than the repetitions' spread
+ * says. Across the benches of one compare, most of which did not change,
+ * the p-values would have a median of 1/2 if the repetitions saw all the
+ * variance; the scale is the factor the variance needs for that (an
+ * empirical null, Efron 2004, its centre kept at 0 so that a change of
+ * every bench still shows in the changes), at least 1. */
+static double run_scale(const struct ftest *f, int k)
+{
+	double *p = malloc(((size_t)k + 1) * sizeof(double));
+	if (!p || k < SCALE_MIN_BENCHES) {
+		free(p);
+		return 1;
+	}
+	double lo = 1, hi = 1;
+	for (int it = 0; it < 200; it++) {
+		double s = it == 0 ? 1 : sqrt(lo * hi);
+		for (int i = 0; i < k; i++)
+			p[i] = ft_p(&f[i], s);
+		qsort(p, (size_t)k, sizeof(double), cmp_double);
+		double med = k % 2 ? p[k / 2] : (p[k / 2 - 1] + p[k / 2]) / 2;
+		if (it == 0) {
+			if (med >= 0.5)
+				break; /* the repetitions see it all */
+			for (hi = 2; hi < 1e12; hi *= 2) { /* bracket */
+				for (int i = 0; i < k; i++)
+					p[i] = ft_p(&f[i], hi);
+				qsort(p, (size_t)k, sizeof(double), cmp_double);
+				if ((k % 2 ? p[k / 2] : (p[k / 2 - 1] + p[k / 2]) / 2) >= 0.5)
+					break;
+				lo = hi;
+			}
+			continue;
+		}
+		if (med < 0.5)
+			lo = s;
+		else
+			hi = s;
+		if (hi / lo < 1 + 1e-9)
+			break;
+	}
+	free(p);
+	return hi;
+}
+
+struct pidx {
+	double p;
+	int i;
+};
+
+static int cmp_pidx(const void *x, const void *y)
+{
+	double a = ((const struct pidx *)x)->p, b = ((const struct pidx *)y)->p;
+	return a < b ? -1 : a > b;
+}
+
+/* The moderated, scaled tests of every tested bench (sweep, or top: the
+ * top-third tests) into r->fs / r->ft and r->ps / r->pt; returns the
+ * scale, *d0 the prior's degrees of freedom, *used the tests. */
+static double family_side(struct rep_res *rr, int nb, int top, double *d0, int *used)
+{
+	struct ftest *f = malloc(((size_t)nb + 1) * sizeof(*f));
+	int *at = malloc(((size_t)nb + 1) * sizeof(int)), k = 0;
+	double scale = 1;
+	*d0 = 0;
+	if (f && at) {
+		for (int i = 0; i < nb; i++) {
+			const struct welch *w = top ? &rr[i].st : &rr[i].sw;
+			if (!rr[i].ok || (top && !rr[i].two) || !isfinite(w->change))
+				continue;
+			f[k] = (struct ftest){log1p(w->change), w->se2, w->df};
+			at[k++] = i;
+		}
+		moderate(f, k, d0);
+		scale = run_scale(f, k);
+		for (int j = 0; j < k; j++) {
+			struct rep_res *r = &rr[at[j]];
+			double p = ft_p(&f[j], scale);
+			if (top) {
+				r->ft = f[j];
+				r->pt = p;
+			} else {
+				r->fs = f[j];
+				r->ps = p;
+			}
+		}
+	}
+	*used = k;
+	free(f);
+	free(at);
+	return scale;
+}
+
+/* The scaled p of every tested bench and Holm's adjustment over them
+ * (family-wise error at most alpha however many benches a compare has);
+ * returns the number of tests in the family. */
+static int family(struct rep_res *rr, int nb, struct fam *fm)
+{
+	fm->scale_s = family_side(rr, nb, 0, &fm->d0_s, &fm->used);
+	fm->scale_t = family_side(rr, nb, 1, &fm->d0_t, &fm->used_t);
+	struct pidx *v = malloc(((size_t)nb + 1) * sizeof(*v));
+	int m = 0;
+	for (int i = 0; i < nb; i++) {
+		struct rep_res *r = &rr[i];
+		if (!r->ok)
+			continue;
+		r->scale_s = fm->scale_s;
+		r->scale_t = fm->scale_t;
+		if (!r->two)
+			r->pt = NAN;
+		double p = r->two ? fmin(1, 2 * fmin(isnan(r->ps) ? 1 : r->ps, isnan(r->pt) ? 1 : r->pt))
+				  : (isnan(r->ps) ? 1 : r->ps);
+		r->p = r->padj = p;
+		if (v)
+			v[m++] = (struct pidx){p, i};
+	}
+	if (!v)
+		return m;
+	qsort(v, (size_t)m, sizeof(*v), cmp_pidx);
+	double run = 0;
+	for (int j = 0; j < m; j++) {
+		run = fmax(run, fmin(1, (m - j) * v[j].p));
+		rr[v[j].i].padj = run;
+	}
+	free(v);
+	return m;
+}
+
+static json_t *welch_json(const struct welch *w, const struct ftest *f, double ps,
+			  enum cmp_word word)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "change_pct", num(w->change * 100),
+			 "t", num(w->t), "df", num(w->df), "p", num(w->p), "se_moderated_pct",
+			 num(100 * sqrt(f->se2)), "df_moderated", num(f->df), "p_scaled", num(ps),
+			 "word", cmp_word_name(word));
+}
+
+/* The bench's word from its repetition tests (rep_stats, family): a test
+ * whose change is within the threshold says same; beyond it, the test
+ * with the smaller scaled p says slower or faster when the bench's Holm
+ * p is under alpha, else noisy. Slower when either test is; faster
+ * likewise; noisy when either is; else same. */
+static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o, int m,
+			      json_t **out)
+{
+	int sig = r->padj < o->alpha;
+	int lead_top = r->two && r->pt < r->ps;
+	enum cmp_word w = CMP_SAME, wtop = CMP_SAME;
+	if (isfinite(r->sw.change) && fabs(r->sw.change) >= o->threshold)
+		w = sig && !lead_top ? (r->sw.change > 0 ? CMP_SLOWER : CMP_FASTER) : CMP_NOISY;
+	if (r->two && isfinite(r->st.change) && fabs(r->st.change) >= o->threshold)
+		wtop = sig && lead_top ? (r->st.change > 0 ? CMP_SLOWER : CMP_FASTER) : CMP_NOISY;
 	enum cmp_word word = w == CMP_SLOWER || wtop == CMP_SLOWER   ? CMP_SLOWER
 			     : w == CMP_FASTER || wtop == CMP_FASTER ? CMP_FASTER
 			     : w == CMP_NOISY || wtop == CMP_NOISY   ? CMP_NOISY
 								     : CMP_SAME;
-	*out = json_pack("{s:i,s:i,s:i,s:f,s:o,s:o}", "repetitions_a", ka, "repetitions_b", kb,
-			 "points", nn, "alpha_each", alpha, "sweep", welch_json(&wa, w), "top",
-			 two ? welch_json(&wt, wtop) : json_null());
+	*out = json_pack("{s:i,s:i,s:i,s:f,s:o,s:o,s:f,s:o,s:o,s:i}", "repetitions_a", r->ka,
+			 "repetitions_b", r->kb, "points", r->nn, "alpha_each",
+			 r->two ? o->alpha / 2 : o->alpha, "sweep", welch_json(&r->sw, &r->fs, r->ps, w), "top",
+			 r->two ? welch_json(&r->st, &r->ft, r->pt, wtop) : json_null(), "variance_scale",
+			 r->scale_s, "p_bench", num(r->p), "p_holm", num(r->padj), "family_tests", m);
+	if (*out && r->two)
+		json_object_set_new(*out, "variance_scale_top", json_real(r->scale_t));
 	return word;
 }
 
 static json_t *compare_bench(const struct bench_result *ba, const struct bench_result *bb,
 			     const struct cmp_opts *o, struct tally *t, uint64_t *ca, uint64_t *cb,
-			     int *judged)
+			     const struct rep_res *rr, int *judged)
 {
 	int na, nb;
 	uint64_t *va = distinct_n(ba, &na), *vb = distinct_n(bb, &nb);
@@ -483,19 +740,16 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 	double mc;
 	enum cmp_word w = bench_word(pts, o, &mc);
 	/* the bench's word: from the repetitions when each side has enough */
-	int need = o->min_reps > 0 ? o->min_reps : 3, nn = 0;
 	int ka = reps_with_points(ba), kb = reps_with_points(bb);
 	const char *test = "samples";
 	json_t *rt = NULL;
-	uint64_t *ns = ka >= need && kb >= need ? common_n(ba, bb, &nn) : NULL;
-	if (ns && nn > 0) {
+	if (rr && rr->ok) {
 		test = "repetitions";
-		w = rep_test(ba, bb, ns, nn, o, &rt);
+		w = rep_test(rr, o, t->family, &rt);
 	} else if (!o->strict) {
 		test = "none";
 		w = CMP_INSUFFICIENT;
 	}
-	free(ns);
 	*judged = w != CMP_INSUFFICIENT;
 	t->bench_words[w]++;
 	if (w == CMP_SLOWER)
@@ -696,7 +950,7 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 	const struct usl *ua = &ba->usl, *ub = &bb->usl;
 	int fitted = ua->lambda > 0 && ub->lambda > 0;
 	uint64_t n = common_nmax(ba, bb);
-	double alpha = o->alpha / 3;
+	double alpha = o->alpha / (3 * (t->family > 1 ? t->family : 1));
 	/* material: the fitted efficiency at n moved beyond the threshold */
 	double dn = (double)n;
 	double ea = 1 / (1 + ua->sigma * (dn - 1) + ua->kappa * dn * (dn - 1));
@@ -719,7 +973,7 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 			sig_s = material && w.p < alpha;
 			welch_test(kpa, nfa, kpb, nfb, &w);
 			sig_k = material && w.p < alpha;
-		} else {
+		} else if (o->strict || !judged) { /* not from repetitions: only with --strict */
 			sig_s = material && ci_apart(ua->sigma_lo, ua->sigma_hi, ub->sigma_lo, ub->sigma_hi);
 			sig_k = material && ci_apart(ua->kappa_lo, ua->kappa_hi, ub->kappa_lo, ub->kappa_hi);
 		}
@@ -727,9 +981,11 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 		if (nxa >= 2 && nxb >= 2) {
 			welch_test(xa, nxa, xb, nxb, &w);
 			chg = w.change;
-			px = w.p;
+			struct ftest fx = {log1p(w.change), w.se2, w.df};
+			px = ft_p(&fx, t->scale); /* a level, as the latency's: the run effect */
 			sig_x = w.p < alpha && fabs(chg) > o->threshold;
-		} else if (n && ops_at(ba, n, &ma, &sea) && ops_at(bb, n, &mb, &seb)) {
+		} else if ((o->strict || !judged) && n && ops_at(ba, n, &ma, &sea) &&
+			   ops_at(bb, n, &mb, &seb)) {
 			chg = mb / ma - 1;
 			px = erfc(fabs((mb - ma) / sqrt(sea * sea + seb * seb)) / sqrt(2.0));
 			sig_x = px < alpha && fabs(chg) > o->threshold;
@@ -768,13 +1024,38 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
 			const char *lb, const struct cmp_opts *o, int *regression)
 {
-	struct tally t = {{0}, {0}, 0};
+	struct tally t = {{0}, {0}, 0, 0, 1};
 	uint64_t *ca = malloc(HIST_NBUCKETS * sizeof(*ca)), *cb = malloc(HIST_NBUCKETS * sizeof(*cb));
 	if (!ca || !cb) {
 		free(ca);
 		free(cb);
 		return NULL;
 	}
+	/* first every bench's repetition tests, then the run-effect scale and
+	 * Holm's adjustment over them (family), then the words */
+	struct rep_res *rr = calloc((size_t)a->nbenches + 1, sizeof(*rr));
+	if (!rr) {
+		free(ca);
+		free(cb);
+		return NULL;
+	}
+	int need = o->min_reps > 0 ? o->min_reps : 3;
+	for (int i = 0; i < a->nbenches; i++) {
+		const struct bench_result *ba = &a->benches[i], *bb;
+		char ka[200];
+		int nn = 0;
+		if (!ba->name || find_bench(a, bench_key(ba, ka, sizeof(ka))) != ba ||
+		    !(bb = find_bench(b, ka)) || ba->version != bb->version ||
+		    reps_with_points(ba) < need || reps_with_points(bb) < need)
+			continue;
+		uint64_t *ns = common_n(ba, bb, &nn);
+		if (ns && nn > 0)
+			rep_stats(ba, bb, ns, nn, &rr[i]);
+		free(ns);
+	}
+	struct fam fm;
+	t.family = family(rr, a->nbenches, &fm);
+	t.scale = fm.scale_s;
 	json_t *vchg = json_array(), *benches = json_array(), *refused = json_array();
 	json_t *tchg = json_array();
 	json_t *only_a = json_array(), *only_b = json_array();
@@ -800,7 +1081,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		struct cmp_opts ob = *o; /* this bench's threshold: the floor's when larger */
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);
 		ob.threshold = compare_threshold(o, f, &fused, &fl);
-		json_t *jb = compare_bench(ba, bb, &ob, &t, ca, cb, &judged);
+		json_t *jb = compare_bench(ba, bb, &ob, &t, ca, cb, &rr[i], &judged);
 		if (jb && o->floor_k > 0)
 			json_object_set_new(jb, "noise_floor", floor_json(o, f, ob.threshold, fused, fl));
 		json_array_append_new(benches, jb);
@@ -818,6 +1099,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	}
 	free(ca);
 	free(cb);
+	free(rr);
 	*regression = t.regression;
 	/* what the two runs did differently that moves costs without the system
 	 * having changed */
@@ -829,6 +1111,13 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							    "that makes it (fork: up to x2)",
 							    ia, ib));
 	conditions(a, b, caveats);
+	if (fm.scale_s > 1)
+		json_array_append_new(caveats,
+				      json_sprintf("run effect: the benches' changes vary %.1fx as much as "
+						   "their repetitions say (over %d benches); each test is "
+						   "scaled by it, so a shift shared by most benches is taken "
+						   "for the runs'",
+						   sqrt(fm.scale_s), fm.used));
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,
@@ -840,6 +1129,13 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 			 t.bench_words[CMP_NOISY], "insufficient", t.bench_words[CMP_INSUFFICIENT],
 			 "points", "same", t.words[CMP_SAME], "faster", t.words[CMP_FASTER], "slower",
 			 t.words[CMP_SLOWER], "noisy", t.words[CMP_NOISY], "regression", t.regression);
+	if (out)
+		json_object_set_new(out, "family",
+				    json_pack("{s:s,s:i,s:f,s:f,s:f,s:f,s:i,s:i}", "method", "holm",
+					      "tests", t.family, "variance_scale", fm.scale_s,
+					      "variance_scale_top", fm.scale_t, "prior_df", fm.d0_s,
+					      "prior_df_top", fm.d0_t, "scale_benches", fm.used,
+					      "scale_min_benches", SCALE_MIN_BENCHES));
 	/* concurrency benches only (older outputs have none: the key is absent) */
 	if (out && json_array_size(tchg))
 		json_object_set_new(out, "throughput_changes", tchg);

@@ -156,7 +156,7 @@ void compare_print_text(const json_t *c, FILE *f)
 		if (json_array_size(pts)) {
 			const char *w = js(v, "word");
 			const json_t *rt = json_object_get(v, "repetition_test");
-			char how[200];
+			char how[320];
 			if (json_is_object(rt)) {
 				const json_t *sw = json_object_get(rt, "sweep"), *tp = json_object_get(rt, "top");
 				char pa[16], pt[80];
@@ -165,10 +165,15 @@ void compare_print_text(const json_t *c, FILE *f)
 				if (json_is_object(tp))
 					snprintf(pt, sizeof(pt), ", top third %s p %.3g",
 						 pct(jnum(tp, "change_pct"), b3, sizeof(b3)), jnum(tp, "p"));
-				snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s",
+				char ph[64] = ""; /* Holm over the compare's benches (absent in old JSON) */
+				if (json_is_number(json_object_get(rt, "p_holm")))
+					snprintf(ph, sizeof(ph), "; family p %.3g (Holm, %lld benches)",
+						 jnum(rt, "p_holm"),
+						 (long long)json_integer_value(json_object_get(rt, "family_tests")));
+				snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s%s",
 					 (long long)json_integer_value(json_object_get(rt, "repetitions_a")),
 					 (long long)json_integer_value(json_object_get(rt, "repetitions_b")),
-					 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt);
+					 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt, ph);
 			} else if (!strcmp(w, "insufficient")) {
 				snprintf(how, sizeof(how), "; %lld and %lld repetitions",
 					 (long long)json_integer_value(json_object_get(v, "repetitions_a")),

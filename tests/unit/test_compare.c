@@ -151,6 +151,150 @@ static void repetitions(void)
 	      alarms, trials);
 }
 
+/* A run of nb benches (b00.op ...), each a sweep of 9 points in 3
+ * repetitions; bench i's latencies in repetition r are around 1000 ns
+ * times lvl[3 * i + r], 200 samples a point, +-10% (tight within-run
+ * intervals). */
+static void make_many(struct run_result *r, int nb, const double *lvl)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = SB_SCHEMA_VERSION;
+	r->snapshot = json_object();
+	struct hist *h = hist_new();
+	for (int i = 0; i < nb; i++) {
+		struct bench_result *b = result_add_bench(r);
+		char name[32];
+		snprintf(name, sizeof(name), "b%02d.op", i);
+		b->name = strdup(name);
+		b->version = 1;
+		for (int q = 0; q < 3; q++) {
+			struct repetition *rep = bench_add_rep(b);
+			for (int k = 0; k < 9; k++) {
+				struct point *p = rep_add_point(rep);
+				hist_reset(h);
+				for (int j = 0; j < 200; j++)
+					hist_add(h, lvl[3 * i + q] * (900 + (j * 37) % 200));
+				p->n = (uint64_t)1 << k;
+				p->batch = 1;
+				p->samples = p->ops = h->count;
+				hist_summary(h, &p->st);
+				point_set_bins(p, h);
+			}
+			rep_fit(rep);
+		}
+		bench_fit(b);
+	}
+	hist_free(h);
+}
+
+#define NB 66
+
+/* One compare of two runs of NB benches: every bench of a run shifted by
+ * its own run effect (sd run_sd, shared by the run's 3 repetitions), the
+ * repetitions rep_sd apart within the run; bench `shifted` (-1: none) of
+ * B is `factor` times slower. Returns the regression flag; *slower the
+ * benches called slower, *hit whether the shifted one is. */
+static int many(uint64_t *seed, double run_sd, double rep_sd, int shifted, double factor,
+		int *slower, int *hit)
+{
+	static double la[3 * NB], lb[3 * NB];
+	for (int i = 0; i < NB; i++) {
+		double ea = exp(run_sd * gauss(seed)), eb = exp(run_sd * gauss(seed));
+		for (int q = 0; q < 3; q++) {
+			la[3 * i + q] = ea * exp(rep_sd * gauss(seed));
+			lb[3 * i + q] = eb * exp(rep_sd * gauss(seed)) * (i == shifted ? factor : 1);
+		}
+	}
+	struct run_result a, b;
+	make_many(&a, NB, la);
+	make_many(&b, NB, lb);
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	int reg = -1;
+	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+	*slower = 0;
+	*hit = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(c, "benches"), i, v) {
+		int s = !strcmp(json_string_value(json_object_get(v, "word")), "slower");
+		*slower += s;
+		if ((int)i == shifted)
+			*hit = s;
+	}
+	json_decref(c);
+	result_free(&a);
+	result_free(&b);
+	return reg;
+}
+
+/* Many benches a compare: the family. A run effect of 10% per bench with
+ * tight repetitions (what the A/A pairs of the quick suite show: the
+ * repetitions of one run share it) must not make compare exit 3 more
+ * than 5% of the time, nor a whole run 10% slower; a real 20% shift of
+ * one bench among 66 with quiet runs is still slower. */
+static void family_tests(void)
+{
+	uint64_t seed = 2112;
+	int trials = 60, alarms = 0, slow = 0, total = 0, s, hit;
+	for (int k = 0; k < trials; k++) {
+		alarms += many(&seed, 0.10, 0.01, -1, 1, &s, &hit) == 1;
+		slow += s;
+		total += NB;
+	}
+	CHECK(alarms * 20 <= trials, "66 benches, run effect 10%%, repetitions 1%%: exit 3 in %d of %d "
+	      "compares (at most 5%%)", alarms, trials);
+	CHECK(slow * 100 <= total, "... %d of %d bench comparisons slower (at most 1%%)", slow, total);
+	/* the same with Welch over the repetitions alone (one bench a compare,
+	 * no family, no scale): most compares would call something */
+	int naive = 0;
+	for (int k = 0; k < 20; k++) {
+		int reg;
+		double ra[3], rb[3];
+		double ea = exp(0.10 * gauss(&seed)), eb = exp(0.10 * gauss(&seed));
+		for (int q = 0; q < 3; q++) {
+			ra[q] = ea * exp(0.01 * gauss(&seed));
+			rb[q] = eb * exp(0.01 * gauss(&seed));
+		}
+		const char *w = rep_word_of(NULL, ra, 3, NULL, rb, 3, 0, &reg);
+		naive += !strcmp(w, "slower") || !strcmp(w, "faster");
+	}
+	CHECK(naive >= 10, "one bench alone cannot tell its run effect: %d of 20 called a change", naive);
+	/* a whole run 10% slower (every bench), tight repetitions */
+	int whole = 0;
+	for (int k = 0; k < 10; k++) {
+		static double la[3 * NB], lb[3 * NB];
+		for (int i = 0; i < 3 * NB; i++) {
+			la[i] = exp(0.01 * gauss(&seed));
+			lb[i] = 1.10 * exp(0.01 * gauss(&seed));
+		}
+		struct run_result a, b;
+		make_many(&a, NB, la);
+		make_many(&b, NB, lb);
+		struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+		int reg = -1;
+		json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+		whole += reg == 1;
+		if (k == 0) {
+			const char *cv = json_string_value(json_array_get(json_object_get(c, "caveats"), 0));
+			CHECK(cv && strstr(cv, "run effect"), "a whole run shifted: named as a run effect ('%s')",
+			      cv ? cv : "");
+		}
+		json_decref(c);
+		result_free(&a);
+		result_free(&b);
+	}
+	CHECK(whole == 0, "a whole run 10%% slower: no exit 3 (%d of 10)", whole);
+	/* sensitivity: one bench 20% slower among 66, quiet runs */
+	int found = 0, others = 0;
+	for (int k = 0; k < 10; k++) {
+		int reg = many(&seed, 0.003, 0.01, 17, 1.2, &s, &hit);
+		found += hit && reg == 1;
+		others += s - hit;
+	}
+	CHECK(found == 10, "one bench 20%% slower among 66: slower and exit 3 in %d of 10", found);
+	CHECK(others == 0, "... and no other bench slower (%d)", others);
+}
+
 int main(void)
 {
 	double same[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -285,5 +429,6 @@ int main(void)
 	result_free(&b);
 
 	repetitions();
+	family_tests();
 	return t_done("test_compare");
 }

@@ -130,10 +130,11 @@ if [ $fast = 0 ]; then
 fi
 # The longest steps first (measured 2026-12-04, tests/run.sh prints them),
 # so that the workers end together; the others in the order queued.
-slow="integration/deb integration/quick_fs integration/fuzz valgrind/run integration/native-san/quick_tmpdir
-	integration/decide integration/fio_crosscheck integration/io_benches integration/readme
-	integration/native-san/worker integration/posix/quick_tmpdir integration/quick_tmpdir
-	integration/schema integration/rt_wakeup integration/mem_limit integration/worker integration/fleet_formats"
+slow="integration/worker integration/deb integration/quick_fs integration/fuzz valgrind/run
+	integration/schema integration/decide integration/fio_crosscheck integration/io_benches
+	integration/native-san/worker integration/readme integration/native-san/quick_tmpdir
+	integration/rt_wakeup integration/mem_limit integration/posix/worker integration/quick_tmpdir
+	integration/fleet_formats integration/sigint integration/native-san/sigint"
 if [ -s "$log/queue" ]; then
 	awk -F'\t' -v slow="$(echo $slow)" 'BEGIN { n = split(slow, s, /[ \t\n]+/); for (i = 1; i <= n; i++) if (s[i] != "") rank[s[i]] = i }
 		{ printf "%d\t%d\t%s\n", ($1 in rank) ? rank[$1] : 1000, NR, $0 }' "$log/queue" |

@@ -109,17 +109,20 @@ run: setup
 # The whole suite: native build, unit + integration tests, then the same
 # under AddressSanitizer+UndefinedBehaviorSanitizer, the POSIX-only build,
 # and valgrind. One closing line "N passed, N failed".
+# The builds go TEST_JOBS at a time (default 2: the two cores), as do
+# the integration tests (tests/run.sh).
+TEST_JOBS ?= 2
 check: setup
-	$(MAKE) all unit
-	$(MAKE) unit SANITIZE=address,undefined
-	$(MAKE) unit POSIX_ONLY=1
-	sh tests/run.sh
+	$(MAKE) -j$(TEST_JOBS) all unit
+	$(MAKE) -j$(TEST_JOBS) unit SANITIZE=address,undefined
+	$(MAKE) -j$(TEST_JOBS) unit POSIX_ONLY=1
+	TEST_JOBS=$(TEST_JOBS) sh tests/run.sh
 
 # Everyday work: the native build, its unit tests and the integration
 # scripts marked "# tier: fast" (under two minutes); `make check` is the gate.
 test: setup
-	$(MAKE) all unit
-	sh tests/run.sh --fast
+	$(MAKE) -j$(TEST_JOBS) all unit
+	TEST_JOBS=$(TEST_JOBS) sh tests/run.sh --fast
 
 # libFuzzer target for the result reader and the writers it feeds (clang):
 # `make fuzz` runs it for FUZZ_SECONDS on fuzz/corpus (kept in the repo; new

@@ -3,10 +3,14 @@
 # The test runner: unit tests of every build variant (native, ASan+UBSan,
 # POSIX-only), integration tests against the real binary, and a valgrind
 # pass. Each check prints a line; the last line is the tally
-# "N passed, N failed, N skipped".
+# "N passed, N failed, N skipped", after the wall time of the slowest steps.
 # tests/run.sh --fast (`make test`): the native unit tests and the
 # integration scripts that carry a line "# tier: fast" (each a few seconds),
 # for everyday work; `make check` runs everything.
+# The integration steps run TEST_JOBS at a time (default 2: the machine's
+# two cores); each test has its own scratch directory, database, names
+# and ports (lib.sh, COMMON.md), so they do not meet. A script with a line
+# "# tier: serial" runs alone, after the others. TEST_JOBS=1: one at a time.
 cd "$(dirname "$0")/.." || exit 2
 fast=0
 [ "${1:-}" = --fast ] && fast=1
@@ -14,6 +18,7 @@ passed=0; failed=0; skipped=0
 log=$(mktemp -d /tmp/scalebench-tests.XXXXXX)
 trap 'rm -rf "$log"' EXIT
 STEP_TIMEOUT=${STEP_TIMEOUT:-600}
+TEST_JOBS=${TEST_JOBS:-2}
 
 count() { # $1 = file with "ok|not ok|skip" lines or "name: N passed, M failed"
 	p=$(grep -c '^ok ' "$1"); f=$(grep -c '^not ok ' "$1"); s=$(grep -c '^skip ' "$1")
@@ -23,18 +28,15 @@ count() { # $1 = file with "ok|not ok|skip" lines or "name: N passed, M failed"
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 }
 
-# run NAME CMD...: run a step, show failing output, count its checks; a
-# step that exits non-zero without a failing check counts one failure.
-run() {
-	name=$1; shift
-	out="$log/out"
-	t0=$(date +%s)
-	timeout -k 10 "$STEP_TIMEOUT" "$@" >"$out" 2>&1
-	rc=$?
-	secs=$(( $(date +%s) - t0 ))
+# report NAME OUT RC SECS: count a finished step's checks, show failing
+# output; a step that exits non-zero without a failing check counts one
+# failure. Every step's wall time goes to $log/times.
+report() {
+	name=$1 out=$2 rc=$3 secs=$4
+	echo "$secs $name" >>"$log/times"
 	before=$failed
 	count "$out"
-	if [ $rc -ne 0 ] && [ $failed -eq $before ]; then
+	if [ "$rc" -ne 0 ] && [ $failed -eq $before ]; then
 		failed=$((failed + 1))
 		echo "not ok - $name exited $rc"
 	fi
@@ -45,6 +47,51 @@ run() {
 	fi
 }
 
+# run NAME CMD...: run a step now, in this shell, and report it
+run() {
+	name=$1; shift
+	t0=$(date +%s)
+	timeout -k 10 "$STEP_TIMEOUT" "$@" >"$log/out" 2>&1 </dev/null
+	rc=$?
+	report "$name" "$log/out" $rc $(( $(date +%s) - t0 ))
+}
+
+# queue NAME 'CMD': a step for the pool (run_queue); CMD is a shell command
+# line, quoted as such (no tab or newline)
+queue() {
+	printf '%s\t%s\n' "$1" "$2" >>"$log/queue"
+}
+
+# run_queue: TEST_JOBS workers take the queued steps in order (each claims
+# the next one with mkdir, atomic), each step's output in a file of its
+# own; then every step is reported in queue order.
+run_queue() {
+	[ -s "$log/queue" ] || return 0
+	w=0
+	while [ $w -lt "$TEST_JOBS" ]; do
+		(
+			trap - EXIT
+			i=0
+			while IFS='	' read -r name cmd; do
+				i=$((i + 1))
+				mkdir "$log/claim.$i" 2>/dev/null || continue
+				t0=$(date +%s)
+				eval "timeout -k 10 \"\$STEP_TIMEOUT\" $cmd" >"$log/q$i.out" 2>&1 </dev/null
+				echo "$? $(( $(date +%s) - t0 ))" >"$log/q$i.rc"
+			done <"$log/queue"
+		) &
+		w=$((w + 1))
+	done
+	wait
+	i=0
+	while IFS='	' read -r name cmd; do
+		i=$((i + 1))
+		read -r rc secs <"$log/q$i.rc" || { rc=1; secs=0; }
+		report "$name" "$log/q$i.out" "$rc" "$secs"
+	done <"$log/queue"
+	rm -f "$log/queue" "$log"/q*.out "$log"/q*.rc; rm -rf "$log"/claim.*
+}
+
 variants="native native-san posix"
 [ $fast = 1 ] && variants=native
 for variant in $variants; do
@@ -53,32 +100,52 @@ for variant in $variants; do
 	done
 done
 
+serial=""
+if [ $fast = 0 ] && command -v valgrind >/dev/null 2>&1; then
+	VG="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
+	queue "valgrind/run" "env SB_WRAP='$VG' SB='$PWD/scalebench' sh tests/valgrind_run.sh"
+fi
 for t in tests/integration/*.sh; do
-	case $t in */lib.sh) continue ;; esac
+	b=$(basename "$t" .sh)
+	[ "$b" = lib ] && continue
 	[ $fast = 1 ] && ! grep -q '^# tier: fast' "$t" && continue
+	if grep -q '^# tier: serial' "$t"; then serial="$serial $t"; continue; fi
+	queue "integration/$b" "env SB='$PWD/scalebench' sh $t"
+done
+if [ $fast = 0 ]; then
+	# The same binary behaviours under the sanitizers and the POSIX-only build.
+	for variant in native-san posix; do
+		for t in cli quick_tmpdir sigint worker ulimit badinput io_benches placement params; do
+			queue "integration/$variant/$t" "env SB='$PWD/build/$variant/scalebench' SB_VARIANT=$variant sh tests/integration/$t.sh"
+		done
+	done
+	if [ -n "${VG:-}" ]; then
+		for t in build/native/tests/test_*; do
+			# pure arithmetic, or (test_sweep) verdicts on timed synthetic costs that
+			# valgrind's slowdown makes flaky (1 run in 2 at the base commit): ASan covers them
+			case $t in *test_fit|*test_hist|*test_sweep) continue ;; esac
+			queue "valgrind/$(basename "$t")" "$VG $t"
+		done
+	fi
+fi
+# The longest steps first (measured 2026-12-04, tests/run.sh prints them),
+# so that the workers end together; the others in the order queued.
+slow="valgrind/run integration/worker integration/quick_fs integration/deb integration/fuzz
+	integration/schema integration/decide integration/fio_crosscheck integration/io_benches
+	integration/native-san/worker integration/readme integration/native-san/quick_tmpdir
+	integration/rt_wakeup integration/mem_limit integration/posix/worker integration/quick_tmpdir
+	integration/fleet_formats integration/sigint integration/native-san/sigint"
+if [ -s "$log/queue" ]; then
+	awk -F'\t' -v slow="$(echo $slow)" 'BEGIN { n = split(slow, s, /[ \t\n]+/); for (i = 1; i <= n; i++) if (s[i] != "") rank[s[i]] = i }
+		{ printf "%d\t%d\t%s\n", ($1 in rank) ? rank[$1] : 1000, NR, $0 }' "$log/queue" |
+		sort -n -k1,1 -k2,2 | cut -f3- >"$log/queue.sorted" && mv "$log/queue.sorted" "$log/queue"
+fi
+run_queue
+for t in $serial; do
 	run "integration/$(basename "$t" .sh)" env SB="$PWD/scalebench" sh "$t"
 done
-if [ $fast = 1 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
-	[ "$failed" -eq 0 ]; exit
-fi
-# The same binary behaviours under the sanitizers and the POSIX-only build.
-for variant in native-san posix; do
-	for t in tests/integration/cli.sh tests/integration/quick_tmpdir.sh tests/integration/sigint.sh tests/integration/worker.sh tests/integration/ulimit.sh tests/integration/badinput.sh tests/integration/io_benches.sh tests/integration/placement.sh tests/integration/params.sh; do
-		run "integration/$variant/$(basename "$t" .sh)" env SB="$PWD/build/$variant/scalebench" SB_VARIANT=$variant sh "$t"
-	done
-done
 
-if command -v valgrind >/dev/null 2>&1; then
-	VG="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
-	for t in build/native/tests/test_*; do
-		# pure arithmetic, or (test_sweep) verdicts on timed synthetic costs that
-		# valgrind's slowdown makes flaky (1 run in 2 at the base commit): ASan covers them
-		case $t in *test_fit|*test_hist|*test_sweep) continue ;; esac
-		run "valgrind/$(basename "$t")" $VG "$t"
-	done
-	run "valgrind/run" env SB_WRAP="$VG" SB="$PWD/scalebench" sh tests/valgrind_run.sh
-fi
-
+echo "slowest steps (wall seconds, $TEST_JOBS at a time):"
+sort -rn "$log/times" | head -10 | sed 's/^/    /'
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

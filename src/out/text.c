@@ -68,20 +68,37 @@ static void print_usl(FILE *f, const struct bench_result *br)
 			u->noversub == 1 ? "" : "s");
 }
 
-/* The headline of a bench by its axis kind: throughput (concurrency),
- * cost per KiB (size), or how the cost grows (load). */
-static void print_headline(FILE *f, const struct bench_result *br)
+enum headline { HL_GROWTH, HL_USL, HL_PER_KIB };
+
+/* Which headline a bench gets, by its axis kind: throughput (concurrency),
+ * cost per KiB (size; *c0, *c1 at the smallest and the largest N), or how
+ * the cost grows (load, and a size axis with no point that moved bytes).
+ * The summary and the matrix cells both choose here. */
+static enum headline headline_of(const struct bench_result *br, double *c0, double *c1)
 {
-	double n0, c0, n1, c1;
-	char a[32], b[32];
-	if (br->axis_kind == 1)
-		print_usl(f, br);
-	else if (br->axis_kind == 2 && bench_per_kib(br, &n0, &c0, &n1, &c1) == 0)
-		fprintf(f, "per KiB %s@min %s@max", fmt_ns(c0, a, sizeof(a)), fmt_ns(c1, b, sizeof(b)));
-	else
-		print_verdict(f, &br->v);
+	double n0, n1;
+	if (br->axis_kind == 1 /* AXIS_CONCURRENCY */)
+		return HL_USL;
+	if (br->axis_kind == 2 /* AXIS_SIZE */ && bench_per_kib(br, &n0, c0, &n1, c1) == 0)
+		return HL_PER_KIB;
+	return HL_GROWTH;
 }
 
+static void print_headline(FILE *f, const struct bench_result *br)
+{
+	double c0, c1;
+	char a[32], b[32];
+	switch (headline_of(br, &c0, &c1)) {
+	case HL_USL:
+		print_usl(f, br);
+		break;
+	case HL_PER_KIB:
+		fprintf(f, "per KiB %s@min %s@max", fmt_ns(c0, a, sizeof(a)), fmt_ns(c1, b, sizeof(b)));
+		break;
+	default:
+		print_verdict(f, &br->v);
+	}
+}
 
 /* ---- results with targets (matrix): one row per bench, one column per
  * target, each cell the cost at the largest N and the verdict ---- */
@@ -108,16 +125,30 @@ static void matrix_cell_bw(const struct bench_result *br, char *buf, size_t len)
 
 static void matrix_cell(const struct bench_result *br, char *buf, size_t len)
 {
-	char a[32];
+	char a[32], b[40], k[32];
+	double c0, c1;
 	const struct point *hi = first_point(br, 1);
-	if (br->status == BS_SKIPPED)
+	if (br->status == BS_SKIPPED) {
 		snprintf(buf, len, "skipped");
-	else if (!hi)
+		return;
+	}
+	if (!hi) {
 		snprintf(buf, len, "%s", bench_status_name(br->status));
-	else
-		snprintf(buf, len, "%s %s%s", fmt_ns(hi->st.p50, a, sizeof(a)),
-			 br->axis_kind == 1 ? usl_class_name(br->usl.cls) : growth_name(br->v.cls),
-			 br->status == BS_OK ? "" : "!");
+		return;
+	}
+	/* the summary's headline, short: its word, or the cost per KiB at the
+	 * largest N (a size axis: cost grows with the bytes, a class says nothing) */
+	switch (headline_of(br, &c0, &c1)) {
+	case HL_USL:
+		snprintf(b, sizeof(b), "%s", usl_word(br->usl.cls));
+		break;
+	case HL_PER_KIB:
+		snprintf(b, sizeof(b), "%s/KiB", fmt_ns(c1, k, sizeof(k)));
+		break;
+	default:
+		snprintf(b, sizeof(b), "%s", growth_name(br->v.cls));
+	}
+	snprintf(buf, len, "%s %s%s", fmt_ns(hi->st.p50, a, sizeof(a)), b, br->status == BS_OK ? "" : "!");
 }
 
 /* One row per bench (and variant, at its first occurrence), one column
@@ -282,7 +313,8 @@ static void print_matrix(const struct run_result *r, FILE *f)
 		int l = (int)strlen(bench_label(br, lb, sizeof(lb)));
 		w = l > w ? l : w;
 	}
-	fprintf(f, "file systems side by side: median cost at the largest N, verdict (! = not ok)\n");
+	fprintf(f, "file systems side by side: median cost at the largest N and the headline: growth class,\n"
+		   "throughput word (concurrency axes) or cost per KiB at the largest N (size axes); ! = not ok\n");
 	for (int k = 0; k < nt; k++) {
 		json_t *o = r->targets ? json_object_get(r->targets, t[k]) : NULL;
 		json_t *sk = json_object_get(o, "skipped"), *wall = json_object_get(o, "wall_s");

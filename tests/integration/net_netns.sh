@@ -2,6 +2,8 @@
 # --netns (root): every net.* bench at small N with the server and the
 # client in two namespaces joined by a veth pair; afterwards, and after
 # Ctrl-C, no namespace, veth, process or socket is left.
+# tier: serial (it compares the namespaces of the whole machine before and
+# after: another test making namespaces beside it would look like a leak)
 . "$(dirname "$0")/lib.sh"
 if ! is_root; then skip "--netns (needs root)"; exit 0; fi
 NET="net.socket net.bind net.connect net.accept net.request net.stream net.rr net.udp"

@@ -4,7 +4,7 @@
 # tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/target"
-"$SB" run --dir "$T/target" --max-n 50 --budget 0.02 -q -o "$T/r.json" >"$T/out" 2>"$T/err"
+"$SB" run --dir "$T/target" --max-n 50 --budget 0.02 -p files=100 -q -o "$T/r.json" >"$T/out" 2>"$T/err"
 rc=$?
 check "run exits 0" test $rc -eq 0
 for b in fs.create fs.open fs.stat fs.unlink proc.fork mem.mmap net.socket net.bind; do

@@ -153,7 +153,7 @@ static int server_cpu(struct st *s, double *cpu)
  * no guest polling) epoll's round trip sat at ~17, ~23 or ~33 us for
  * hundreds of milliseconds at a time, the same N apart by 1.4x from one
  * sweep to the next, so select and poll came out "O(n log n)" or
- * "unclear". Spinning, the CPU never idles (the same N within 2%).
+ * "unclear". Spinning, the CPU never idles (the same N within 3%).
  * Yielding on every turn lets the server (on the same CPU) finish its
  * reply and go to sleep in its mechanism before the next request, as
  * asleep. The client's CPU per request then includes the gap (a spin);

@@ -157,7 +157,12 @@ static int server_cpu(struct st *s, double *cpu)
  * Yielding on every turn lets the server (on the same CPU) finish its
  * reply and go to sleep in its mechanism before the next request, as
  * asleep. The client's CPU per request then includes the gap (a spin);
- * the server's is unchanged. */
+ * the server's is unchanged. Having spun, the client is not preferred
+ * when the reply wakes it: it runs again once the server is back in its
+ * wait, so on one CPU a request's latency is the server's whole turn (the
+ * wake-up scan and the re-arming one), about its CPU per request; asleep,
+ * the client preempted the server at the reply (select at N=1,000: 263
+ * against 146 us). */
 static void gap(const struct st *s)
 {
 	if (!s->gap_ns)

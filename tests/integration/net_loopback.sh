@@ -2,7 +2,8 @@
 # Every net.* bench at small N over loopback, IPv4 and IPv6: results with
 # points and the bench's own figures; select stops at FD_SETSIZE and says
 # so; net.request spins through its gap (gap_wait); a low descriptor
-# limit stops net.connect with a "limit" failure that says how far it got; Ctrl-C leaves no process or socket.
+# limit stops net.connect with a "limit" failure that says how far it
+# got; Ctrl-C leaves no process or socket.
 . "$(dirname "$0")/lib.sh"
 NET="net.socket net.bind net.connect net.accept net.request net.stream net.rr net.udp"
 mkdir -p "$T/target"

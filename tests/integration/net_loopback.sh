@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Every net.* bench at small N over loopback, IPv4 and IPv6: results with
 # points and the bench's own figures; select stops at FD_SETSIZE and says
-# so; a low descriptor limit stops net.connect with a "limit" failure
-# that says how far it got; Ctrl-C leaves no process or socket.
+# so; net.request spins through its gap (gap_wait); a low descriptor
+# limit stops net.connect with a "limit" failure that says how far it
+# got; Ctrl-C leaves no process or socket.
 . "$(dirname "$0")/lib.sh"
 NET="net.socket net.bind net.connect net.accept net.request net.stream net.rr net.udp"
 mkdir -p "$T/target"
@@ -33,6 +34,20 @@ check "select: run completes" test $? -eq 0
 check "select: stops with a limit failure naming FD_SETSIZE" jtrue "$T/sel.json" "(lambda f: f['kind'] == 'limit' and 'FD_SETSIZE' in f['call'] and 1000 <= f['n'] < 1024)(d['benches'][0]['repetitions'][0]['failure'])"
 check "select: a note says why" jtrue "$T/sel.json" "any('FD_SETSIZE' in n for n in d['benches'][0]['notes'])"
 check "select: points up to 1000 kept" jtrue "$T/sel.json" "max(p['n'] for p in d['benches'][0]['repetitions'][0]['points']) == 1000"
+
+# the gap between requests: spun through (the default; the CPU never idles,
+# so the client's CPU per request covers most of a 2 ms gap, even sharing
+# its CPU with others) or slept (then a small fraction of it)
+for w in spin sleep; do
+	"$SB" run net.request -p mech=epoll -p gap_us=2000 -p gap_wait=$w --dir "$T/target" --min-n 5 --max-n 5 --budget 0.1 -q -o "$T/gap$w.json" >"$T/gap$w.out" 2>&1
+	check "gap_wait=$w: run exits 0" test $? -eq 0
+done
+check "net.request is version 2 (spins through the gap)" jtrue "$T/gapspin.json" "d['benches'][0]['version'] == 2 and d['benches'][0]['params']['gap_wait'] == 'spin'"
+check "gap_wait=spin: the client's CPU per request > 500 us of the 2 ms gap" jtrue "$T/gapspin.json" "(lambda p: p['samples'] > 0 and p['per_op']['cpu_s'] > 500e-6)(d['benches'][0]['repetitions'][0]['points'][0])"
+check "gap_wait=sleep: the client's CPU per request < 500 us" jtrue "$T/gapsleep.json" "(lambda p: p['samples'] > 0 and p['per_op']['cpu_s'] < 500e-6)(d['benches'][0]['repetitions'][0]['points'][0])"
+"$SB" run net.request -p gap_wait=doze --dir "$T/target" -q -o "$T/gapbad.json" >"$T/gapbad.out" 2>&1
+rc=$?
+check "gap_wait=doze: exit 2 naming the key" sh -c "test $rc -eq 2 && grep -q gap_wait '$T/gapbad.out'"
 
 # a descriptor limit of 300: the server stops accepting near 300
 (ulimit -n 300; exec "$SB" run net.connect --dir "$T/target" --max-n 1000 --budget 0.01 -q -o "$T/lim.json") >"$T/lim.out" 2>&1

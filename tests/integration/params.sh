@@ -229,7 +229,7 @@ gen() { # count seed keys...
 		}
 	}'
 }
-KEYS="engine direct cache size_mib file bs depth files dirs reads min_kib max_kib overwrite_pct interval_ms stall_ms seed redirty append mech gap_us sender file_mib inject"
+KEYS="engine direct cache size_mib file bs depth files dirs reads min_kib max_kib overwrite_pct interval_ms stall_ms seed redirty append mech gap_us gap_wait sender file_mib inject"
 gen 300 "$SEED" "$KEYS" >"$T/fuzz"
 bad_rc="" crashed="" n=0
 while IFS= read -r p; do

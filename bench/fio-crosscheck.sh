@@ -123,7 +123,7 @@ if len(S) != 3 or len(F) != 2:
     print("- - - - - - - FAIL(runs missing) -"); sys.exit(0)
 s, f = [x[0] for x in S], [x[0] for x in F]
 ms, mf = statistics.median(s), statistics.median(f)
-r = ms / mf
+r = round(ms / mf, 2)  # judged as printed
 med = lambda rs, i: statistics.median(x[i] for x in rs)
 print("%.0f (%.0f..%.0f) %.0f (%.0f..%.0f) %.2f %s %.2f+%.2f|%.2f+%.2f" % (ms, min(s), max(s), mf, min(f), max(f), r,
       "PASS" if 0.90 <= r <= 1.10 else "FAIL", med(S, 1), med(S, 2), med(F, 1), med(F, 2)))

@@ -135,7 +135,7 @@ for P in 1 4; do
 import statistics as st, sys
 p, a, b = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
 ma, mb = st.median(a), st.median(b)
-r = ma / mb if mb > 0 else float("inf")
+r = round(ma / mb, 2) if mb > 0 else float("inf")  # judged as printed
 ok = 0.90 <= r <= 1.10
 print("P=%s  scalebench median %.2f Gbit/s (%.2f..%.2f, %d runs)  iperf3 median %.2f (%.2f..%.2f, %d runs)  ratio %.2f  %s"
       % (p, ma, min(a), max(a), len(a), mb, min(b), max(b), len(b), r, "PASS" if ok else "FAIL (outside 0.90..1.10)"))

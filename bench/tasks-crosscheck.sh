@@ -65,7 +65,7 @@ for b in $BENCHES; do
 import sys, statistics as s
 a = [float(x) for x in sys.argv[1:4]]; b = [float(x) for x in sys.argv[4:6]]
 ma, mb = s.median(a), s.median(b)
-r = ma / mb if mb > 0 else float("nan")
+r = round(ma / mb, 3) if mb > 0 else float("nan")  # judged as printed
 ok = 0.90 <= r <= 1.10
 print("%s %-10s %-6s K=%d  scalebench %s  bare %s  median %.0f / %.0f  ratio %.3f  %s" % (
     "PASS" if ok else "FAIL", sys.argv[6], sys.argv[7], int(sys.argv[8]),

@@ -124,7 +124,7 @@ if [ $fast = 0 ]; then
 			# pure arithmetic, or (test_sweep) verdicts on timed synthetic costs that
 			# valgrind's slowdown makes flaky (1 run in 2 at the base commit): ASan covers them
 			case $t in *test_fit|*test_hist|*test_sweep) continue ;; esac
-			queue "valgrind/$(basename "$t")" "$VG $t"
+			queue "valgrind/$(basename "$t")" "env SB_TEST_QUICK=1 $VG $t"
 		done
 	fi
 fi

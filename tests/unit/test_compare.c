@@ -9,6 +9,20 @@
 #include "compare.h"
 #include "t.h"
 
+/* One synthetic point at load n: count samples spread +-10% around
+ * f * 1000 ns, summarised and binned as a sweep's. */
+static void synth_point(struct point *p, struct hist *h, uint64_t n, double f, int count)
+{
+	hist_reset(h);
+	for (int k = 0; k < count; k++)
+		hist_add(h, f * (900 + (k * 37) % 200));
+	p->n = n;
+	p->batch = 1;
+	p->samples = p->ops = h->count;
+	hist_summary(h, &p->st);
+	point_set_bins(p, h);
+}
+
 /* A sweep of 9 points, n = 1..256, in nreps repetitions; point i's
  * latencies in repetition r are around 1000 ns times factor[i] (1 when
  * factor is NULL) times run[r] (1 when run is NULL: a run effect, the
@@ -26,16 +40,8 @@ static void make_reps(struct run_result *r, const double *factor, int version, i
 	for (int q = 0; q < nreps; q++) {
 		struct repetition *rep = bench_add_rep(b);
 		for (int i = 0; i < 9; i++) {
-			struct point *p = rep_add_point(rep);
-			hist_reset(h);
-			double f = (factor ? factor[i] : 1) * (run ? run[q] : 1);
-			for (int k = 0; k < 400; k++) /* a spread of +-10% around 1000 ns */
-				hist_add(h, f * (900 + (k * 37) % 200));
-			p->n = (uint64_t)1 << i;
-			p->batch = 1;
-			p->samples = p->ops = h->count;
-			hist_summary(h, &p->st);
-			point_set_bins(p, h);
+			synth_point(rep_add_point(rep), h, (uint64_t)1 << i,
+				    (factor ? factor[i] : 1) * (run ? run[q] : 1), 400);
 		}
 		rep_fit(rep);
 	}
@@ -170,15 +176,7 @@ static void make_many(struct run_result *r, int nb, const double *lvl)
 		for (int q = 0; q < 3; q++) {
 			struct repetition *rep = bench_add_rep(b);
 			for (int k = 0; k < 9; k++) {
-				struct point *p = rep_add_point(rep);
-				hist_reset(h);
-				for (int j = 0; j < 200; j++)
-					hist_add(h, lvl[3 * i + q] * (900 + (j * 37) % 200));
-				p->n = (uint64_t)1 << k;
-				p->batch = 1;
-				p->samples = p->ops = h->count;
-				hist_summary(h, &p->st);
-				point_set_bins(p, h);
+				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[3 * i + q], 200);
 			}
 			rep_fit(rep);
 		}

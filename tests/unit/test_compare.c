@@ -187,6 +187,20 @@ static void make_many(struct run_result *r, int nb, const double *lvl)
 
 #define NB 66
 
+/* Compare two runs of NB benches made from their levels (make_many):
+ * the comparison, its exit flag in *reg; the runs are freed. */
+static json_t *compare_many(const double *la, const double *lb, int *reg)
+{
+	struct run_result a, b;
+	make_many(&a, NB, la);
+	make_many(&b, NB, lb);
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	json_t *c = compare_results(&a, "a", &b, "b", &o, reg);
+	result_free(&a);
+	result_free(&b);
+	return c;
+}
+
 /* One compare of two runs of NB benches: every bench of a run shifted by
  * its own run effect (sd run_sd, shared by the run's 3 repetitions), the
  * repetitions rep_sd apart within the run; bench `shifted` (-1: none) of
@@ -203,12 +217,8 @@ static int many(uint64_t *seed, double run_sd, double rep_sd, int shifted, doubl
 			lb[3 * i + q] = eb * exp(rep_sd * gauss(seed)) * (i == shifted ? factor : 1);
 		}
 	}
-	struct run_result a, b;
-	make_many(&a, NB, la);
-	make_many(&b, NB, lb);
-	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
 	int reg = -1;
-	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+	json_t *c = compare_many(la, lb, &reg);
 	*slower = 0;
 	*hit = 0;
 	size_t i;
@@ -220,8 +230,6 @@ static int many(uint64_t *seed, double run_sd, double rep_sd, int shifted, doubl
 			*hit = s;
 	}
 	json_decref(c);
-	result_free(&a);
-	result_free(&b);
 	return reg;
 }
 
@@ -267,12 +275,8 @@ static void family_tests(void)
 			la[i] = exp(0.01 * gauss(&seed));
 			lb[i] = 1.10 * exp(0.01 * gauss(&seed));
 		}
-		struct run_result a, b;
-		make_many(&a, NB, la);
-		make_many(&b, NB, lb);
-		struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
 		int reg = -1;
-		json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+		json_t *c = compare_many(la, lb, &reg);
 		whole += reg == 1;
 		if (k == 0) {
 			const char *cv = json_string_value(json_array_get(json_object_get(c, "caveats"), 0));
@@ -280,8 +284,6 @@ static void family_tests(void)
 			      cv ? cv : "");
 		}
 		json_decref(c);
-		result_free(&a);
-		result_free(&b);
 	}
 	CHECK(whole == 0, "a whole run 10%% slower: no exit 3 (%d of 10)", whole);
 	/* sensitivity: one bench 20% slower among 66, quiet runs */

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # A short libFuzzer run of the result reader (fuzz/fuzz_result.c) on the
-# tier: serial (it builds build/fuzz with make beside the tree: run alone, as it failed once in
-# 2 s beside the other steps in a fresh-clone CI run, 2026-12-04, without a log of why)
 # corpus kept in fuzz/corpus: `make fuzz` for FUZZ_SECONDS (20 here). Any
 # crash, leak or undefined behaviour fails it; skipped without clang.
+# tier: serial (it builds build/fuzz with make beside the tree: run alone, as it failed once in
+# 2 s beside the other steps in a fresh-clone CI run, 2026-12-04, without a log of why)
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
 if ! command -v clang >/dev/null 2>&1; then

@@ -11,6 +11,7 @@
 # two cores); each test has its own scratch directory, database, names
 # and ports (lib.sh, COMMON.md), so they do not meet. A script with a line
 # "# tier: serial" runs alone, after the others. TEST_JOBS=1: one at a time.
+# A failing step's whole output is kept in $FAILED_LOGS (/tmp).
 cd "$(dirname "$0")/.." || exit 2
 fast=0
 [ "${1:-}" = --fast ] && fast=1
@@ -18,6 +19,7 @@ passed=0; failed=0; skipped=0
 log=$(mktemp -d /tmp/scalebench-tests.XXXXXX)
 trap 'rm -rf "$log"' EXIT
 STEP_TIMEOUT=${STEP_TIMEOUT:-600}
+FAILED_LOGS=${FAILED_LOGS:-/tmp}
 TEST_JOBS=${TEST_JOBS:-2}
 
 count() { # $1 = file with "ok|not ok|skip" lines or "name: N passed, M failed"
@@ -41,7 +43,9 @@ report() {
 		echo "not ok - $name exited $rc"
 	fi
 	if [ $failed -ne $before ]; then
-		echo "--- $name (exit $rc, ${secs}s):"; sed 's/^/    /' "$out" | tail -60
+		keep="$FAILED_LOGS/scalebench-test-$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' _).log"
+		cp "$out" "$keep" 2>/dev/null || keep="(not kept: $FAILED_LOGS not writable)"
+		echo "--- $name (exit $rc, ${secs}s; whole output: $keep):"; sed 's/^/    /' "$out" | tail -60
 	else
 		echo "$name: $(grep -c '^ok \|passed,' "$out") checks passed, exit $rc, ${secs}s"
 	fi

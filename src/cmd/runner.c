@@ -587,13 +587,31 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				 : sweep_series_for(rn->sel[i], sweep_max_n(rn->sel[i], &rn->so), series, 64)) *
 				(int)rn->a.repeat * bench_variants(rn->sel[i], rn->over, vars, 64);
 
-	int exit_code = EXIT_OK;
+	/* The benches' repetitions are interleaved: repetition r of every bench
+	 * (and variant) before repetition r + 1 of any, so that a bench's
+	 * repetitions are spread over the whole run instead of back to back.
+	 * What changes on a time scale of seconds to minutes (the host's
+	 * scheduling of this virtual machine, a neighbour, the frequency)
+	 * then shows up between a bench's repetitions, which compare's test
+	 * takes as its unit of replication, instead of shifting all three
+	 * alike (docs/compare.md: "Interleaved repetitions"). */
+	struct rjob {
+		const struct bench *b;
+		size_t idx;  /* in r->benches (which may move as it grows) */
+		int ibench, stop, ran;
+		uint64_t ns; /* time its repetitions took (--decide's budget) */
+	} *jobs = calloc((size_t)rn->nsel * 64, sizeof(*jobs));
+	if (!jobs) {
+		fprintf(stderr, "scalebench %s: out of memory\n", rn->cmd);
+		reg_remove_tree(scratch);
+		return EXIT_RUNTIME;
+	}
+	int njobs = 0, exit_code = EXIT_OK;
 	uid_t euid = geteuid();
-	for (int i = 0; i < rn->nsel && !reg_stop_requested(); i++) {
+	for (int i = 0; i < rn->nsel && exit_code == EXIT_OK; i++) {
 		const struct bench *b = rn->sel[i];
 		int nv = bench_variants(b, rn->over, vars, 64);
-		rn->pg.ibench = i + 1;
-		for (int vi = 0; vi < nv && !reg_stop_requested(); vi++) {
+		for (int vi = 0; vi < nv; vi++) {
 			struct bench_result *br = result_add_bench(r);
 			if (!br) {
 				exit_code = EXIT_RUNTIME;
@@ -606,7 +624,6 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				break;
 			}
 			br->fit_oversub = rn->a.fit_oversub;
-			rn->pg.last_point = 0;
 			const char *skip = b->unavailable;
 			if (!skip && (b->needs & NEED_ROOT) && euid != 0)
 				skip = "needs root";
@@ -615,19 +632,63 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				br->skip_reason = strdup(skip);
 				continue;
 			}
-			char err[512];
+			jobs[njobs++] = (struct rjob){.b = b, .idx = (size_t)r->nbenches - 1, .ibench = i + 1};
+		}
+	}
+	char err[512];
+	for (int rep = 0; rep < (int)rn->a.repeat; rep++) {
+		for (int k = 0; k < njobs && !reg_stop_requested(); k++) {
+			struct rjob *j = &jobs[k];
+			if (j->stop)
+				continue;
+			struct bench_result *br = &r->benches[j->idx];
+			rn->pg.ibench = j->ibench;
+			rn->pg.last_point = 0;
+			uint64_t t0 = clock_ns();
+			int had = br->nreps;
+			j->ran = 1;
 			if (!rn->exe[0]) {
-				if (sweep_bench(b, &rn->so, br) < 0) {
-					fprintf(stderr, "scalebench %s: %s: harness failure\n", rn->cmd, b->name);
+				struct sweep_opts one = rn->so;
+				one.rep_first = rep;
+				one.rep_count = 1;
+				if (sweep_bench(j->b, &one, br) < 0) {
+					fprintf(stderr, "scalebench %s: %s: harness failure\n", rn->cmd, j->b->name);
 					exit_code = EXIT_RUNTIME;
+					j->stop = 1;
 				}
-			} else if ((rc = worker_sweep(rn->exe, b, &rn->so, rn->pg.on, br, err, sizeof(err)))) {
+				if (br->status == BS_SKIPPED)
+					j->stop = 1;
+			} else if ((rc = worker_rep(rn->exe, j->b, &rn->so, rep, rn->pg.on, br, &j->stop, err,
+						    sizeof(err)))) {
 				if (rc < 0)
 					fprintf(stderr, "scalebench %s: %s\n", rn->cmd, err);
 				exit_code = EXIT_RUNTIME;
 			}
+			br = &r->benches[j->idx];
+			for (int q = had; q < br->nreps; q++)
+				br->reps[q].started_s = (double)(t0 - rn->pg.t0) / 1e9;
+			j->ns += clock_ns() - t0;
 		}
 	}
+	for (int k = 0; k < njobs; k++) {
+		struct rjob *j = &jobs[k];
+		rn->pg.ibench = j->ibench;
+		rn->pg.last_point = 0;
+		if (worker_settle(rn->exe[0] ? rn->exe : NULL, j->b, &rn->so, rn->pg.on, &r->benches[j->idx],
+				  j->ns, err, sizeof(err)))
+			exit_code = EXIT_RUNTIME;
+	}
+	/* stopped (Ctrl-C) before a bench began: it is not in the result, as
+	 * the benches after it were never listed before interleaving */
+	for (int k = njobs - 1; k >= 0; k--) {
+		if (jobs[k].ran)
+			continue;
+		bench_result_clear(&r->benches[jobs[k].idx]);
+		memmove(&r->benches[jobs[k].idx], &r->benches[jobs[k].idx + 1],
+			((size_t)r->nbenches - jobs[k].idx - 1) * sizeof(*r->benches));
+		r->nbenches--;
+	}
+	free(jobs);
 	if (rn->pg.on)
 		fprintf(stderr, "\r\033[K");
 	rc = reg_remove_tree(scratch);

@@ -53,7 +53,7 @@ struct run_args {
 	{"quick", 0, OPT_FLAG, NULL, "small sweeps, the one-minute suite", 0, 0, NULL, &(a).quick, NULL}, \
 	{"tasks", 0, OPT_STR, "K|auto", "sweep K = 1, 2, 4 ... K tasks doing the bench's op at once at its base load, instead of the load (auto: twice the CPUs online, --quick the CPUs); -p as=proc|thread, -p shared=0|1", 0, 0, NULL, &(a).tasks, NULL}, \
 	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \
-	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times (each in a new worker process), keeping every repetition", 1, 1000, NULL, &(a).repeat, NULL}, \
+	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times (each in a new worker process), keeping every repetition; interleaved: repetition 1 of every bench, then 2 ...", 1, 1000, NULL, &(a).repeat, NULL}, \
 	{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &(a).ci_pct, NULL}, \
 	{"max-latency", 0, OPT_DOUBLE, "US", "fail (exit 3) when any sample of a bench that checks a bound (rt.wakeup) exceeds US microseconds, with first-failure data", 0, 1e9, NULL, &(a).max_latency_us, &(a).max_latency_seen}, \
 	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a parameter of the benches that take it (`scalebench list BENCH`); keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \

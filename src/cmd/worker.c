@@ -416,34 +416,37 @@ static int decide(const char *exe, const struct bench *b, const struct sweep_opt
 	return ret;
 }
 
-int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts *so,
-		 int want_progress, struct bench_result *br, char *err, size_t errlen)
+int worker_rep(const char *exe, const struct bench *b, const struct sweep_opts *so, int r,
+	       int want_progress, struct bench_result *br, int *stop, char *err, size_t errlen)
+{
+	struct sweep_opts one = *so;
+	one.rep_first = r;
+	one.rep_count = 1;
+	struct bench_result got;
+	int rc = run_worker(exe, b, &one, want_progress, br, &got, err, errlen);
+	if (rc < 0) {
+		*stop = 1;
+		if (r == 0)
+			return -1;
+		fprintf(stderr, "scalebench: %s\n", err);
+		return 1;
+	}
+	int crashed = got.nreps && got.reps[got.nreps - 1].fail &&
+		      !strcmp(got.reps[got.nreps - 1].fail->kind, "crash");
+	merge(br, &got, r == 0);
+	if (br->status == BS_SKIPPED || crashed)
+		*stop = 1; /* a crash would come again: the bench stops there */
+	return rc;
+}
+
+int worker_settle(const char *exe, const struct bench *b, const struct sweep_opts *so,
+		  int want_progress, struct bench_result *br, uint64_t spent_ns, char *err,
+		  size_t errlen)
 {
 	int ret = 0;
-	uint64_t t0 = clock_ns();
-	for (int r = 0; r < so->repeat && !reg_stop_requested(); r++) {
-		struct sweep_opts one = *so;
-		one.rep_first = r;
-		one.rep_count = 1;
-		struct bench_result got;
-		int rc = run_worker(exe, b, &one, want_progress, br, &got, err, errlen);
-		if (rc < 0) {
-			if (r == 0)
-				return -1;
-			fprintf(stderr, "scalebench: %s\n", err);
-			ret = 1;
-			break;
-		}
-		ret |= rc;
-		int crashed = got.nreps && got.reps[got.nreps - 1].fail &&
-			      !strcmp(got.reps[got.nreps - 1].fail->kind, "crash");
-		merge(br, &got, r == 0);
-		if (br->status == BS_SKIPPED || crashed)
-			break; /* a crash would come again: the bench stops there */
-	}
 	sweep_settle(br, so->repeat);
-	if (so->decide && !reg_stop_requested()) {
-		ret |= decide(exe, b, so, want_progress, br, clock_ns() - t0, err, errlen);
+	if (exe && so->decide && !reg_stop_requested()) {
+		ret |= decide(exe, b, so, want_progress, br, spent_ns, err, errlen);
 		sweep_settle(br, so->repeat);
 	}
 	return ret;

@@ -16,16 +16,28 @@
 #include "result.h"
 #include "sweep.h"
 
-/* Parent side: sweep b in a worker started from exe. br comes described
- * (name, variant, target, params) and leaves filled as sweep_bench fills
- * it; a worker that dies without handing its bench back leaves a failure
- * of kind "crash" (or, when this run is being stopped by a signal, an
- * interrupted bench). The start of every point goes to so->progress, and
- * the load being built too when want_progress.
+/* Parent side, one repetition: repetition r of b in a worker started from
+ * exe. br comes described (name, variant, target, params); repetition 0
+ * fills it as sweep_bench would, later ones add their repetition (and
+ * notes) to it; a worker that dies without handing its bench back leaves a
+ * failure of kind "crash" (or, when this run is being stopped by a signal,
+ * an interrupted bench). The start of every point goes to so->progress,
+ * and the load being built too when want_progress. *stop is set when no
+ * further repetition of b should run (skipped, crashed, no worker).
  * 0; 1 if the worker failed as a harness (its message is on stderr);
- * -1 with a message in err if no worker could be started. */
-int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts *so,
-		 int want_progress, struct bench_result *br, char *err, size_t errlen);
+ * -1 with a message in err if no worker could be started for r = 0.
+ * The runner interleaves: repetition r of every bench before r + 1 of any
+ * (runner.c), so that a bench's repetitions are spread over the run. */
+int worker_rep(const char *exe, const struct bench *b, const struct sweep_opts *so, int r,
+	       int want_progress, struct bench_result *br, int *stop, char *err, size_t errlen);
+
+/* After b's last repetition: its status and pooled verdict, and with
+ * so->decide (and exe, workers) the repetitions --decide adds when the
+ * verdict is unclear, up to three times spent_ns (the time its
+ * repetitions took). 0 or 1 as worker_rep. */
+int worker_settle(const char *exe, const struct bench *b, const struct sweep_opts *so,
+		  int want_progress, struct bench_result *br, uint64_t spent_ns, char *err,
+		  size_t errlen);
 
 /* --mem-limit: every worker started from now on is moved into the cgroup
  * at path (made by sys_memcg_make) before it is given its job; NULL or ""

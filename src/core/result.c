@@ -85,6 +85,7 @@ struct repetition *bench_add_rep(struct bench_result *b)
 	if (!p)
 		return NULL;
 	b->reps = p;
+	b->reps[b->nreps - 1].started_s = -1;
 	return &b->reps[b->nreps - 1];
 }
 

@@ -78,6 +78,7 @@ struct repetition {
 	struct verdict v;
 	struct failure *fail; /* NULL if none */
 	int interrupted;
+	double started_s;     /* when it began, seconds after the run's start; < 0: not known */
 };
 
 enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };

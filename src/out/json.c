@@ -155,10 +155,12 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_t *pts = json_array();
 		for (int i = 0; i < rep->npts; i++)
 			json_array_append_new(pts, point_json(&rep->pts[i]));
-		json_array_append_new(reps, json_pack("{s:o,s:o,s:o,s:b}", "points", pts, "verdict",
-						      verdict_json(&rep->v), "failure",
-						      failure_json(rep->fail), "interrupted",
-						      rep->interrupted));
+		json_t *jr = json_pack("{s:o,s:o,s:o,s:b}", "points", pts, "verdict",
+				       verdict_json(&rep->v), "failure", failure_json(rep->fail),
+				       "interrupted", rep->interrupted);
+		if (jr && rep->started_s >= 0)
+			json_object_set_new(jr, "started_s", json_real(rep->started_s));
+		json_array_append_new(reps, jr);
 	}
 	json_t *o = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "name", b->name,
 			      "version", b->version, "axis", b->axis ? b->axis : "", "summary",
@@ -607,6 +609,8 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 			return bad(rd, "points", "missing or not an array");
 		json_t *intr = json_object_get(jr, "interrupted");
 		rep->interrupted = json_is_true(intr);
+		json_t *jst = json_object_get(jr, "started_s");
+		rep->started_s = json_is_number(jst) ? json_number_value(jst) : -1;
 		if (read_verdict(rd, json_object_get(jr, "verdict"), &rep->v) ||
 		    read_failure(rd, json_object_get(jr, "failure"), &rep->fail))
 			return -1;

@@ -65,6 +65,8 @@ check "--repeat 3: three repetitions of three points each, pooled verdict over n
 	"every(b['status'] == 'ok' and [len(r['points']) for r in b['repetitions']] == [3, 3, 3] and b['verdict']['points'] == 9 for b in d['benches'])"
 check "--repeat 3: every repetition has its verdict" jtrue "$T/r3.json" \
 	"every(r['verdict']['class'] for b in d['benches'] for r in b['repetitions'])"
+check "--repeat 3: interleaved (every bench's repetition k before any bench's k + 1), each with its start" jtrue "$T/r3.json" \
+	"len(d['benches']) == 2 and every(len(b['repetitions']) == 3 and every(0 <= r['started_s'] <= d['duration_s'] for r in b['repetitions']) for b in d['benches']) and every(d['benches'][0]['repetitions'][k]['started_s'] < d['benches'][1]['repetitions'][k]['started_s'] < d['benches'][0]['repetitions'][k + 1]['started_s'] for k in range(2))"
 
 # scalebench killed outright: its worker does not go on sweeping (Linux: it
 # dies with it; elsewhere it stops at its next point)

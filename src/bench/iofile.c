@@ -483,7 +483,7 @@ static json_t *uring_flags_json(unsigned fl)
  * process) included: on a tmpfs, where every io_uring read is handed to a
  * worker, that is the submitter's work and the workers' together, and
  * compared with fio's figure it reads as 2-3 times the kernel work
- * (docs/io-engines.md, "System CPU of io_uring"). */
+ * (docs/io-engines.md, "io_uring's system CPU"). */
 static void thread_cpu(double *user_s, double *sys_s)
 {
 #if defined(RUSAGE_THREAD) && !defined(SB_POSIX_ONLY)

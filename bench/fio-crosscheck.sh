@@ -10,7 +10,11 @@
 # docs/io-engines.md), and the figures compared are fio's read IOPS and
 # scalebench's throughput (requests/s) at that point. Beside them, each
 # tool's own CPU per request (user + system, medians, from its rusage: fio's
-# usr_cpu/sys_cpu, scalebench's per_op): where the submitting thread is
+# usr_cpu/sys_cpu, its job thread's getrusage(RUSAGE_THREAD); scalebench's
+# per_op for psync, and for libaio and io_uring its submitting thread alone,
+# extra.submitter_cpu_s, the same scope as fio's: per_op would add the
+# io-wq worker threads that do io_uring's tmpfs reads, which fio's figure
+# leaves out, see docs/io-engines.md): where the submitting thread is
 # CPU-bound (tmpfs, batch 1), requests/s is the inverse of that CPU, and
 # the user column is mostly the tool's own loop.
 #
@@ -27,7 +31,11 @@
 # 3), SIZE_MIB (default 64), FS (default "tmpfs ext4"), JOBS (default all,
 # e.g. "io_uring:32:1"), FIO_EXTRA (options added to every fio line, e.g.
 # --gtod_reduce=1 to take most of fio's own per-request accounting out: an
-# investigation aid, printed in the header when set; the job is unchanged).
+# investigation aid, printed in the header when set; the job is unchanged),
+# CPUS (default unset: neither tool sets an affinity, so both float over the
+# CPUs allowed, the scheduler placing fio's job process and scalebench's
+# worker alike; set, e.g. CPUS=1, both tools run under `taskset -c CPUS`,
+# the same placement for both; the header says which).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 SB=${SB:-./scalebench}
@@ -36,6 +44,13 @@ SIZE_MIB=${SIZE_MIB:-64}
 FS=${FS:-tmpfs ext4}
 JOBS=${JOBS:-psync:1:1 libaio:32:1 libaio:32:32 io_uring:32:1 io_uring:32:32}
 FIO_EXTRA=${FIO_EXTRA:-}
+CPUS=${CPUS:-}
+PIN=""
+if [ -n "$CPUS" ]; then
+	command -v taskset >/dev/null || { echo "CPUS= needs taskset (Debian: util-linux)" >&2; exit 2; }
+	taskset -c "$CPUS" true 2>/dev/null || { echo "CPUS='$CPUS': not a CPU list taskset accepts here" >&2; exit 2; }
+	PIN="taskset -c $CPUS"
+fi
 command -v fio >/dev/null || { echo "fio not found (Debian: fio; tools/setup-deps.sh installs it)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "python3 not found" >&2; exit 2; }
 [ -x "$SB" ] || { echo "$SB not built (make)" >&2; exit 2; }
@@ -67,7 +82,7 @@ mount_fs() { # mount_fs FS: sets mp to the mount point (no subshell: cleanup mus
 }
 
 sb_run() { # sb_run ENGINE DEPTH BATCH FILE: requests/s at the point
-	"$SB" run io.randread -p engine="$1" -p direct=1 -p batch="$3" -p file="$4" --min-n "$2" --max-n "$2" \
+	$PIN "$SB" run io.randread -p engine="$1" -p direct=1 -p batch="$3" -p file="$4" --min-n "$2" --max-n "$2" \
 		--budget "$RUNTIME" -q --no-db -o "$W/s.json" >/dev/null 2>"$W/s.err" || { cat "$W/s.err" >&2; return 1; }
 	python3 - "$W/s.json" "$2" <<'PY'
 import json, sys
@@ -76,13 +91,16 @@ if b["status"] != "ok":
     sys.exit("scalebench: %s %s" % (b["status"], b.get("skip_reason", "")))
 p = [p for p in b["repetitions"][0]["points"] if p["n"] == int(sys.argv[2])][0]
 u = p.get("per_op") or {}
-print("%.0f %.3f %.3f" % (p["throughput"]["ops_per_s"], u.get("user_s", float("nan")) * 1e6,
-                          u.get("sys_s", float("nan")) * 1e6))
+us, ss = u.get("user_s", float("nan")) * 1e6, u.get("sys_s", float("nan")) * 1e6
+t = (p.get("extra") or {}).get("submitter_cpu_s")
+if t and p.get("ops"):  # libaio, io_uring: the submitting thread alone, as fio's RUSAGE_THREAD
+    us, ss = t["user"] / p["ops"] * 1e6, t["sys"] / p["ops"] * 1e6
+print("%.0f %.3f %.3f" % (p["throughput"]["ops_per_s"], us, ss))
 PY
 }
 
 fio_run() { # fio_run "FIO COMMAND LINE": read IOPS, user and system CPU us per request
-	sh -c "$1 $FIO_EXTRA --output-format=json --output='$W/f.json'" >/dev/null 2>"$W/f.err" || { cat "$W/f.err" >&2; return 1; }
+	sh -c "$PIN $1 $FIO_EXTRA --output-format=json --output='$W/f.json'" >/dev/null 2>"$W/f.err" || { cat "$W/f.err" >&2; return 1; }
 	python3 - "$W/f.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
@@ -96,6 +114,7 @@ echo "== scalebench vs fio $(fio --version), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(u
 echo "== load at start:$(uptime | sed 's/.*load average//')"
 echo "== 4 KiB random reads, O_DIRECT, ${SIZE_MIB} MiB file, ${RUNTIME} s per run, A B A B A (A = scalebench)"
 [ -n "$FIO_EXTRA" ] && echo "== FIO_EXTRA: every fio line with $FIO_EXTRA"
+if [ -n "$CPUS" ]; then echo "== placement: both tools under taskset -c $CPUS"; else echo "== placement: free (neither tool pinned; CPUS= pins both alike)"; fi
 printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %-7s %s\n' fs engine depth batch "scalebench req/s (spread)" "fio IOPS (spread)" ratio verdict \
 	"cpu us/req usr+sys: scalebench | fio"
 fails=0 total=0
@@ -107,7 +126,7 @@ for fs in $FS; do
 		IFS=: read -r eng depth batch <<EOJ
 $job
 EOJ
-		cmd=$("$SB" run io.randread -p engine="$eng" -p direct=1 -p batch="$batch" -p file="$F" \
+		cmd=$($PIN "$SB" run io.randread -p engine="$eng" -p direct=1 -p batch="$batch" -p file="$F" \
 			--min-n "$depth" --max-n "$depth" --budget "$RUNTIME" --fio | grep '^fio ')
 		[ "$(printf '%s\n' "$cmd" | wc -l)" = 1 ] || { echo "$fs $job: no single fio line from --fio" >&2; fails=$((fails + 1)); continue; }
 		: >"$W/sb"; : >"$W/fio"

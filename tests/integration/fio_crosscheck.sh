@@ -4,7 +4,8 @@
 # tools' medians, a ratio and a verdict for tmpfs and for ext4 on a loop
 # device, ends with PASS or FAIL (exit 0 or 1, never 2 here), and removes
 # its mounts, loop device and scratch directory, also when stopped by a
-# signal midway. Root only (it mounts); the figures are not judged here.
+# signal midway; CPUS= runs both tools under one affinity. Root only (it
+# mounts); the figures are not judged here.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 if ! is_root || [ -n "${SB_VARIANT:-}" ]; then skip "fio-crosscheck.sh (needs root and the native build)"; exit 0; fi
@@ -23,6 +24,36 @@ check "the fio line shown is --fio's, batch included" out_has "$T/xc.out" "fio's
 check "the load is reported" out_has "$T/xc.out" "load at end"
 check "a final PASS or FAIL line" sh -c 'tail -1 "$1" | grep -qE "^(PASS|FAIL): "' _ "$T/xc.out"
 check "mounts, loop device and scratch removed" left
+
+# CPUS=: both tools run under that affinity (wrappers record the CPUs each
+# was allowed, then run the real tool; fio's jobs, not its --version for the
+# header), and the header says so; a CPU list
+# taskset refuses is exit 2 with nothing left behind
+mkdir -p "$T/wrap"
+cat >"$T/wrap/fio" <<EOW
+#!/bin/sh
+[ "\$1" = --version ] || grep Cpus_allowed_list /proc/self/status >>"$T/fio.cpus"
+exec $(command -v fio) "\$@"
+EOW
+cat >"$T/wrap/sb" <<EOW
+#!/bin/sh
+grep Cpus_allowed_list /proc/self/status >>"$T/sb.cpus"
+exec "$SB" "\$@"
+EOW
+chmod +x "$T/wrap/fio" "$T/wrap/sb"
+PATH="$T/wrap:$PATH" TMPDIR="$T/tmp" SB="$T/wrap/sb" RUNTIME=0.2 SIZE_MIB=8 FS=tmpfs JOBS="psync:1:1" CPUS=0 \
+	sh "$ROOT/bench/fio-crosscheck.sh" >"$T/xc3.out" 2>&1
+rc=$?
+check "CPUS=0: exit 0 or 1" test $rc -eq 0 -o $rc -eq 1
+check "CPUS=0: the header names the placement" out_has "$T/xc3.out" "placement: both tools under taskset -c 0"
+check "CPUS=0: every scalebench run was allowed CPU 0 only" sh -c '[ -s "$1" ] && ! grep -vq ":[[:space:]]*0$" "$1"' _ "$T/sb.cpus"
+check "CPUS=0: every fio run was allowed CPU 0 only (2 runs)" sh -c '[ "$(grep -c ":[[:space:]]*0$" "$1")" = 2 ] && ! grep -vq ":[[:space:]]*0$" "$1"' _ "$T/fio.cpus"
+check "CPUS=0: a row for the job" grep -qE '^tmpfs +psync ' "$T/xc3.out"
+check "without CPUS: the header says free placement" out_has "$T/xc.out" "placement: free"
+TMPDIR="$T/tmp" SB="$SB" CPUS="nosuchcpu" sh "$ROOT/bench/fio-crosscheck.sh" >"$T/xc4.out" 2>&1
+check "CPUS=nosuchcpu: exit 2" test $? -eq 2
+check "CPUS=nosuchcpu: the error names CPUS" out_has "$T/xc4.out" "CPUS='nosuchcpu'"
+check "CPUS: mounts, loop device and scratch removed" left
 
 # stopped midway (TERM while the second file system runs): still removed
 # (TERM, not INT: a background job of a non-interactive shell ignores INT,

@@ -6,7 +6,9 @@
 # request and one io_getevents(min 1, max 1) per request; at batch B at most
 # B per io_submit and per io_getevents; io_uring's ring has a completion ring
 # of depth entries (fio's IORING_SETUP_CQSIZE) and submits one request per
-# io_uring_enter at batch 1, asking for completions (GETEVENTS) as fio does.
+# io_uring_enter at batch 1, asking for completions (GETEVENTS) as fio does;
+# every point of both records its submitting thread's own CPU apart from the
+# process's (submitter_cpu_s: fio reports its job thread's).
 # The counts are exact (every request of the run is one the point counted),
 # so the machine's load does not matter. Skips without strace, when ptrace
 # is refused, or when the engine is not in this build.
@@ -24,6 +26,14 @@ traced() {
 	jtrue "$T/$4.json" "every(b['status'] == 'ok' for b in d['benches'])"
 }
 ops() { jget "$T/$1.json" "sum(p['ops'] for b in d['benches'] for r in b['repetitions'] for p in r['points'])"; }
+# submitter NAME: the point's extra.submitter_cpu_s (the submitting thread's
+# own CPU, fio's RUSAGE_THREAD scope) is there, took CPU, and is at most the
+# whole process's CPU in the window (per_op x ops; 2 ms for the rusage reads)
+submitter() {
+	jtrue "$T/$1.json" "all(all((lambda t, u: t['user'] >= 0 and t['sys'] >= 0 and t['user'] + t['sys'] > 0 and \
+		t['user'] + t['sys'] <= (u['user_s'] + u['sys_s']) * p['ops'] + 0.002)(p['extra']['submitter_cpu_s'], p['per_op']) \
+		for p in r['points']) and r['points'] for b in d['benches'] for r in b['repetitions']) and len(d['benches']) > 0"
+}
 # calls NAME SYSCALL: how many times it was called
 calls() { grep -c "^[0-9]* *$2(" "$T/$1.st"; }
 # args NAME SYSCALL K: the K-th argument (1-based, numbers only) of every call, one a line
@@ -37,6 +47,7 @@ if traced libaio 4 1 a1; then
 	check "libaio batch 1: every io_submit carries one request" test "$(args a1 io_submit 2 | grep -vcx 1)" = 0
 	check "libaio batch 1: every io_getevents asks for at least 1 and at most 1" \
 		test "$(args a1 io_getevents 2-3 | grep -vcx 1,1)" = 0
+	check "libaio: the submitting thread's own CPU is recorded (submitter_cpu_s), within the process's" submitter a1
 else
 	skip "libaio batch 1 (engine not measured here)"
 fi
@@ -63,6 +74,7 @@ if traced io_uring 4 1 u1; then
 		test "$(args u1 io_uring_enter 2 | grep -vcxE '[01]')" = 0
 	check "io_uring batch 1: every submitting io_uring_enter asks for completions (GETEVENTS)" \
 		test "$(grep "io_uring_enter([0-9]*, 1," "$T/u1.st" | grep -vc IORING_ENTER_GETEVENTS)" = 0
+	check "io_uring: the submitting thread's own CPU is recorded (submitter_cpu_s), within the process's" submitter u1
 else
 	skip "io_uring batch 1 (engine not measured here)"
 fi

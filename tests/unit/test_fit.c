@@ -367,22 +367,26 @@ static void test_names(void)
 
 /* A cache step: the cost per item of an O(n) scan steps up when the working
  * set leaves a cache level (bench/bare-poll.c: poll's cost per idle socket
- * here, ~65-70 ns to N=500, ~100-130 ns from 1,000 to 3,000, ~0.5-1 us
- * past 5,000). net.request's grid (1, 2, 5 ... 1000, 10 points), the cost
- * 17 us + n * (215 ns, stepping up 30% between n=500 and n=1000), 2%
- * lognormal noise with CIs that claim 0.6% (the chi2 scaling takes the
- * rest); against a true n log n of the same size and noise. One repetition
- * and three pooled. Rates over 5000 seeds (-DNSEEDS=5000), with / without
- * the top-step rule (fit.c, step 5e): step x1: O(n) 16.1% / 1.4%, unclear
- * 83.9% / 83.9%, O(n log n) 0 / 14.7%; step x3: O(n) 52.0% / 2.5%,
- * unclear 48.0% / 48.0%, O(n log n) 0 / 49.4% (more data makes the old
- * answer worse: the step is real curvature); n log n x1 and x3: O(n log n)
- * 100% / 100%. With slow phases (a point starts a stretch of 1-3 points
- * 1.3x slower with probability 0.1, like the machine's in docs/net.md),
- * three repetitions: step O(n log n) 23.5% / 34.9%, O(n) 31.6% / 20.2%;
- * n log n: O(n log n) 93.6% / 93.6%, O(n) 0.9% / 0.9%. The rule removes
- * the step's n log n where the noise is independent and only a third of it
- * under phases: those are the measurement's to fight. */
+ * here, ~65-70 ns to N=300, rising over 500..1,500 to ~100-130 ns, flat to
+ * 3,000, ~0.5-1 us past 5,000). net.request's grid (1, 2, 5 ... 1000, 10
+ * points), the cost 17 us + n * 215 ns, the 215 ns stepping up 30% between
+ * n=500 and 1000 ("step") or over 200..1000 ("wide step"), 2% lognormal
+ * noise with CIs that claim 0.6% (the chi2 scaling takes the rest);
+ * against a true n log n of the same size and noise. One repetition and
+ * three pooled. Rates over 5000 seeds (-DNSEEDS=5000), with / without the
+ * top-step rule (fit.c, step 5e):
+ *   step x1:      O(n) 16.1% / 1.4%,  unclear 83.9% / 83.9%, n log n 0 / 14.7%
+ *   step x3:      O(n) 52.0% / 2.5%,  unclear 48.0% / 48.0%, n log n 0 / 49.4%
+ *   wide step x1: O(n) 73.6% / 0.1%,  unclear 16.3% / 16.3%, n log n 10.1% / 83.6%
+ *   wide step x3: O(n) 99.8% / 0,     unclear 0.2% / 0.2%,   n log n 0 / 99.8%
+ *   n log n x1:   n log n 99.6% / 100%, O(n) 0.4% / 0;  x3: 100% / 100%
+ * (more data makes the old answer worse: the step is real curvature). With
+ * slow phases (a point starts a stretch of 1-3 points 1.3x slower with
+ * probability 0.1, like the machine's in docs/net.md), three repetitions:
+ * step n log n 23.4% / 34.9%, O(n) 31.7% / 20.2%; n log n: n log n 93.6% /
+ * 93.6%, O(n) 0.9% / 0.9%. The rule removes the step's n log n where the
+ * noise is independent, and a third of it under phases: those are the
+ * measurement's to fight. */
 static int grid_1000(double *n)
 {
 	int k = 0;
@@ -399,6 +403,13 @@ static int grid_1000(double *n)
 static double c_step(double n)
 {
 	double s = n <= 500 ? 0 : n >= 1000 ? 1 : log(n / 500) / log(2);
+	return 17000 + n * 215 * (1 + 0.3 * s);
+}
+
+/* the same step spread over 200..1000, as poll's L2-to-L3 one */
+static double c_step_wide(double n)
+{
+	double s = n <= 200 ? 0 : n >= 1000 ? 1 : log(n / 200) / log(5);
 	return 17000 + n * 215 * (1 + 0.3 * s);
 }
 
@@ -457,10 +468,21 @@ static void test_cache_step(void)
 		CHECK(h[GROWTH_N] + h[GROWTH_UNCLEAR] == NSEEDS, "%s: other classes", name);
 		if (reps == 3)
 			CHECK(h[GROWTH_N] >= 5, "%s: O(n) only %d times", name, h[GROWTH_N]);
+		int w[8] = {0};
+		snprintf(name, sizeof name, "wide cache step x%d", reps);
+		step_case(name, c_step_wide, reps, 0, w);
+		/* x1: O(n) 74%, O(n log n) 10% (expected 2 of 20: at most 5);
+		 * x3: O(n) 99.8%, never n log n */
+		CHECK(w[GROWTH_NLOGN] <= (reps == 1 ? 5 : 0), "%s: O(n log n) %d times", name,
+		      w[GROWTH_NLOGN]);
+		CHECK(w[GROWTH_N] >= (reps == 1 ? 10 : 18), "%s: O(n) only %d times", name, w[GROWTH_N]);
+		CHECK(w[GROWTH_N] + w[GROWTH_UNCLEAR] + w[GROWTH_NLOGN] == NSEEDS, "%s: other classes",
+		      name);
 		snprintf(name, sizeof name, "n log n x%d", reps);
 		step_case(name, c_nlogn_net, reps, 0, g);
-		CHECK(g[GROWTH_NLOGN] == NSEEDS, "%s: O(n log n) %d of %d", name, g[GROWTH_NLOGN],
-		      NSEEDS);
+		/* 0.4% O(n) with one repetition: one seed may miss, as O(n) only */
+		CHECK(g[GROWTH_NLOGN] >= NSEEDS - 1 && g[GROWTH_NLOGN] + g[GROWTH_N] == NSEEDS,
+		      "%s: O(n log n) %d of %d", name, g[GROWTH_NLOGN], NSEEDS);
 	}
 	/* slow phases, three repetitions (rates above; 20 seeds: expected 4.7
 	 * and 0.2): the step n log n in at most 8, true n log n O(n) at most 2 */

@@ -69,15 +69,16 @@
  *    the misfit is not noise there).
  *
  * 7. A step is not n log n. When n log n wins with a material growth,
- *    but the points below the largest n show none of its bend (a + b*n
- *    fits them as well as a + b*n log n) although the best n log n curve
- *    would have shown there (its own values at those points favour n log
- *    n by STEP_DEXP = 16 or more, so a true n log n fails this about 2% of
- *    the time), the bend is one step of the cost per item at the top of
- *    the range (a working set leaving a cache level: poll over 500 and
- *    1,000 sockets, bench/bare-poll.c), and the class is O(n), the step in
- *    the reason. More data makes the plain fit call such a step n log n
- *    more surely, not less (tests/unit/test_fit.c, test_cache_step).
+ *    but the points below the largest n (or below the largest two) show
+ *    none of its bend (a + b*n fits them as well as a + b*n log n)
+ *    although the best n log n curve would have shown there (its own
+ *    values at those points favour n log n by STEP_DEXP = 16 or more, so
+ *    a true n log n fails this about 2% of the time), the bend is one step
+ *    of the cost per item at the top of the range (a working set leaving a
+ *    cache level: poll over 200 to 1,000 sockets, bench/bare-poll.c), and
+ *    the class is O(n), the step in the reason. More data makes the plain
+ *    fit call such a step n log n more surely, not less
+ *    (tests/unit/test_fit.c, test_cache_step).
  *
  * Also reported, model-free: the log-log slope over all points (ordinary
  * least squares of log cost on log n, with a Student-t 95% CI), the same
@@ -514,7 +515,8 @@ static void find_rival(struct scores *sc, const struct verdict *v)
 
 /* Step 5e: is the n log n curvature more than one step at the top of the
  * range? n log n says the cost per item keeps rising, by the same amount
- * for every factor of n, so the points below the largest n must bend too.
+ * for every factor of n, so the points below the largest n (and below the
+ * largest two: a step may take more than one factor of n) must bend too.
  * Fit a + b*n and a + b*n log n again to those points alone (same k, so
  * the AICc terms cancel; errors scaled by their own best reduced
  * chi-square, as in step 3): dsub, n's score minus n log n's there. Had the
@@ -523,9 +525,9 @@ static void find_rival(struct scores *sc, const struct verdict *v)
  * at those points, with the same weights). When they should have
  * (dexp >= STEP_DEXP: a true n log n then shows dsub <= 0 with a chance of
  * about Phi(-sqrt(dexp)/2), 2%) and show none (dsub <= 0), the whole bend
- * is the last step of n: a cost per item that stepped up between the last
- * two n (a working set leaving a cache level), and the class is O(n), with
- * the step in the reason. Needs 4 distinct n below the top. */
+ * is in the last one or two steps of n: a cost per item that stepped up
+ * there (a working set leaving a cache level), and the class is O(n), with
+ * the step in the reason. Needs 4 distinct n below the step. */
 struct top_step {
 	int found;     /* the n log n curvature is a step at the top */
 	double step;   /* cost per item at nmax over the lower points' b, minus 1 */

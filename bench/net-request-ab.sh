@@ -38,7 +38,7 @@ import json, os, sys
 w, rounds = sys.argv[1], int(sys.argv[2])
 want = {"mech=select": "O(n)", "mech=poll": "O(n)", "mech=epoll": "O(1)", "mech=io_uring": "O(1)"}
 for side in "AB":
-    right = runs = trig = dec = 0
+    right = runs = trig = dec = dec_right = 0
     per = {k: 0 for k in want}
     for i in range(1, rounds + 1):
         f = os.path.join(w, "%s%d.json" % (side, i))
@@ -58,9 +58,12 @@ for side in "AB":
                 if "unclear after the sweep" in n:
                     trig += 1
                     dec += "still unclear" not in n
+                    dec_right += b["verdict"]["class"] == want.get(b["variant"])
+                    print("  %s%d: %s unclear after the sweep, now %s" % (
+                        side, i, b["variant"][5:], b["verdict"]["class"]))
         print("  %s%d: %s %s" % (side, i, "right" if ok else "wrong",
                                  " ".join("%s %s" % (k[5:], got.get(k)) for k in want)))
-    print("%s: %d of %d runs all right; %s; unclear after the sweep %d, decided %d"
+    print("%s: %d of %d runs all right; %s; unclear after the sweep %d, decided %d (right %d)"
           % (side, right, runs, ", ".join("%s %d" % (k[5:], v) for k, v in per.items()),
-             trig, dec))
+             trig, dec, dec_right))
 PY

@@ -442,7 +442,8 @@ int worker_sweep(const char *exe, const struct bench *b, const struct sweep_opts
 			break; /* a crash would come again: the bench stops there */
 	}
 	sweep_settle(br, so->repeat);
-	if (so->decide && !reg_stop_requested()) {
+	int dec = so->decide || ((b->flags & BENCH_DECIDE) && !so->no_decide);
+	if (dec && !reg_stop_requested()) {
 		ret |= decide(exe, b, so, want_progress, br, clock_ns() - t0, err, errlen);
 		sweep_settle(br, so->repeat);
 	}

@@ -222,5 +222,8 @@ const struct bench bench_net_request = {
 	/* the COUNT exchanges stay outside the timed requests */
 	.quick_max_n = 100, .default_max_n = 1000, .full_max_n = 100000,
 	.max_batch = 1, .variants = variants, .unit = "request",
+	/* the machine's slow stretches leave a sweep unclear often; more
+	 * repetitions in shuffled order decide it (docs/net.md) */
+	.flags = BENCH_DECIDE,
 	.setup = setup, .grow = grow, .run = run, .teardown = teardown,
 };

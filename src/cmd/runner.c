@@ -352,6 +352,7 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
 		.decide = !a->no_decide && (a->decide || a->full) && !tasks, .tasks = tasks,
+		.no_decide = a->no_decide || tasks,
 	};
 	rn->so.net = &rn->net;
 	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;

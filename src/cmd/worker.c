@@ -445,7 +445,8 @@ int worker_settle(const char *exe, const struct bench *b, const struct sweep_opt
 {
 	int ret = 0;
 	sweep_settle(br, so->repeat);
-	if (exe && so->decide && !reg_stop_requested()) {
+	int dec = so->decide || ((b->flags & BENCH_DECIDE) && !so->no_decide);
+	if (exe && dec && !reg_stop_requested()) {
 		ret |= decide(exe, b, so, want_progress, br, spent_ns, err, errlen);
 		sweep_settle(br, so->repeat);
 	}

@@ -68,6 +68,18 @@
  *    above 1.5 by 3 standard errors (from the points' own errors, since
  *    the misfit is not noise there).
  *
+ * 7. A step is not n log n. When n log n wins with a material growth,
+ *    but the points below the largest n (or below the largest two) show
+ *    none of its bend (a + b*n fits them as well as a + b*n log n)
+ *    although the best n log n curve would have shown there (its own
+ *    values at those points favour n log n by STEP_DEXP = 16 or more, so
+ *    a true n log n fails this about 2% of the time), the bend is one step
+ *    of the cost per item at the top of the range (a working set leaving a
+ *    cache level: poll over 200 to 1,000 sockets, bench/bare-poll.c), and
+ *    the class is O(n), the step in the reason. More data makes the plain
+ *    fit call such a step n log n more surely, not less
+ *    (tests/unit/test_fit.c, test_cache_step).
+ *
  * Also reported, model-free: the log-log slope over all points (ordinary
  * least squares of log cost on log n, with a Student-t 95% CI), the same
  * slope over the top of the range (last three distinct n, or two), and
@@ -103,6 +115,8 @@
 #define TIE_DAIC 4.0         /* closer than this: models not separated */
 #define NOISE_REDCHI2 25.0   /* reduced chi2 above this: noisy beyond CIs */
 #define WORSE_EXP_LO 1.5     /* log-log slope CI above this: worse */
+#define STEP_DEXP 16.0       /* n log n's bend expected below the step (step 5e) */
+#define STEP_MAX_DROP 2      /* a step spans at most the last two n (step 5e) */
 #define SAME_N_REL 1e-9      /* n values closer than this are the same n */
 #define MAX_COST_RANGE 1e60  /* largest/smallest cost beyond this: unusable */
 #define FIT_PI 3.14159265358979323846
@@ -499,10 +513,89 @@ static void find_rival(struct scores *sc, const struct verdict *v)
 	sc->drival = sc->rival >= 0 ? v->aic[sc->rival] - v->aic[best] : INFINITY;
 }
 
+/* Step 5e: is the n log n curvature more than one step at the top of the
+ * range? n log n says the cost per item keeps rising, by the same amount
+ * for every factor of n, so the points below the largest n (and below the
+ * largest two: a step may take more than one factor of n) must bend too.
+ * Fit a + b*n and a + b*n log n again to those points alone (same k, so
+ * the AICc terms cancel; errors scaled by their own best reduced
+ * chi-square, as in step 3): dsub, n's score minus n log n's there. Had the
+ * best n log n curve been the truth, the lower points would have shown its
+ * bend by about dexp (the same fit of a + b*n to that curve's own values
+ * at those points, with the same weights). When they should have
+ * (dexp >= STEP_DEXP: a true n log n then shows dsub <= 0 with a chance of
+ * about Phi(-sqrt(dexp)/2), 2%) and show none (dsub <= 0), the whole bend
+ * is in the last one or two steps of n: a cost per item that stepped up
+ * there (a working set leaving a cache level), and the class is O(n), with
+ * the step in the reason. Needs 4 distinct n below the step. */
+struct top_step {
+	int found;     /* the n log n curvature is a step at the top */
+	double step;   /* cost per item at nmax over the lower points' b, minus 1 */
+	double dsub;   /* n's score minus n log n's below the step */
+	double dexp;   /* what dsub would be if the best n log n curve were exact */
+	double nfrom;  /* the largest n below the step */
+};
+
+/* The test of step 5e with the top `drop` distinct n left out. */
+static void step_below(const struct fpt *p, int npts, int nd, int drop, const struct mfit *fnl,
+		       const struct verdict *v, struct top_step *ts)
+{
+	int m = npts;
+	memset(ts, 0, sizeof *ts);
+	for (int k = 0; k < drop; k++) {
+		double top = p[m - 1].n;
+		while (m > 0 && same_n(p[m - 1].n, top))
+			m--;
+	}
+	if (nd - drop < 4 || m < 4)
+		return;
+	struct mfit fn, fl;
+	wls(p, m, 2, &fn);
+	wls(p, m, 3, &fl);
+	if (!fn.ok || !fl.ok || !(fn.b > 0))
+		return;
+	double c = fmin(fn.chi2, fl.chi2) / (m - 2);
+	if (!(c > 1) || !isfinite(c))
+		c = 1;
+	ts->dsub = (fn.chi2 - fl.chi2) / c; /* same k: the AICc terms cancel */
+	double top = 0;
+	int ct = 0;
+	for (int i = m; i < npts; i++)
+		if (same_n(p[i].n, v->nmax)) {
+			top += (p[i].cost - fn.a) / p[i].n;
+			ct++;
+		}
+	ts->step = top / ct / fn.b - 1;
+	ts->nfrom = p[m - 1].n;
+	struct fpt *q = fnl->ok ? malloc((size_t)m * sizeof *q) : NULL;
+	if (!q)
+		return;
+	memcpy(q, p, (size_t)m * sizeof *q);
+	for (int i = 0; i < m; i++)
+		q[i].cost = fnl->a + fnl->b * q[i].g[3];
+	struct mfit fe;
+	wls(q, m, 2, &fe);
+	free(q);
+	ts->dexp = fe.ok ? fe.chi2 / c : 0;
+	ts->found = ts->dsub <= 0 && ts->dexp >= STEP_DEXP;
+}
+
+/* Step 5e over the last one and the last two distinct n. */
+static void top_step(const struct fpt *p, int npts, int nd, const struct mfit *fnl,
+		     const struct verdict *v, struct top_step *ts)
+{
+	for (int drop = 1; drop <= STEP_MAX_DROP; drop++) {
+		step_below(p, npts, nd, drop, fnl, v, ts);
+		if (ts->found)
+			return;
+	}
+}
+
 /* Steps 4-6: the class and its reason, from the scores and the
  * model-free slopes already in v (local_se: the local slope's standard
  * error from the points' own errors). */
-static void classify(const struct scores *sc, double local_se, struct verdict *v)
+static void classify(const struct scores *sc, double local_se, const struct top_step *ts,
+		     struct verdict *v)
 {
 	int best = sc->best, rival = sc->rival;
 	const int *material = sc->material;
@@ -547,6 +640,12 @@ static void classify(const struct scores *sc, double local_se, struct verdict *v
 			 "noise swamps growth: points scatter %.3gx wider than their CIs "
 			 "(reduced chi2 %.3g), log-log slope %.3f..%.3f",
 			 sqrt(v->redchi2), v->redchi2, v->exp_lo, v->exp_hi);
+	} else if (material[best] && best == 3 && ts->found && material[2]) {
+		v->cls = GROWTH_N;
+		snprintf(r, rn,
+			 "a + b*n fits n <= %g as well as n log n (its dAIC %+.1f); from there to n=%g "
+			 "the cost per item steps up %.0f%% (a cache size?): O(n)",
+			 ts->nfrom, -ts->dsub, v->nmax, 100 * ts->step);
 	} else if (material[best]) {
 		v->cls = model_class[best];
 		if (rival >= 0)
@@ -622,8 +721,10 @@ int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v)
 
 	struct scores sc;
 	fit_models(p, npts, &sc);
-	free(p);
 	score_models(npts, &sc, v);
+	struct top_step ts;
+	top_step(p, npts, nd, &sc.f[3], v, &ts);
+	free(p);
 	const struct mfit *fb = &sc.f[sc.best];
 	v->model = sc.best;
 	v->a = fb->a * scale;
@@ -632,6 +733,6 @@ int fit_verdict(const struct fit_point *pts, int npts, struct verdict *v)
 	v->growth_share = sc.share[sc.best];
 	v->redchi2 = fb->chi2 / (npts - fb->k);
 	find_rival(&sc, v);
-	classify(&sc, local_se, v);
+	classify(&sc, local_se, &ts, v);
 	return 0;
 }

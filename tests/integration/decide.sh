@@ -30,4 +30,19 @@ else
 fi
 "$SB" run fs.stat --quick --dir "$T/target" -q --no-db -o "$T/n.json" >/dev/null 2>&1
 check "without --decide (quick): one repetition, options.decide false" jtrue "$T/n.json" "len(d['benches'][0]['repetitions']) == 1 and d['options']['decide'] is False"
+# net.request spends --decide's repetitions by default (BENCH_DECIDE), not
+# with --no-decide; gap_wait=sleep and a short budget leave some of its
+# four sweeps unclear most of the time
+"$SB" run net.request --max-n 20 -b 0.05 -p gap_wait=sleep -q --no-db -o "$T/r.json" >/dev/null 2>&1
+check "net.request without --decide: exit 0" test $? -eq 0
+check "net.request: an unclear sweep got repetitions and a note, a decided one none" jtrue "$T/r.json" \
+	"every((len(b['repetitions']) > 1 and any('verdict unclear after the sweep' in n for n in b['notes'])) if b['repetitions'][0]['verdict']['class'] == 'unclear' else (len(b['repetitions']) == 1 and not any('verdict unclear after' in n for n in b['notes'])) for b in d['benches'])"
+if jtrue "$T/r.json" "any(b['repetitions'][0]['verdict']['class'] == 'unclear' for b in d['benches'])"; then
+	echo "ok - net.request: some sweep was unclear (the rule above was exercised)"
+else
+	echo "skip - net.request: every sweep decided by itself (nothing to add this time)"
+fi
+"$SB" run net.request --max-n 20 -b 0.05 -p gap_wait=sleep --no-decide -q --no-db -o "$T/s.json" >/dev/null 2>&1
+check "net.request --no-decide: one repetition each, no note" jtrue "$T/s.json" \
+	"len(d['benches']) == 4 and every(len(b['repetitions']) == 1 and not any('verdict unclear after' in n for n in b['notes']) for b in d['benches'])"
 check "nothing left in the target" empty_dir "$T/target"

@@ -9,6 +9,13 @@
 # total ops/s, the medians of each side and the ratio scalebench/bare:
 # PASS when it is within 0.90..1.10.
 #
+# mem.fault also runs bare-tasks' fault-inline, the write inline in the
+# loop (will-it-scale's page_fault shape), in the same alternation (A B C A
+# B C A), and prints scalebench's ratio to it, not judged: scalebench's op,
+# like the judged bare loop's, is a function whose return follows the
+# fault, and that return costs 0.3-0.5 us on a KVM guest (bench/fault-return.c,
+# docs/benches.md).
+#
 # Then stress-ng (Debian) where one of its stressors does the same
 # operation, K instances for the same time, its bogo ops/s beside
 # scalebench's, with what its stressor does differently: printed, not
@@ -52,6 +59,7 @@ print("%.0f" % p[0]["extra"]["tasks"]["ops_per_s"] if p else "nan")
 PY
 }
 bare() { "$W/bare-tasks" "$(bare_op "$1")" "$2" "$3" "$S" "$W/d" 2>/dev/null | cut -d' ' -f1 || echo nan; }
+bare_inline() { "$W/bare-tasks" fault-inline "$1" "$2" "$S" "$W/d" 2>/dev/null | cut -d' ' -f1 || echo nan; }
 
 echo "== scalebench --tasks against bare loops (same run, A B A B A; ops/s in total)"
 fail=0
@@ -59,8 +67,12 @@ for b in $BENCHES; do
 	[ -n "$(bare_op "$b")" ] || { echo "$b: no bare loop"; continue; }
 	for as in proc thread; do
 		for k in $ks; do
-			a1=$(sb "$b" $as $k); b1=$(bare "$b" $as $k); a2=$(sb "$b" $as $k)
-			b2=$(bare "$b" $as $k); a3=$(sb "$b" $as $k)
+			c1=""; c2=""
+			a1=$(sb "$b" $as $k); b1=$(bare "$b" $as $k)
+			[ "$b" = mem.fault ] && c1=$(bare_inline $as $k)
+			a2=$(sb "$b" $as $k); b2=$(bare "$b" $as $k)
+			[ "$b" = mem.fault ] && c2=$(bare_inline $as $k)
+			a3=$(sb "$b" $as $k)
 			line=$(python3 -c '
 import sys, statistics as s
 a = [float(x) for x in sys.argv[1:4]]; b = [float(x) for x in sys.argv[4:6]]
@@ -73,6 +85,13 @@ print("%s %-10s %-6s K=%d  scalebench %s  bare %s  median %.0f / %.0f  ratio %.3
 ' "$a1" "$a2" "$a3" "$b1" "$b2" "$b" $as $k)
 			echo "$line"
 			case $line in FAIL*) fail=1 ;; esac
+			[ -n "$c1" ] && python3 -c '
+import sys, statistics as s
+a = [float(x) for x in sys.argv[1:4]]; c = [float(x) for x in sys.argv[4:6]]
+ma, mc = s.median(a), s.median(c)
+print("info %-10s %-6s K=%d  bare fault-inline (no return after the fault) %s  median %.0f  scalebench/inline %.3f  (not judged)" % (
+    "mem.fault", sys.argv[6], int(sys.argv[7]), " ".join("%.0f" % x for x in c), mc, ma / mc if mc > 0 else float("nan")))
+' "$a1" "$a2" "$a3" "$c1" "$c2" $as $k
 		done
 	done
 done

@@ -6,7 +6,10 @@
  * a counter of its own (in memory shared with the parent) per operation;
  * no clock is read in the loop. The parent lets them warm up for WARM ms,
  * reads the counters, sleeps SECONDS, reads them again, stops the tasks,
- * and prints the total ops/s and the per-task ops/s.
+ * and prints the total ops/s and the per-task ops/s, then "|" and the ops
+ * per second of the tasks' own CPU time over the same window (Linux: each
+ * task's /proc/TID/schedstat, read with the counters; 0 where unknown),
+ * which does not depend on how much of its CPU others took.
  *
  *   bare-tasks OP proc|thread K SECONDS DIR
  * OP, each what the scalebench bench of that name does at N=1 per task:
@@ -42,6 +45,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +57,7 @@
 struct shared {
 	volatile int go, stop, ready, failed;
 	volatile uint64_t count[MAXK][8]; /* [k][0], a cache line each */
+	volatile int tid[MAXK];
 };
 
 static struct shared *sh;
@@ -67,6 +72,21 @@ static void (*volatile touch_fn)(char *) = touch;
 static const char *op, *dir;
 static int ncpu_allowed, cpus[MAXK], K;
 
+/* CPU time a task has run (ns), 0 where unknown */
+static uint64_t cpu_ns(int tid)
+{
+	char p[64];
+	unsigned long long v = 0;
+	snprintf(p, sizeof(p), "/proc/%d/schedstat", tid);
+	FILE *f = fopen(p, "r");
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
 static void pin(int k)
 {
 	if (K > ncpu_allowed)
@@ -79,6 +99,7 @@ static void pin(int k)
 
 static void task(int k)
 {
+	sh->tid[k] = (int)syscall(SYS_gettid);
 	pin(k);
 	char d[4096];
 	snprintf(d, sizeof(d), "%s/t%d", dir, k);
@@ -215,18 +236,22 @@ int main(int argc, char **argv)
 	}
 	while (sh->ready < K)
 		usleep(1000);
-	uint64_t a[MAXK], b[MAXK];
+	uint64_t a[MAXK], b[MAXK], ca[MAXK], cb[MAXK];
 	struct timespec t0, t1, warm = {0, WARM_MS * 1000000L};
 	if (!sh->failed) {
 		sh->go = 1;
 		nanosleep(&warm, NULL);
-		for (int k = 0; k < K; k++)
+		for (int k = 0; k < K; k++) {
 			a[k] = sh->count[k][0];
+			ca[k] = cpu_ns(sh->tid[k]);
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		struct timespec w = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
 		nanosleep(&w, NULL);
-		for (int k = 0; k < K; k++)
+		for (int k = 0; k < K; k++) {
 			b[k] = sh->count[k][0];
+			cb[k] = cpu_ns(sh->tid[k]);
+		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 	}
 	sh->stop = 1;
@@ -251,6 +276,14 @@ int main(int argc, char **argv)
 	printf("%.0f", tot / el);
 	for (int k = 0; k < K; k++)
 		printf(" %.0f", (double)(b[k] - a[k]) / el);
-	printf("\n");
+	double cpu = 0;
+	for (int k = 0; k < K; k++) {
+		if (!ca[k] || cb[k] <= ca[k]) { /* unknown for one: for all */
+			cpu = 0;
+			break;
+		}
+		cpu += (double)(cb[k] - ca[k]) / 1e9;
+	}
+	printf(" | %.0f\n", cpu > 0 ? tot / cpu : 0);
 	return 0;
 }

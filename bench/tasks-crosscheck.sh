@@ -51,7 +51,7 @@ bare_op() {
 	mem.fault) echo fault ;; net.socket) echo socket ;; proc.fork) echo fork ;; *) echo "" ;;
 	esac
 }
-# sb BENCH AS K: scalebench's total ops/s at K tasks
+# sb BENCH AS K: scalebench's total ops/s at K tasks and its ops per CPU second ("nan nan" if it failed)
 sb() {
 	"$SB" run "$1" --tasks "$3" -p as="$2" -b "$S" --dir "$W/d" -q --no-db -o "$W/r.json" >/dev/null 2>&1 || { echo nan nan; return; }
 	python3 - "$W/r.json" "$3" <<'PY'

@@ -7,7 +7,18 @@
 # alternated A B A B A (A = scalebench's ops/s at that K, B = the bare
 # loop's), so that drift during the run favours neither. Prints each run's
 # total ops/s, the medians of each side and the ratio scalebench/bare:
-# PASS when it is within 0.90..1.10.
+# PASS when it is within 0.90..1.10. Beside it, not judged, "per CPU": the
+# same ratio of ops per second of the tasks' own CPU time (scalebench's
+# per-op CPU, bare-tasks' schedstat), which the other work on a shared
+# machine does not move as much: when the two ratios disagree, the ops/s
+# ratio is the CPU others took.
+#
+# mem.fault also runs bare-tasks' fault-inline, the write inline in the
+# loop (will-it-scale's page_fault shape), in the same alternation (A B C A
+# B C A), and prints scalebench's ratio to it, not judged: scalebench's op,
+# like the judged bare loop's, is a function whose return follows the
+# fault, and that return costs 0.3-0.5 us on a KVM guest (bench/fault-return.c,
+# docs/benches.md).
 #
 # Then stress-ng (Debian) where one of its stressors does the same
 # operation, K instances for the same time, its bogo ops/s beside
@@ -40,18 +51,22 @@ bare_op() {
 	mem.fault) echo fault ;; net.socket) echo socket ;; proc.fork) echo fork ;; *) echo "" ;;
 	esac
 }
-# sb BENCH AS K: scalebench's total ops/s at K tasks
+# sb BENCH AS K: scalebench's total ops/s at K tasks and its ops per CPU second ("nan nan" if it failed)
 sb() {
-	"$SB" run "$1" --tasks "$3" -p as="$2" -b "$S" --dir "$W/d" -q --no-db -o "$W/r.json" >/dev/null 2>&1 || { echo nan; return; }
+	"$SB" run "$1" --tasks "$3" -p as="$2" -b "$S" --dir "$W/d" -q --no-db -o "$W/r.json" >/dev/null 2>&1 || { echo nan nan; return; }
 	python3 - "$W/r.json" "$3" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 pts = d["benches"][0]["repetitions"][0]["points"]
 p = [p for p in pts if p["n"] == int(sys.argv[2])]
-print("%.0f" % p[0]["extra"]["tasks"]["ops_per_s"] if p else "nan")
+c = p[0]["per_op"].get("cpu_s") if p else None
+print("%.0f %.0f" % (p[0]["extra"]["tasks"]["ops_per_s"], 1 / c if c else 0) if p else "nan nan")
 PY
 }
-bare() { "$W/bare-tasks" "$(bare_op "$1")" "$2" "$3" "$S" "$W/d" 2>/dev/null | cut -d' ' -f1 || echo nan; }
+# bare-tasks' total ops/s and ops per CPU second ("nan nan" if it failed)
+bare_out() { "$W/bare-tasks" "$@" "$S" "$W/d" 2>/dev/null | awk '{print $1, $NF; ok = 1} END {if (!ok) print "nan nan"}'; }
+bare() { bare_out "$(bare_op "$1")" "$2" "$3"; }
+bare_inline() { bare_out fault-inline "$1" "$2"; }
 
 echo "== scalebench --tasks against bare loops (same run, A B A B A; ops/s in total)"
 fail=0
@@ -59,20 +74,39 @@ for b in $BENCHES; do
 	[ -n "$(bare_op "$b")" ] || { echo "$b: no bare loop"; continue; }
 	for as in proc thread; do
 		for k in $ks; do
-			a1=$(sb "$b" $as $k); b1=$(bare "$b" $as $k); a2=$(sb "$b" $as $k)
-			b2=$(bare "$b" $as $k); a3=$(sb "$b" $as $k)
+			c1=""; c2=""
+			a1=$(sb "$b" $as $k); b1=$(bare "$b" $as $k)
+			[ "$b" = mem.fault ] && c1=$(bare_inline $as $k)
+			a2=$(sb "$b" $as $k); b2=$(bare "$b" $as $k)
+			[ "$b" = mem.fault ] && c2=$(bare_inline $as $k)
+			a3=$(sb "$b" $as $k)
+			# each of a1..c2 is "OPS/S OPS-PER-CPU-S"
 			line=$(python3 -c '
 import sys, statistics as s
-a = [float(x) for x in sys.argv[1:4]]; b = [float(x) for x in sys.argv[4:6]]
+v = [x.split() for x in sys.argv[1:6]]
+a = [float(x[0]) for x in v[:3]]; b = [float(x[0]) for x in v[3:]]
+ca = [float(x[1]) for x in v[:3]]; cb = [float(x[1]) for x in v[3:]]
 ma, mb = s.median(a), s.median(b)
 r = round(ma / mb, 3) if mb > 0 else float("nan")  # judged as printed
 ok = 0.90 <= r <= 1.10
-print("%s %-10s %-6s K=%d  scalebench %s  bare %s  median %.0f / %.0f  ratio %.3f  %s" % (
+mca, mcb = s.median(ca), s.median(cb)
+cpu = "per CPU %.3f" % (mca / mcb) if mca > 0 and mcb > 0 else "per CPU unknown"
+print("%s %-10s %-6s K=%d  scalebench %s  bare %s  median %.0f / %.0f  ratio %.3f  (%s)" % (
     "PASS" if ok else "FAIL", sys.argv[6], sys.argv[7], int(sys.argv[8]),
-    " ".join("%.0f" % x for x in a), " ".join("%.0f" % x for x in b), ma, mb, r, ""))
+    " ".join("%.0f" % x for x in a), " ".join("%.0f" % x for x in b), ma, mb, r, cpu))
 ' "$a1" "$a2" "$a3" "$b1" "$b2" "$b" $as $k)
 			echo "$line"
 			case $line in FAIL*) fail=1 ;; esac
+			[ -n "$c1" ] && python3 -c '
+import sys, statistics as s
+v = [x.split() for x in sys.argv[1:6]]
+a = [float(x[0]) for x in v[:3]]; c = [float(x[0]) for x in v[3:]]
+ca = [float(x[1]) for x in v[:3]]; cc = [float(x[1]) for x in v[3:]]
+ma, mc, mca, mcc = s.median(a), s.median(c), s.median(ca), s.median(cc)
+print("info %-10s %-6s K=%d  bare fault-inline (no return after the fault) %s  median %.0f  scalebench/inline %.3f, per CPU %s  (not judged)" % (
+    "mem.fault", sys.argv[6], int(sys.argv[7]), " ".join("%.0f" % x for x in c), mc, ma / mc if mc > 0 else float("nan"),
+    "%.3f" % (mca / mcc) if mca > 0 and mcc > 0 else "unknown"))
+' "$a1" "$a2" "$a3" "$c1" "$c2" $as $k
 		done
 	done
 done
@@ -101,7 +135,7 @@ import re, sys
 t = open(sys.argv[1]).read()
 m = re.search(r"bogo-ops-per-second-real-time: ([0-9.]+)", t)
 print(m.group(1) if m else "nan")' "$W/sn.yaml" 2>/dev/null || echo nan)
-			ours=$(sb "$b" proc $k)
+			ours=$(sb "$b" proc $k | cut -d" " -f1)
 			echo "$b K=$k: scalebench (as=proc) $ours ops/s; stress-ng --$st $k: $sn bogo ops/s. Difference: $diff"
 		done
 	done

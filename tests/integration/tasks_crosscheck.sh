@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bench/tasks-crosscheck.sh and its bare loops on short runs: bare-tasks.c
+# and fault-return.c build warning-free; bare-tasks' fault (the write in a
+# called function, what the cross-check judges) and fault-inline (will-it-
+# scale's shape) both fault pages in processes and threads and leave their
+# directories removed; fault-return prints every shape; the cross-check on
+# mem.fault prints a judged row per as and K <= CPUs with the per-CPU
+# ratio beside (both sides' CPU time known), the fault-inline row
+# beside each, ends with the load, exits 0 or 1 (never 2), and removes its
+# scratch directory. The figures are not judged here (a loaded machine).
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -n "${SB_VARIANT:-}" ]; then skip "tasks-crosscheck.sh (the native build runs it)"; exit 0; fi
+CC=${CC:-cc}
+mkdir -p "$T/d" "$T/xc"
+
+check "bare-tasks.c builds with -Wall -Wextra -Werror" $CC -O2 -pthread -Wall -Wextra -Werror -o "$T/bare-tasks" "$ROOT/bench/bare-tasks.c"
+check "fault-return.c builds with -Wall -Wextra -Werror" $CC -O2 -Wall -Wextra -Werror -o "$T/fault-return" "$ROOT/bench/fault-return.c"
+
+# positive K "TOTAL K1 .. KK | PER-CPU": the total the sum of the tasks',
+# all > 0, and the ops per CPU second > 0 (Linux) when every task ran in
+# the window (on a loaded machine one may not have run at all in 0.2 s)
+positive() {
+	python3 -c '
+import sys
+v = sys.argv[2].split(); k = int(sys.argv[1])
+t = [float(x) for x in v[1:k + 1]]
+sys.exit(not (len(v) == k + 3 and v[-2] == "|" and float(v[0]) > 0 and abs(float(v[0]) - sum(t)) <= k
+              and float(v[-1]) >= 0 and (float(v[-1]) > 0 or min(t) == 0)))' "$@"
+}
+for op in fault fault-inline; do
+	for as in proc thread; do
+		out=$("$T/bare-tasks" $op $as 2 0.2 "$T/d" 2>&1)
+		check "bare-tasks $op $as 2: total and per-task ops/s, ops per CPU second ($out)" positive 2 "$out"
+	done
+done
+check "bare-tasks removed its task directories" empty_dir "$T/d"
+
+"$T/fault-return" 1 >"$T/fr.out" 2>&1
+check "fault-return: exit 0" test $? -eq 0
+for shape in "inline  " "called  " "inline\\+call" "called, 2 deep"; do
+	check "fault-return: a time per fault for '$shape'" grep -qE "^$shape +[0-9]+ ns per fault" "$T/fr.out"
+done
+if [ "$(uname -m)" = x86_64 ]; then
+	check "fault-return: the system call inline and called" test "$(grep -cE '^getppid (inline|called) +[0-9]+ ns per syscall' "$T/fr.out")" = 2
+fi
+"$T/fault-return" 0 >/dev/null 2>&1
+check "fault-return: bad ROUNDS is exit 2" test $? -eq 2
+
+SB="$SB" sh "$ROOT/bench/tasks-crosscheck.sh" 0.1 "$T/xc" mem.fault >"$T/xc.out" 2>"$T/xc.err"
+rc=$?
+check "tasks-crosscheck: exit 0 (PASS) or 1 (FAIL), not 2" test $rc -eq 0 -o $rc -eq 1
+ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+nk=0; k=1; while [ $k -le "$ncpu" ]; do nk=$((nk + 1)); k=$((k * 2)); done
+check "tasks-crosscheck: a judged row per as and K <= $ncpu CPUs ($((2 * nk)))" test "$(grep -cE '^(PASS|FAIL) mem.fault +(proc|thread) +K=[0-9]+ +scalebench [0-9]+ [0-9]+ [0-9]+ +bare [0-9]+ [0-9]+ +median [0-9]+ / [0-9]+ +ratio [0-9.]+ +\(per CPU [0-9.]+\)$' "$T/xc.out")" = $((2 * nk))
+check "tasks-crosscheck: the fault-inline row beside each, not judged" test "$(grep -cE '^info mem.fault +(proc|thread) +K=[0-9]+ +bare fault-inline .* scalebench/inline [0-9.]+, per CPU [0-9.]+ +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
+check "tasks-crosscheck: the exit code says whether a row failed" sh -c '[ $(grep -c "^FAIL" "$1") -eq 0 ] && [ $2 = 0 ] || [ $(grep -c "^FAIL" "$1") -gt 0 ] && [ $2 = 1 ]' _ "$T/xc.out" $rc
+check "tasks-crosscheck: the load is reported" out_has "$T/xc.out" "^load after: "
+check "tasks-crosscheck: its scratch directory removed" empty_dir "$T/xc"

@@ -53,19 +53,22 @@ static double rng_norm(uint64_t *s)
 	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
-/* n = 1, 2, 5, 10, ... 100000 */
-static int grid(double *n)
+/* n = 1, 2, 5, 10, ... top (a power of 10) */
+static int grid_to(double *n, double top)
 {
 	int k = 0;
-	for (double d = 1; d <= 100000; d *= 10) {
+	for (double d = 1; d <= top; d *= 10) {
 		n[k++] = d;
-		if (d < 100000) {
+		if (d < top) {
 			n[k++] = 2 * d;
 			n[k++] = 5 * d;
 		}
 	}
 	return k;
 }
+
+/* n = 1, 2, 5, 10, ... 100000 */
+static int grid(double *n) { return grid_to(n, 100000); }
 
 typedef double (*curve_fn)(double n, uint64_t *rng);
 
@@ -387,18 +390,7 @@ static void test_names(void)
  * 93.6%, O(n) 0.9% / 0.9%. The rule removes the step's n log n where the
  * noise is independent, and a third of it under phases: those are the
  * measurement's to fight. */
-static int grid_1000(double *n)
-{
-	int k = 0;
-	for (double d = 1; d <= 1000; d *= 10) {
-		n[k++] = d;
-		if (d < 1000) {
-			n[k++] = 2 * d;
-			n[k++] = 5 * d;
-		}
-	}
-	return k;
-}
+static int grid_1000(double *n) { return grid_to(n, 1000); }
 
 static double c_step(double n)
 {

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sys.h"
+#include "usage.h"
 
 #define ALIGN 4096
 #define FILL_CHUNK (1u << 20)
@@ -476,27 +476,6 @@ static json_t *uring_flags_json(unsigned fl)
 	return a;
 }
 
-/* The CPU of the calling thread alone, around an asynchronous engine's
- * loop: the thread that submits and reaps, which is what fio reports as
- * its job's usr_cpu/sys_cpu (getrusage(RUSAGE_THREAD)). The point's per_op
- * counts the whole process, io_uring's io-wq workers (threads of this
- * process) included: on a tmpfs, where every io_uring read is handed to a
- * worker, that is the submitter's work and the workers' together, and
- * compared with fio's figure it reads as 2-3 times the kernel work
- * (docs/io-engines.md, "io_uring's system CPU"). */
-static void thread_cpu(double *user_s, double *sys_s)
-{
-#if defined(RUSAGE_THREAD) && !defined(SB_POSIX_ONLY)
-	struct rusage ru;
-	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
-		*user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-		*sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-		return;
-	}
-#endif
-	*user_s = *sys_s = -1;
-}
-
 int iofile_run(struct iofile *f, struct meter *m)
 {
 	meter_extra(m, "cache", json_string(iofile_cache_desc(f->cache, f->direct)));
@@ -507,12 +486,27 @@ int iofile_run(struct iofile *f, struct meter *m)
 		meter_extra(m, "batch", json_integer((json_int_t)(b ? b : 1)));
 		if (f->ops == &ioeng_uring)
 			meter_extra(m, "uring_setup", uring_flags_json(f->uring_flags));
-		double u0, s0, u1, s1;
-		thread_cpu(&u0, &s0);
+		/* The CPU of this thread alone (the one that submits and reaps),
+		 * which is what fio reports as its job's usr_cpu/sys_cpu
+		 * (getrusage(RUSAGE_THREAD)). The point's per_op counts the
+		 * whole process, io_uring's io-wq workers (threads of this
+		 * process) included: on a tmpfs, where every io_uring read is
+		 * handed to a worker, that is the submitter's work and the
+		 * workers' together, and compared with fio's figure it reads
+		 * as 2-3 times the kernel work (docs/io-engines.md, "io_uring's
+		 * system CPU"). Only where the thread's counters exist. */
+		int thread = usage_counter() == USAGE_THREAD;
+		struct usage_read a, z;
+		if (thread)
+			usage_begin(&a);
 		int rc = f->ops->run(f, m);
-		thread_cpu(&u1, &s1);
-		if (rc == 0 && u0 >= 0 && u1 >= 0)
-			meter_extra(m, "submitter_cpu_s", json_pack("{s:f,s:f}", "user", u1 - u0, "sys", s1 - s0));
+		if (thread && rc == 0) {
+			usage_end(&z);
+			struct usage_acc acc = {0};
+			usage_acc_add(&acc, &a, &z, -1);
+			meter_extra(m, "submitter_cpu_s",
+				    json_pack("{s:f,s:f}", "user", acc.ru_user_s, "sys", acc.ru_sys_s));
+		}
 		return rc;
 	}
 	return run_sync(f, m);

@@ -115,8 +115,8 @@
 #define TIE_DAIC 4.0         /* closer than this: models not separated */
 #define NOISE_REDCHI2 25.0   /* reduced chi2 above this: noisy beyond CIs */
 #define WORSE_EXP_LO 1.5     /* log-log slope CI above this: worse */
-#define STEP_DEXP 16.0       /* n log n's bend expected below the step (step 5e) */
-#define STEP_MAX_DROP 2      /* a step spans at most the last two n (step 5e) */
+#define STEP_DEXP 16.0       /* n log n's bend expected below the step (step 7) */
+#define STEP_MAX_DROP 2      /* a step spans at most the last two n (step 7) */
 #define SAME_N_REL 1e-9      /* n values closer than this are the same n */
 #define MAX_COST_RANGE 1e60  /* largest/smallest cost beyond this: unusable */
 #define FIT_PI 3.14159265358979323846
@@ -513,7 +513,7 @@ static void find_rival(struct scores *sc, const struct verdict *v)
 	sc->drival = sc->rival >= 0 ? v->aic[sc->rival] - v->aic[best] : INFINITY;
 }
 
-/* Step 5e: is the n log n curvature more than one step at the top of the
+/* Step 7: is the n log n curvature more than one step at the top of the
  * range? n log n says the cost per item keeps rising, by the same amount
  * for every factor of n, so the points below the largest n (and below the
  * largest two: a step may take more than one factor of n) must bend too.
@@ -536,7 +536,7 @@ struct top_step {
 	double nfrom;  /* the largest n below the step */
 };
 
-/* The test of step 5e with the top `drop` distinct n left out. */
+/* The test of step 7 with the top `drop` distinct n left out. */
 static void step_below(const struct fpt *p, int npts, int nd, int drop, const struct mfit *fnl,
 		       const struct verdict *v, struct top_step *ts)
 {
@@ -580,7 +580,7 @@ static void step_below(const struct fpt *p, int npts, int nd, int drop, const st
 	ts->found = ts->dsub <= 0 && ts->dexp >= STEP_DEXP;
 }
 
-/* Step 5e over the last one and the last two distinct n. */
+/* Step 7 over the last one and the last two distinct n. */
 static void top_step(const struct fpt *p, int npts, int nd, const struct mfit *fnl,
 		     const struct verdict *v, struct top_step *ts)
 {

@@ -377,7 +377,7 @@ static void test_names(void)
  * noise with CIs that claim 0.6% (the chi2 scaling takes the rest);
  * against a true n log n of the same size and noise. One repetition and
  * three pooled. Rates over 5000 seeds (-DNSEEDS=5000), with / without the
- * top-step rule (fit.c, step 5e):
+ * top-step rule (fit.c, step 7):
  *   step x1:      O(n) 16.1% / 1.4%,  unclear 83.9% / 83.9%, n log n 0 / 14.7%
  *   step x3:      O(n) 52.0% / 2.5%,  unclear 48.0% / 48.0%, n log n 0 / 49.4%
  *   wide step x1: O(n) 73.6% / 0.1%,  unclear 16.3% / 16.3%, n log n 10.1% / 83.6%

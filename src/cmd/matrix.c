@@ -466,6 +466,39 @@ static int tear_down(struct made *m)
 	return rc;
 }
 
+/* --fresh: what runner_sweep calls to make the target's file system anew
+ * before a repetition (tear_down, then bring_up and fuse_up as the first
+ * time, at the same paths). */
+struct fresh {
+	const struct fs_spec *f;
+	int idx;
+	const char *scratch, *fuse_opts;
+	uint64_t size;
+	enum dev_kind dk;
+	json_t *info;
+	struct made *m;
+	int made;     /* file systems made (the first included) */
+	uint64_t ns;  /* time the remaking took */
+};
+
+static int renew(void *ctx, const char **dir, char *err, size_t errlen)
+{
+	struct fresh *c = ctx;
+	uint64_t t0 = clock_ns();
+	int rc = tear_down(c->m);
+	if (rc) {
+		snprintf(err, errlen, "taking the last one down: %s", strerror(-rc));
+		return -1;
+	}
+	if (bring_up(c->f, c->idx, c->scratch, c->size, c->dk, c->info, c->m, err, errlen) ||
+	    (c->f->fuse && fuse_up(c->fuse_opts, c->scratch, c->info, c->m, err, errlen)))
+		return -1;
+	*dir = c->f->fuse ? c->m->fmnt : c->m->mnt;
+	c->made++;
+	c->ns += clock_ns() - t0;
+	return 0;
+}
+
 static void set_target(struct runner *rn, const char *label, json_t *info)
 {
 	if (!rn->r.targets)
@@ -504,7 +537,8 @@ static void usage(FILE *f, const struct opt *opts)
 		"TYPE+fuse mounts bindfs (a pass-through FUSE file system) over TYPE and runs\n"
 		"the benches through it: --fs tmpfs,tmpfs+fuse,ext4,ext4+fuse gives the FUSE\n"
 		"overhead side by side; bindfs is unmounted and reaped on exit and Ctrl-C.\n"
-		"--dev zram hot-adds a RAM block device of its own (removed after).\n\n");
+		"--dev zram hot-adds a RAM block device of its own (removed after).\n"
+		"--fresh makes every file system anew before each repetition of each bench.\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 done (failures and skipped file systems are recorded in the\n"
 		   "result), 1 the harness failed, 2 bad arguments, not root, or not enough\n"
@@ -517,7 +551,7 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 	runner_defaults(&rn, "matrix");
 	const char *fs_list = "ext2,ext3,ext4,xfs,btrfs,tmpfs", *image_size = NULL, *fuse_opts = NULL,
 		   *dev = "loop";
-	int buffered = 0;
+	int buffered = 0, fresh = 0;
 	const struct opt opts[] = {
 		{"fs", 0, OPT_STR, "LIST", "file systems, comma-separated (default ext2,ext3,ext4,xfs,btrfs,tmpfs)", 0, 0, NULL, &fs_list, NULL},
 		{"image-size", 0, OPT_STR, "SIZE", "size of each image (and tmpfs), e.g. 2G (default: twice what the selected benches need with the -p and --max-n given, + 256M, at least 512M)", 0, 0, NULL, &image_size, NULL},
@@ -525,6 +559,7 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		{"fuse-options", 0, OPT_STR, "OPTS", "bindfs -o options for the TYPE+fuse file systems (default none: bindfs's own, single-threaded)", 0, 0, NULL, &fuse_opts, NULL},
 		{"dev", 0, OPT_STR, "TYPE", "block device under the file systems: loop (direct I/O to the image, default), loop-buffered, zram (a RAM block device hot-added for the run), dm-linear, dm-crypt, dm-delay (skipped with the reason where the kernel has no device-mapper)", 0, 0, NULL, &dev, NULL},
 		{"loop-buffered", 0, OPT_FLAG, NULL, "loop devices without direct I/O (the image is then cached twice)", 0, 0, NULL, &buffered, NULL},
+		{"fresh", 0, OPT_FLAG, NULL, "a new file system (mkfs and mount again) for every repetition of every bench, so that none inherits what the one before left (ext2 and ext4 without a journal do not reuse recently deleted inodes)", 0, 0, NULL, &fresh, NULL},
 		RUNNER_OPTS(rn.a),
 		{0},
 	};
@@ -619,9 +654,17 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 			if (!rn.a.quiet)
 				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);
 		} else {
+			struct fresh fr = {.f = &fs[i], .idx = i, .scratch = scratch, .fuse_opts = fuse_opts,
+					   .size = size, .dk = (enum dev_kind)dk, .info = info, .m = &m, .made = 1};
+			rn.renew = fresh ? renew : NULL;
+			rn.renew_ctx = &fr;
 			int ec = runner_sweep(&rn, fs[i].fuse ? m.fmnt : m.mnt, fs[i].label);
 			if (ec > exit_code)
 				exit_code = ec;
+			if (fresh)
+				json_object_set_new(info, "fresh",
+						    json_pack("{s:s,s:i,s:f}", "per", "repetition", "made", fr.made,
+							      "remake_s", (double)fr.ns / 1e9));
 		}
 		int td = tear_down(&m);
 		if (td) {

@@ -559,6 +559,33 @@ int runner_fio(struct runner *rn, FILE *out, char *err, size_t errlen)
 	return 0;
 }
 
+/* matrix --fresh: the scratch directory's file system made anew (the
+ * scratch directory with it, at the same path in the new mount). 0, or
+ * EXIT_RUNTIME with the message printed. */
+static int renew_target(struct runner *rn, char *scratch, size_t len)
+{
+	char err[1024];
+	const char *dir = NULL;
+	int rc = reg_remove_tree(scratch);
+	if (rc) {
+		fprintf(stderr, "scalebench %s: could not remove %s: %s\n", rn->cmd, scratch, strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	scratch[0] = 0; /* gone; made again below */
+	if (rn->renew(rn->renew_ctx, &dir, err, sizeof(err))) {
+		if (!reg_stop_requested())
+			fprintf(stderr, "scalebench %s: %s: a fresh file system: %s\n", rn->cmd,
+			rn->pg.target ? rn->pg.target : "", err);
+		return EXIT_RUNTIME;
+	}
+	if ((rc = reg_mkscratch(dir, "scalebench", scratch, len))) {
+		fprintf(stderr, "scalebench %s: %s: cannot make a scratch directory: %s\n", rn->cmd, dir,
+			strerror(-rc));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 int runner_sweep(struct runner *rn, const char *dir, const char *target)
 {
 	char scratch[4096];
@@ -637,11 +664,19 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 		}
 	}
 	char err[512];
-	for (int rep = 0; rep < (int)rn->a.repeat; rep++) {
+	/* matrix --fresh: fresh_used once the file system has had a
+	 * repetition; lost when making it anew failed (nothing more runs) */
+	int fresh_used = 0, lost = 0;
+	for (int rep = 0; rep < (int)rn->a.repeat && !lost; rep++) {
 		for (int k = 0; k < njobs && !reg_stop_requested(); k++) {
 			struct rjob *j = &jobs[k];
 			if (j->stop)
 				continue;
+			if (rn->renew && fresh_used++ && renew_target(rn, scratch, sizeof(scratch))) {
+				exit_code = EXIT_RUNTIME;
+				lost = 1;
+				break;
+			}
 			struct bench_result *br = &r->benches[j->idx];
 			rn->pg.ibench = j->ibench;
 			rn->pg.last_point = 0;
@@ -675,7 +710,20 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 		struct rjob *j = &jobs[k];
 		rn->pg.ibench = j->ibench;
 		rn->pg.last_point = 0;
-		if (worker_settle(rn->exe[0] ? rn->exe : NULL, j->b, &rn->so, rn->pg.on, &r->benches[j->idx],
+		/* --decide's rounds, on a fresh file system of their own (all the
+		 * bench's rounds on it); none once one could not be made */
+		struct sweep_opts so = rn->so;
+		int dec = rn->exe[0] && (so.decide || ((j->b->flags & BENCH_DECIDE) && !so.no_decide));
+		if (rn->renew && dec && !lost && !reg_stop_requested() &&
+		    renew_target(rn, scratch, sizeof(scratch))) {
+			exit_code = EXIT_RUNTIME;
+			lost = 1;
+		}
+		if (lost) {
+			so.decide = 0;
+			so.no_decide = 1;
+		}
+		if (worker_settle(rn->exe[0] ? rn->exe : NULL, j->b, &so, rn->pg.on, &r->benches[j->idx],
 				  j->ns, err, sizeof(err)))
 			exit_code = EXIT_RUNTIME;
 	}
@@ -692,7 +740,7 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 	free(jobs);
 	if (rn->pg.on)
 		fprintf(stderr, "\r\033[K");
-	rc = reg_remove_tree(scratch);
+	rc = scratch[0] ? reg_remove_tree(scratch) : 0;
 	if (rc) {
 		fprintf(stderr, "scalebench %s: could not remove %s: %s\n", rn->cmd, scratch, strerror(-rc));
 		exit_code = EXIT_RUNTIME;

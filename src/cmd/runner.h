@@ -96,6 +96,12 @@ struct runner {
 	uint64_t mem_limit;  /* --mem-limit in bytes, 0: none */
 	char cgroup[4096];   /* the memory cgroup made for the workers, "" if none */
 	int cg_version;      /* its cgroup version (1 or 2) */
+	/* matrix --fresh: called before every repetition but the first of
+	 * runner_sweep's target (and before a bench's --decide rounds) to
+	 * make its file system anew; *dir is where it is mounted now. 0, or
+	 * -1 with a message in err (the sweep then stops). NULL: never. */
+	int (*renew)(void *ctx, const char **dir, char *err, size_t errlen);
+	void *renew_ctx;
 };
 
 void runner_defaults(struct runner *rn, const char *cmd);

@@ -234,8 +234,8 @@ int64_t db_parse_id(const char *s)
 	return v > 0 ? v : -1;
 }
 
-int result_load_spec(const char *spec, const char *dbspec, struct run_result *r, char *label,
-		     size_t labellen, char *err, size_t errlen)
+static int load_one(const char *spec, const char *dbspec, struct run_result *r, char *label,
+		    size_t labellen, char *err, size_t errlen)
 {
 	struct stat st;
 	memset(r, 0, sizeof(*r));
@@ -252,6 +252,77 @@ int result_load_spec(const char *spec, const char *dbspec, struct run_result *r,
 	db_close(d);
 	snprintf(label, labellen, "#%lld", (long long)id);
 	return rc;
+}
+
+/* Keep only the benches of matrix target t, as a run with --dir on that
+ * file system would have them: no target on the benches, its snapshot as
+ * the run's. 0, or -1 naming the targets there are. */
+static int pick_target(struct run_result *r, const char *spec, const char *t, char *err,
+		       size_t errlen)
+{
+	json_t *tj = r->targets ? json_object_get(r->targets, t) : NULL;
+	if (!tj) {
+		char have[512] = "";
+		const char *k;
+		json_t *v;
+		size_t n = 0;
+		if (r->targets)
+			json_object_foreach(r->targets, k, v)
+				n += (size_t)snprintf(have + n, n < sizeof(have) ? sizeof(have) - n : 0, "%s%s",
+						      n ? ", " : "", k);
+		snprintf(err, errlen, "%s: no matrix target '%s' (%s%s)", spec, t,
+			 r->targets ? "it has " : "not a matrix result", have);
+		return -1;
+	}
+	int kept = 0;
+	for (int i = 0; i < r->nbenches; i++) {
+		struct bench_result *b = &r->benches[i];
+		if (b->target && !strcmp(b->target, t)) {
+			free(b->target);
+			b->target = NULL;
+			if (kept != i) {
+				r->benches[kept] = *b;
+				memset(b, 0, sizeof(*b));
+			}
+			kept++;
+		} else {
+			bench_result_clear(b);
+		}
+	}
+	r->nbenches = kept;
+	json_t *snap = json_object_get(tj, "snapshot");
+	if (json_is_object(snap)) {
+		json_decref(r->snapshot);
+		r->snapshot = json_incref(snap);
+	}
+	json_decref(r->targets);
+	r->targets = NULL;
+	return 0;
+}
+
+int result_load_spec(const char *spec, const char *dbspec, struct run_result *r, char *label,
+		     size_t labellen, char *err, size_t errlen)
+{
+	struct stat st;
+	/* SPEC@TARGET: the first '@' whose left side is a file or an id (a
+	 * target's own label may hold '@': ext4@noatime) */
+	if (stat(spec, &st) != 0 && db_parse_id(spec) < 0)
+		for (const char *at = strchr(spec, '@'); at; at = strchr(at + 1, '@')) {
+			char base[4096];
+			snprintf(base, sizeof(base), "%.*s", (int)(at - spec), spec);
+			if (!base[0] || (stat(base, &st) != 0 && db_parse_id(base) < 0))
+				continue;
+			if (load_one(base, dbspec, r, label, labellen, err, errlen))
+				return -1;
+			if (pick_target(r, base, at + 1, err, errlen)) {
+				result_free(r);
+				return -1;
+			}
+			size_t l = strlen(label);
+			snprintf(label + l, labellen - l, "@%s", at + 1);
+			return 0;
+		}
+	return load_one(spec, dbspec, r, label, labellen, err, errlen);
 }
 
 int db_load_lib(void **handle, const char *soname, const char *what, const char *package,

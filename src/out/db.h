@@ -99,7 +99,10 @@ int db_load_lib(void **handle, const char *soname, const char *what, const char 
 
 /* A result named on a command line: an existing file, else a history id
  * (a number, or "#12") looked up in dbspec (NULL: the default database).
- * label receives a short name for tables and legends. */
+ * FILE@TARGET or ID@TARGET: one file system of a matrix result, its
+ * benches and snapshot as a run with --dir there would have them (so two
+ * file systems of one matrix can be compared). label receives a short
+ * name for tables and legends. */
 int result_load_spec(const char *spec, const char *dbspec, struct run_result *r, char *label,
 		     size_t labellen, char *err, size_t errlen);
 

@@ -22,6 +22,9 @@
  *               (src/core/hist.c, as the core does)
  *   scalebench  all of it: the core's loop (src/core/tasks.c task_loop) with
  *               fsdir's prep (snprintf), the op and the undo through pointers
+ *   +namefast   bare with the names "p<i>" made by incrementing the decimal
+ *               counter in the name in place (no snprintf)
+ *   sb-fast     the core's loop with that prep (fsdir's since this change)
  *   sb-reuse    the same loop with a probe name formatted once and reused
  * mmap (mem.mmap at N=1 against bare-tasks' mmap), shapes:
  *   bare        mmap(one page, rw, private anon) + munmap, inline
@@ -59,6 +62,23 @@ static struct hist *h;
 static uint64_t probes, ops_in, series[20];
 static char name[40];
 
+/* the next probe name "p<i>" from the last, the decimal counter
+ * incremented in place (what fsdir's prep does since this change) */
+static void name_next(char *nm)
+{
+	size_t n = strlen(nm);
+	size_t i = n;
+	while (i > 1 && nm[i - 1] == '9')
+		nm[--i] = '0';
+	if (i > 1) {
+		nm[i - 1]++;
+	} else { /* all nines: one digit more */
+		nm[1] = '1';
+		nm[n] = '0';
+		nm[n + 1] = 0;
+	}
+}
+
 /* the bench's callbacks, called through pointers as the core calls them */
 static int prep_none(int d) { (void)d; return 0; }
 static int prep_name(int d)
@@ -83,13 +103,20 @@ static int op_mmap(int d)
 		return -1;
 	return 0;
 }
+static int prep_fast(int d)
+{
+	(void)d;
+	name_next(name);
+	return 0;
+}
 static int (*volatile f_prep_none)(int) = prep_none;
+static int (*volatile f_prep_fast)(int) = prep_fast;
 static int (*volatile f_prep_name)(int) = prep_name;
 static int (*volatile f_create)(int) = op_create;
 static int (*volatile f_unlink)(int) = undo_unlink;
 static int (*volatile f_mmap)(int) = op_mmap;
 
-enum shape { BARE, NAME, FIXNAME, E0, CALLS, TIMING, SB, SBREUSE };
+enum shape { BARE, NAME, FIXNAME, E0, CALLS, TIMING, SB, SBREUSE, NAMEFAST, SBFAST };
 
 /* the core's loop, as in task_loop: prep, clock, op, clock, histogram,
  * counters, undo; stops at the slice's end as the core does at its window's */
@@ -128,12 +155,18 @@ static uint64_t slice(const char *op, enum shape s, int d)
 	if (s == SB)
 		return core_loop(d, cr ? f_prep_name : NULL, cr ? f_create : f_mmap,
 				 cr ? f_unlink : NULL, t_end);
+	if (s == SBFAST) {
+		snprintf(name, sizeof(name), "p%llu", (unsigned long long)probes++);
+		return core_loop(d, f_prep_fast, cr ? f_create : f_mmap, cr ? f_unlink : NULL, t_end);
+	}
 	if (s == SBREUSE) {
 		snprintf(name, sizeof(name), "p%llu", (unsigned long long)probes++);
 		return core_loop(d, f_prep_none, cr ? f_create : f_mmap, cr ? f_unlink : NULL, t_end);
 	}
 	if (s == NAME || s == FIXNAME || s == BARE || s == E0)
 		snprintf(name, sizeof(name), s == FIXNAME ? "p123456" : "p");
+	if (s == NAMEFAST)
+		snprintf(name, sizeof(name), "p%llu", (unsigned long long)probes++);
 	while ((n & 63) || now_ns(CLOCK_MONOTONIC) < t_end) {
 		uint64_t t0 = 0;
 		if (s == TIMING)
@@ -141,6 +174,8 @@ static uint64_t slice(const char *op, enum shape s, int d)
 		if (cr) {
 			if (s == NAME)
 				snprintf(name, sizeof(name), "p%llu%s", (unsigned long long)probes++, "");
+			if (s == NAMEFAST)
+				name_next(name);
 			if (s == CALLS) {
 				if (f_prep_none(d) < 0 || f_create(d) < 0 || f_unlink(d) < 0)
 					exit(1);
@@ -190,12 +225,12 @@ int main(int argc, char **argv)
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	h = hist_new();
 	static const char *cname[] = {"bare", "+name", "fixname", "+e0", "+calls", "+timing",
-				      "scalebench", "sb-reuse"};
-	enum shape cshapes[] = {BARE, NAME, FIXNAME, E0, CALLS, TIMING, SB, SBREUSE};
+				      "scalebench", "sb-reuse", "+namefast", "sb-fast"};
+	enum shape cshapes[] = {BARE, NAME, NAMEFAST, FIXNAME, E0, CALLS, TIMING, SB, SBFAST, SBREUSE};
 	enum shape mshapes[] = {BARE, CALLS, TIMING, SB};
 	int cr = !strcmp(op, "create");
 	enum shape *sh = cr ? cshapes : mshapes;
-	int nv = cr ? 8 : 4;
+	int nv = cr ? 10 : 4;
 	char top[4096];
 	snprintf(top, sizeof(top), "%s/tasks-anatomy.%d", dir, (int)getpid());
 	if (mkdir(top, 0755)) {

@@ -136,7 +136,7 @@ if command -v stress-ng >/dev/null; then
 		proc.fork) st=fork; diff="fork + child _exit + wait as here, but stress-ng's worker is a larger process (its fork copies more) and it may fork several children per bogo op" ;;
 		fs.stat) st=fstat; diff="one bogo op stats every file of /dev (stat, lstat, fstat; devtmpfs), not one fstatat of one file of a private directory" ;;
 		fs.open) st=open; diff="several ways to open (/dev/zero, O_TMPFILE, fifos...) per bogo op, not one existing file" ;;
-		fs.create) st=dentry; diff="creates --dentries files then unlinks them all (directory grows and shrinks), not create+unlink of one name" ;;
+		fs.create) st=dentry; diff="creates --dentries files then unlinks them all (directory grows and shrinks), not create+unlink of a new name each time" ;;
 		fs.rename) st=rename; diff="renames one file back and forth in its own directory, the closest match" ;;
 		mem.mmap) st=mmap; diff="maps 256 MiB by default, touches and checks pages, munmaps: page faults and zeroing dominate, not the one-page mmap+munmap" ;;
 		mem.fault) st=fault; diff="minor and major faults on a file mapping it truncates and re-maps (page cache), not a fresh anonymous page" ;;

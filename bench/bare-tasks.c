@@ -16,8 +16,13 @@
  *   stat     fstatat of one existing file of the task's directory (fs.stat)
  *   open     openat(O_RDONLY) + close of it (fs.open)
  *   create   openat(O_CREAT|O_EXCL) + close + unlinkat (fs.create; the unlink is
- *            untimed there but inside its loop, as here)
- *   mmap     mmap of one private anonymous page + munmap (mem.mmap)
+ *            untimed there but inside its loop, as here) of a new name each
+ *            time, p0, p1, ... made as fs.create's prep makes them (the last
+ *            name's digits incremented in place), in a directory also holding
+ *            e0 (fs.create at N=1). Reusing one name, as this loop did before,
+ *            spared the kernel 2% of the op (bench/tasks-anatomy.c).
+ *   mmap     mmap of one private anonymous page + munmap (mem.mmap), with one
+ *            PROT_READ page held beside (mem.mmap at N=1)
  *   fault    write one byte to a fresh page of a 16 MiB private anonymous
  *            region without THP; madvise(MADV_DONTNEED) when all are touched
  *            (mem.fault). The write is in a function called per op, as
@@ -105,11 +110,11 @@ static void task(int k)
 	snprintf(d, sizeof(d), "%s/t%d", dir, k);
 	int dfd = open(d, O_RDONLY | O_DIRECTORY);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	char *region = NULL;
+	char *region = NULL, *held = NULL;
 	size_t next = 0;
 	if (dfd < 0)
 		goto fail;
-	if (!strcmp(op, "stat") || !strcmp(op, "open")) {
+	if (!strcmp(op, "stat") || !strcmp(op, "open") || !strcmp(op, "create")) {
 		int fd = openat(dfd, "e0", O_CREAT | O_EXCL | O_WRONLY, 0644);
 		if (fd < 0 || close(fd))
 			goto fail;
@@ -119,6 +124,10 @@ static void task(int k)
 		if (region == MAP_FAILED)
 			goto fail;
 		madvise(region, page * REGION_PAGES, MADV_NOHUGEPAGE);
+	} else if (!strcmp(op, "mmap")) { /* mem.mmap's load at N=1: one PROT_READ page */
+		held = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (held == MAP_FAILED)
+			goto fail;
 	}
 	__sync_fetch_and_add(&sh->ready, 1);
 	while (!sh->go)
@@ -136,10 +145,22 @@ static void task(int k)
 			(*c)++;
 		}
 	} else if (!strcmp(op, "create")) {
+		char nm[24] = "p0";
+		size_t len = 2;
 		while (!sh->stop) {
-			close(openat(dfd, "p", O_CREAT | O_EXCL | O_WRONLY, 0644));
-			unlinkat(dfd, "p", 0);
+			close(openat(dfd, nm, O_CREAT | O_EXCL | O_WRONLY, 0644));
+			unlinkat(dfd, nm, 0);
 			(*c)++;
+			size_t i = len; /* the next name, as src/bench/fsdir.c makes it */
+			while (i > 1 && nm[i - 1] == '9')
+				nm[--i] = '0';
+			if (i > 1) {
+				nm[i - 1]++;
+			} else {
+				nm[1] = '1';
+				nm[len++] = '0';
+				nm[len] = 0;
+			}
 		}
 	} else if (!strcmp(op, "mmap")) {
 		while (!sh->stop) {
@@ -181,6 +202,8 @@ static void task(int k)
 	}
 	if (region)
 		munmap(region, page * REGION_PAGES);
+	if (held)
+		munmap(held, page);
 	unlinkat(dfd, "e0", 0);
 	close(dfd);
 	return;

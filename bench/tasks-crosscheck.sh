@@ -11,7 +11,13 @@
 # same ratio of ops per second of the tasks' own CPU time (scalebench's
 # per-op CPU, bare-tasks' schedstat), which the other work on a shared
 # machine does not move as much: when the two ratios disagree, the ops/s
-# ratio is the CPU others took.
+# ratio is the CPU others took. After it, "clock": the share of a task's
+# loop scalebench spends reading the clock to time each op (2 reads per op
+# at the run's calibrated read_cost_ns), a measurement cost the bare loop
+# does not pay, printed so that a ratio below 1 by that much is read as it.
+# Both sides do the same operation on the same objects: fs.create's names
+# p0, p1, ... beside e0, mem.mmap's page beside one PROT_READ page held
+# (N=1; bench/bare-tasks.c).
 #
 # mem.fault also runs bare-tasks' fault-inline, the write inline in the
 # loop (will-it-scale's page_fault shape), in the same alternation (A B C A
@@ -51,20 +57,28 @@ bare_op() {
 	mem.fault) echo fault ;; net.socket) echo socket ;; proc.fork) echo fork ;; *) echo "" ;;
 	esac
 }
-# sb BENCH AS K: scalebench's total ops/s at K tasks and its ops per CPU second ("nan nan" if it failed)
+# sb BENCH AS K: scalebench's total ops/s at K tasks, its ops per CPU second
+# and its clock's share of a task's loop (two reads per op: 2 x read_cost_ns
+# x ops/s per task / 1e9) ("nan nan nan" if it failed)
 sb() {
-	"$SB" run "$1" --tasks "$3" -p as="$2" -b "$S" --dir "$W/d" -q --no-db -o "$W/r.json" >/dev/null 2>&1 || { echo nan nan; return; }
+	"$SB" run "$1" --tasks "$3" -p as="$2" -b "$S" --dir "$W/d" -q --no-db -o "$W/r.json" >/dev/null 2>&1 || { echo nan nan nan; return; }
 	python3 - "$W/r.json" "$3" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 pts = d["benches"][0]["repetitions"][0]["points"]
-p = [p for p in pts if p["n"] == int(sys.argv[2])]
+k = int(sys.argv[2])
+p = [p for p in pts if p["n"] == k]
 c = p[0]["per_op"].get("cpu_s") if p else None
-print("%.0f %.0f" % (p[0]["extra"]["tasks"]["ops_per_s"], 1 / c if c else 0) if p else "nan nan")
+rc = (d.get("clock") or {}).get("read_cost_ns") or 0
+if p:
+    x = p[0]["extra"]["tasks"]["ops_per_s"]
+    print("%.0f %.0f %.4f" % (x, 1 / c if c else 0, 2 * rc * x / k / 1e9))
+else:
+    print("nan nan nan")
 PY
 }
-# bare-tasks' total ops/s and ops per CPU second ("nan nan" if it failed)
-bare_out() { "$W/bare-tasks" "$@" "$S" "$W/d" 2>/dev/null | awk '{print $1, $NF; ok = 1} END {if (!ok) print "nan nan"}'; }
+# bare-tasks' total ops/s, ops per CPU second and 0 (no clock in its loop) ("nan nan 0" if it failed)
+bare_out() { "$W/bare-tasks" "$@" "$S" "$W/d" 2>/dev/null | awk '{print $1, $NF, 0; ok = 1} END {if (!ok) print "nan nan 0"}'; }
 bare() { bare_out "$(bare_op "$1")" "$2" "$3"; }
 bare_inline() { bare_out fault-inline "$1" "$2"; }
 
@@ -80,7 +94,7 @@ for b in $BENCHES; do
 			a2=$(sb "$b" $as $k); b2=$(bare "$b" $as $k)
 			[ "$b" = mem.fault ] && c2=$(bare_inline $as $k)
 			a3=$(sb "$b" $as $k)
-			# each of a1..c2 is "OPS/S OPS-PER-CPU-S"
+			# each of a1..c2 is "OPS/S OPS-PER-CPU-S CLOCK-SHARE"
 			line=$(python3 -c '
 import sys, statistics as s
 v = [x.split() for x in sys.argv[1:6]]
@@ -91,9 +105,11 @@ r = round(ma / mb, 3) if mb > 0 else float("nan")  # judged as printed
 ok = 0.90 <= r <= 1.10
 mca, mcb = s.median(ca), s.median(cb)
 cpu = "per CPU %.3f" % (mca / mcb) if mca > 0 and mcb > 0 else "per CPU unknown"
-print("%s %-10s %-6s K=%d  scalebench %s  bare %s  median %.0f / %.0f  ratio %.3f  (%s)" % (
+clk = s.median([float(x[2]) for x in v[:3]])
+clk = "; clock %.1f%%" % (100 * clk) if clk == clk else ""
+print("%s %-10s %-6s K=%d  scalebench %s  bare %s  median %.0f / %.0f  ratio %.3f  (%s%s)" % (
     "PASS" if ok else "FAIL", sys.argv[6], sys.argv[7], int(sys.argv[8]),
-    " ".join("%.0f" % x for x in a), " ".join("%.0f" % x for x in b), ma, mb, r, cpu))
+    " ".join("%.0f" % x for x in a), " ".join("%.0f" % x for x in b), ma, mb, r, cpu, clk))
 ' "$a1" "$a2" "$a3" "$b1" "$b2" "$b" $as $k)
 			echo "$line"
 			case $line in FAIL*) fail=1 ;; esac
@@ -120,7 +136,7 @@ if command -v stress-ng >/dev/null; then
 		proc.fork) st=fork; diff="fork + child _exit + wait as here, but stress-ng's worker is a larger process (its fork copies more) and it may fork several children per bogo op" ;;
 		fs.stat) st=fstat; diff="one bogo op stats every file of /dev (stat, lstat, fstat; devtmpfs), not one fstatat of one file of a private directory" ;;
 		fs.open) st=open; diff="several ways to open (/dev/zero, O_TMPFILE, fifos...) per bogo op, not one existing file" ;;
-		fs.create) st=dentry; diff="creates --dentries files then unlinks them all (directory grows and shrinks), not create+unlink of one name" ;;
+		fs.create) st=dentry; diff="creates --dentries files then unlinks them all (directory grows and shrinks), not create+unlink of a new name each time" ;;
 		fs.rename) st=rename; diff="renames one file back and forth in its own directory, the closest match" ;;
 		mem.mmap) st=mmap; diff="maps 256 MiB by default, touches and checks pages, munmaps: page faults and zeroing dominate, not the one-page mmap+munmap" ;;
 		mem.fault) st=fault; diff="minor and major faults on a file mapping it truncates and re-maps (page cache), not a fresh anonymous page" ;;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int fsdir_setup(struct bench_env *env, void **state)
@@ -54,11 +55,39 @@ int fsdir_pick_existing(void *state, unsigned slot)
 	return 0;
 }
 
+/* d->probe = "p<d->probes>": the first by snprintf, each next one from the
+ * last by incrementing its decimal digits in place (the same names) */
+static void probe_next(struct fsdir *d)
+{
+	if (!d->probe_len) {
+		d->probe_len = (size_t)snprintf(d->probe, sizeof(d->probe), "p%llu",
+						(unsigned long long)d->probes);
+		return;
+	}
+	size_t i = d->probe_len;
+	while (i > 1 && d->probe[i - 1] == '9')
+		d->probe[--i] = '0';
+	if (i > 1) {
+		d->probe[i - 1]++;
+	} else { /* all nines: 1 followed by as many zeros, one digit longer */
+		d->probe[1] = '1';
+		d->probe[d->probe_len++] = '0';
+		d->probe[d->probe_len] = 0;
+	}
+}
+
 int fsdir_pick_probe(void *state, unsigned slot)
 {
 	struct fsdir *d = state;
-	snprintf(d->name[slot], sizeof(d->name[slot]), "p%llu%s", (unsigned long long)d->probes++,
-		 d->env->task_tag);
+	probe_next(d);
+	d->probes++;
+	size_t tl = strlen(d->env->task_tag);
+	if (d->probe_len + tl < sizeof(d->name[slot])) {
+		memcpy(d->name[slot], d->probe, d->probe_len);
+		memcpy(d->name[slot] + d->probe_len, d->env->task_tag, tl + 1);
+	} else { /* cannot happen with a tag of bench.h's size; truncated as snprintf does */
+		snprintf(d->name[slot], sizeof(d->name[slot]), "%s%s", d->probe, d->env->task_tag);
+	}
 	d->named[slot] = 0;
 	return 0;
 }

@@ -2,6 +2,10 @@
 /* Shared by the directory benches (fs.*): a directory holding N entries
  * named e<i>, probe entries named p<i>, and per-slot name buffers filled
  * untimed by prep so that no name is formatted inside the timed region.
+ * Probe names p0, p1, ... are made by incrementing the decimal counter in
+ * the last one in place, not by snprintf: prep is inside a task's loop
+ * (run --tasks counts it in the ops/s), and snprintf there cost fs.create
+ * 2% of its ops/s against a bare loop (docs/benches.md).
  * Under run --tasks in a shared directory every name ends in the task's
  * env->task_tag (e<i>.t<k>), so that K tasks never make the same name. */
 #ifndef SB_FSDIR_H
@@ -16,6 +20,8 @@ struct fsdir {
 	struct bench_env *env;
 	uint64_t n;        /* e<i> entries present, i < n */
 	uint64_t probes;   /* probe names handed out */
+	char probe[24];    /* "p<probes>": the next probe name, without the tag */
+	size_t probe_len;  /* its length; 0: not made yet */
 	uint64_t rng;      /* xorshift64 state */
 	char name[FSDIR_SLOTS][40];
 	uint64_t named[FSDIR_SLOTS]; /* index + 1 of the entry name[slot] holds, 0: none */

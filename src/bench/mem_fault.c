@@ -9,7 +9,8 @@
  * page fault again on the next touch. Transparent huge pages are refused
  * for the region (MADV_NOHUGEPAGE): one 2 MiB fault followed by 511 free
  * touches is not what is measured. The N held mappings alternate their
- * protection so that none merge (as mem.mmap's).
+ * protection so that none merge (mem.mmap's version 1 scheme; the touched
+ * region, MADV_NOHUGEPAGE, can merge with none).
  *
  * The op is a function the core calls, so each fault is followed by its
  * return; on a KVM guest that first return after a fault costs 0.3-0.5 us

@@ -100,7 +100,9 @@
  * makes, so that the tasks' names never collide. In threads, setup, grow,
  * set_n and teardown run one task at a time (the registry is not
  * thread-safe); prep, op and undo run concurrently and must not touch the
- * registry.
+ * registry. A task's ops/s counts its whole loop, prep and undo included:
+ * keep them as cheap as a bare loop of the same calls would be (no
+ * snprintf per op: fsdir.c makes its names by incrementing the last).
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H

@@ -27,9 +27,11 @@
  * will-it-scale's "idle"), and whether K exceeds the CPUs allowed
  * (oversubscribed: the tasks then are not pinned). CPU time, context
  * switches and faults per op are each task's own counters over the
- * window, summed. Per-op timing costs two clock reads per op (~40 ns
- * here): the ops/s of a bare loop (bench/tasks-crosscheck.sh) is the
- * check that it does not matter for these operations (>= 0.4 us).
+ * window, summed. Per-op timing costs two clock reads per op (~50 ns
+ * here) and a histogram insert (~10 ns): the ops/s of a bare loop of the
+ * same calls (bench/tasks-crosscheck.sh, which prints the clock's share
+ * beside) is the check of what it costs these operations (>= 0.4 us);
+ * bench/tasks-anatomy.c measures each part alone.
  *
  * Processes hand their figures back through one shared anonymous mapping
  * made before the fork; threads write into it directly. In threads the

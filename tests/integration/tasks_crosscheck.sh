@@ -4,9 +4,12 @@
 # and fault-return.c build warning-free; bare-tasks' fault (the write in a
 # called function, what the cross-check judges) and fault-inline (will-it-
 # scale's shape) both fault pages in processes and threads and leave their
-# directories removed; fault-return prints every shape; the cross-check on
+# directories removed; create and mmap (fs.create's names beside e0, one
+# page held) run and leave nothing; tasks-anatomy.c builds and times every
+# shape; fault-return prints every shape; the cross-check on
 # mem.fault prints a judged row per as and K <= CPUs with the per-CPU
-# ratio beside (both sides' CPU time known), the fault-inline row
+# ratio and scalebench's clock share beside (both sides' CPU time known),
+# the fault-inline row
 # beside each, ends with the load, exits 0 or 1 (never 2), and removes its
 # scratch directory. The figures are not judged here (a loaded machine).
 . "$(dirname "$0")/lib.sh"
@@ -35,7 +38,25 @@ for op in fault fault-inline; do
 		check "bare-tasks $op $as 2: total and per-task ops/s, ops per CPU second ($out)" positive 2 "$out"
 	done
 done
-check "bare-tasks removed its task directories" empty_dir "$T/d"
+for as in proc thread; do
+	out=$("$T/bare-tasks" create $as 2 0.2 "$T/d" 2>&1)
+	check "bare-tasks create $as 2: total and per-task ops/s ($out)" positive 2 "$out"
+	out=$("$T/bare-tasks" mmap $as 1 0.2 "$T/d" 2>&1)
+	check "bare-tasks mmap $as 1: total and per-task ops/s ($out)" positive 1 "$out"
+done
+check "bare-tasks removed its task directories, names and e0" empty_dir "$T/d"
+
+# tasks-anatomy: every shape timed, the bare one at 1.000, its directory removed
+check "tasks-anatomy.c builds with -Wall -Wextra -Werror" $CC -O2 -Wall -Wextra -Werror -I"$ROOT/src/core" -o "$T/anat" "$ROOT/bench/tasks-anatomy.c" "$ROOT/src/core/hist.c" -lm
+"$T/anat" create 1 "$T/d" >"$T/anat.out" 2>&1
+check "tasks-anatomy create: exit 0" test $? -eq 0
+check "tasks-anatomy create: 10 shapes with a time per op" test "$(grep -cE '^  [a-z0-9+-]+ +[0-9]+ +[0-9]+  [0-9.]+$' "$T/anat.out")" = 10
+check "tasks-anatomy create: bare is the reference" grep -qE '^  bare +[0-9]+ +[0-9]+  1.000$' "$T/anat.out"
+"$T/anat" mmap 1 "$T/d" >"$T/anat.out" 2>&1
+check "tasks-anatomy mmap: 4 shapes with a time per op" test "$(grep -cE '^  [a-z0-9+-]+ +[0-9]+ +[0-9]+  [0-9.]+$' "$T/anat.out")" = 4
+"$T/anat" bogus >/dev/null 2>&1
+check "tasks-anatomy: a bad operation is exit 2" test $? -eq 2
+check "tasks-anatomy removed its directories" empty_dir "$T/d"
 
 "$T/fault-return" 1 >"$T/fr.out" 2>&1
 check "fault-return: exit 0" test $? -eq 0
@@ -53,7 +74,7 @@ rc=$?
 check "tasks-crosscheck: exit 0 (PASS) or 1 (FAIL), not 2" test $rc -eq 0 -o $rc -eq 1
 ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 nk=0; k=1; while [ $k -le "$ncpu" ]; do nk=$((nk + 1)); k=$((k * 2)); done
-check "tasks-crosscheck: a judged row per as and K <= $ncpu CPUs ($((2 * nk)))" test "$(grep -cE '^(PASS|FAIL) mem.fault +(proc|thread) +K=[0-9]+ +scalebench [0-9]+ [0-9]+ [0-9]+ +bare [0-9]+ [0-9]+ +median [0-9]+ / [0-9]+ +ratio [0-9.]+ +\(per CPU [0-9.]+\)$' "$T/xc.out")" = $((2 * nk))
+check "tasks-crosscheck: a judged row per as and K <= $ncpu CPUs ($((2 * nk)))" test "$(grep -cE '^(PASS|FAIL) mem.fault +(proc|thread) +K=[0-9]+ +scalebench [0-9]+ [0-9]+ [0-9]+ +bare [0-9]+ [0-9]+ +median [0-9]+ / [0-9]+ +ratio [0-9.]+ +\(per CPU [0-9.]+; clock [0-9.]+%\)$' "$T/xc.out")" = $((2 * nk))
 check "tasks-crosscheck: the fault-inline row beside each, not judged" test "$(grep -cE '^info mem.fault +(proc|thread) +K=[0-9]+ +bare fault-inline .* scalebench/inline [0-9.]+, per CPU [0-9.]+ +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
 check "tasks-crosscheck: the exit code says whether a row failed" sh -c 'if [ $(grep -c "^FAIL" "$1") -eq 0 ]; then [ $2 = 0 ]; else [ $2 = 1 ]; fi' _ "$T/xc.out" $rc
 check "tasks-crosscheck: the load is reported" out_has "$T/xc.out" "^load after: "

@@ -50,6 +50,10 @@ below() {
 empty_dir() { [ -z "$(ls -A "$1" | grep -v '^lost+found$')" ]; }
 # out_has FILE REGEX
 out_has() { grep -q -- "$2" "$1"; }
+# leftovers: what a matrix made in $T/d and left (mounts, loop devices,
+# files), one count a line; none_left: all three 0
+leftovers() { grep -c "$T/d" /proc/self/mounts; losetup -a | grep -c "$T/d"; find "$T/d" -mindepth 1 | wc -l; }
+none_left() { [ "$(leftovers | tr -d '\n')" = 000 ]; }
 # scripts beside the tests (jget) for `sh -c` checks, which cannot see functions
 PATH="$(cd "$(dirname "$0")" && pwd)/bin:$PATH"; export PATH
 # Runs store their result in the history database by default: keep each

@@ -22,10 +22,6 @@ if command -v setpriv >/dev/null 2>&1; then
 	check "not root: exit 2 with a clear message" sh -c '[ $1 -eq 2 ] && grep -q "needs root" "$2" && [ $(wc -l <"$2") -eq 1 ]' _ $? "$T/e"
 fi
 
-leftovers() { # mounts, loop devices or files of ours still there
-	grep -c "$T" /proc/self/mounts; losetup -a | grep -c "$T"; find "$T/d" -mindepth 1 | wc -l
-}
-none_left() { [ "$(leftovers | tr -d '\n')" = 000 ]; }
 
 "$SB" matrix --fs 'ext4,xfs,tmpfs,btrfs:--nodesize 3' fs.create fs.readdir io.randread -p engine=io_uring \
 	--max-n 64 --budget 0.02 -p size_mib=8 --dir "$T/d" -q -o "$T/m.json" >"$T/m.out" 2>"$T/m.err"

@@ -13,10 +13,6 @@
 if ! is_root; then skip "matrix --fresh (needs root)"; exit 0; fi
 if ! command -v mkfs.ext2 >/dev/null; then skip "matrix --fresh (no mkfs.ext2)"; exit 0; fi
 mkdir -p "$T/d"
-leftovers() { # mounts, loop devices or files of ours still there
-	grep -c "$T" /proc/self/mounts; losetup -a | grep -c "$T"; find "$T/d" -mindepth 1 | wc -l
-}
-none_left() { [ "$(leftovers | tr -d '\n')" = 000 ]; }
 E2='ext2:-O ^dir_index'
 
 "$SB" matrix --fs "ext4,$E2" fs.create -r 5 --max-n 5000 --image-size 512M --fresh --dir "$T/d" \

@@ -11,8 +11,6 @@ if ! is_root; then
 	exit 0
 fi
 mkdir -p "$T/d"
-leftovers() { grep -c "$T/d" /proc/self/mounts; losetup -a | grep -c "$T/d"; find "$T/d" -mindepth 1 | wc -l; }
-none_left() { [ "$(leftovers | tr -d '\n')" = 000 ]; }
 
 "$SB" matrix --fs tmpfs,ext4 io.seqread fs.create -p engine=psync -p direct=0 -p size_mib=8 \
 	--max-n 16 --budget 0.01 --image-size 64M --dir "$T/d" -q --no-db -o "$T/m.json" >"$T/m.out" 2>"$T/m.err"

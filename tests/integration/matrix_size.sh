@@ -10,8 +10,6 @@ if ! is_root; then
 	exit 0
 fi
 mkdir -p "$T/d" "$T/small"
-leftovers() { grep -c "$T/d" /proc/self/mounts; losetup -a | grep -c "$T/d"; find "$T/d" -mindepth 1 | wc -l; }
-none_left() { [ "$(leftovers | tr -d '\n')" = 000 ]; }
 
 # a backing directory with 200 MiB: the fileserver's images do not fit
 mount -t tmpfs -o size=200m "sbsize$$" "$T/small" || { echo "not ok - mount a small tmpfs"; exit 1; }

@@ -31,12 +31,13 @@
 # scalebench's, with what its stressor does differently: printed, not
 # judged (a bogo op is not the same operation).
 #
-# usage: bench/tasks-crosscheck.sh [SECONDS per run, default 1] [DIR, default /dev/shm] [BENCHES]
+# usage: bench/tasks-crosscheck.sh [SECONDS per run, default 3] [DIR, default /dev/shm] [BENCHES]
+#   (3 s: at 1 s one side's runs spread 10-30% even on a quiet machine)
 #   BENCHES: default "fs.stat fs.create mem.mmap mem.fault net.socket proc.fork".
 #   Needs cc, python3; stress-ng for the second part.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-S=${1:-1}
+S=${1:-3}
 DIR=${2:-/dev/shm}
 BENCHES=${3:-"fs.stat fs.create mem.mmap mem.fault net.socket proc.fork"}
 SB=${SB:-./scalebench}

@@ -712,9 +712,9 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 		rn->pg.last_point = 0;
 		/* --decide's rounds, on a fresh file system of their own (all the
 		 * bench's rounds on it); none once one could not be made */
+		const char *exe = rn->exe[0] ? rn->exe : NULL;
 		struct sweep_opts so = rn->so;
-		int dec = rn->exe[0] && (so.decide || ((j->b->flags & BENCH_DECIDE) && !so.no_decide));
-		if (rn->renew && dec && !lost && !reg_stop_requested() &&
+		if (rn->renew && worker_decides(exe, j->b, &so) && !lost && !reg_stop_requested() &&
 		    renew_target(rn, scratch, sizeof(scratch))) {
 			exit_code = EXIT_RUNTIME;
 			lost = 1;
@@ -723,8 +723,7 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 			so.decide = 0;
 			so.no_decide = 1;
 		}
-		if (worker_settle(rn->exe[0] ? rn->exe : NULL, j->b, &so, rn->pg.on, &r->benches[j->idx],
-				  j->ns, err, sizeof(err)))
+		if (worker_settle(exe, j->b, &so, rn->pg.on, &r->benches[j->idx], j->ns, err, sizeof(err)))
 			exit_code = EXIT_RUNTIME;
 	}
 	/* stopped (Ctrl-C) before a bench began: it is not in the result, as

@@ -439,14 +439,18 @@ int worker_rep(const char *exe, const struct bench *b, const struct sweep_opts *
 	return rc;
 }
 
+int worker_decides(const char *exe, const struct bench *b, const struct sweep_opts *so)
+{
+	return exe && (so->decide || ((b->flags & BENCH_DECIDE) && !so->no_decide));
+}
+
 int worker_settle(const char *exe, const struct bench *b, const struct sweep_opts *so,
 		  int want_progress, struct bench_result *br, uint64_t spent_ns, char *err,
 		  size_t errlen)
 {
 	int ret = 0;
 	sweep_settle(br, so->repeat);
-	int dec = so->decide || ((b->flags & BENCH_DECIDE) && !so->no_decide);
-	if (exe && dec && !reg_stop_requested()) {
+	if (worker_decides(exe, b, so) && !reg_stop_requested()) {
 		ret |= decide(exe, b, so, want_progress, br, spent_ns, err, errlen);
 		sweep_settle(br, so->repeat);
 	}

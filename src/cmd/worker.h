@@ -31,6 +31,9 @@
 int worker_rep(const char *exe, const struct bench *b, const struct sweep_opts *so, int r,
 	       int want_progress, struct bench_result *br, int *stop, char *err, size_t errlen);
 
+/* Whether worker_settle may add --decide rounds for b: --decide, or the
+ * bench's BENCH_DECIDE without --no-decide (workers only). */
+int worker_decides(const char *exe, const struct bench *b, const struct sweep_opts *so);
 /* After b's last repetition: its status and pooled verdict, and with
  * so->decide (and exe, workers) the repetitions --decide adds when the
  * verdict is unclear, up to three times spent_ns (the time its

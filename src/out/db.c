@@ -267,9 +267,11 @@ static int pick_target(struct run_result *r, const char *spec, const char *t, ch
 		json_t *v;
 		size_t n = 0;
 		if (r->targets)
-			json_object_foreach(r->targets, k, v)
-				n += (size_t)snprintf(have + n, n < sizeof(have) ? sizeof(have) - n : 0, "%s%s",
-						      n ? ", " : "", k);
+			json_object_foreach(r->targets, k, v) {
+				if (n >= sizeof(have))
+					break; /* truncated: snprintf wrote what fits */
+				n += (size_t)snprintf(have + n, sizeof(have) - n, "%s%s", n ? ", " : "", k);
+			}
 		snprintf(err, errlen, "%s: no matrix target '%s' (%s%s)", spec, t,
 			 r->targets ? "it has " : "not a matrix result", have);
 		return -1;

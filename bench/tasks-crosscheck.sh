@@ -24,7 +24,9 @@
 # B C A), and prints scalebench's ratio to it, not judged: scalebench's op,
 # like the judged bare loop's, is a function whose return follows the
 # fault, and that return costs 0.3-0.5 us on a KVM guest (bench/fault-return.c,
-# docs/benches.md).
+# docs/benches.md). proc.fork likewise runs the bare loop built without
+# libm (C) and prints its ratio, not judged: the judged bare loop is linked
+# with libc and libm, as scalebench is, since fork copies every mapping.
 #
 # Then stress-ng (Debian) where one of its stressors does the same
 # operation, K instances for the same time, its bogo ops/s beside
@@ -46,7 +48,17 @@ command -v python3 >/dev/null || { echo "python3 is missing" >&2; exit 2; }
 W=$(mktemp -d "$DIR/tasks-crosscheck.XXXXXX") || exit 2
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
-cc -O2 -pthread -o "$W/bare-tasks" bench/bare-tasks.c || exit 2
+# built as scalebench is (Makefile): immediate binding and no PLT, so that
+# each forked child calls _exit as scalebench's does; lazily bound, every
+# child of the bare fork loop resolved _exit through ld.so (7 more faults),
+# which made the bare loop slower at K=1 and, at K=2 threads, kept its two
+# forks apart in glibc's fork lock (docs/benches.md)
+# and with the same shared libraries, libc and libm (scalebench links libm
+# for its statistics; fork copies every mapping, and libm's five made a
+# bare fork 6% dearer here). bare-tasks-libc, without libm, is printed
+# beside for proc.fork, not judged.
+cc -O2 -pthread -fno-plt -Wl,-z,now -o "$W/bare-tasks" bench/bare-tasks.c -Wl,--no-as-needed -lm || exit 2
+cc -O2 -pthread -fno-plt -Wl,-z,now -o "$W/bare-tasks-libc" bench/bare-tasks.c || exit 2
 mkdir "$W/d"
 ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 ks=""; k=1; while [ $k -le "$ncpu" ]; do ks="$ks $k"; k=$((k * 2)); done
@@ -79,9 +91,23 @@ else:
 PY
 }
 # bare-tasks' total ops/s, ops per CPU second and 0 (no clock in its loop) ("nan nan 0" if it failed)
-bare_out() { "$W/bare-tasks" "$@" "$S" "$W/d" 2>/dev/null | awk '{print $1, $NF, 0; ok = 1} END {if (!ok) print "nan nan 0"}'; }
-bare() { bare_out "$(bare_op "$1")" "$2" "$3"; }
-bare_inline() { bare_out fault-inline "$1" "$2"; }
+bare_out() { "$BT" "$@" "$S" "$W/d" 2>/dev/null | awk '{print $1, $NF, 0; ok = 1} END {if (!ok) print "nan nan 0"}'; }
+bare() { BT=$W/bare-tasks bare_out "$(bare_op "$1")" "$2" "$3"; }
+# the second reference, printed and not judged: mem.fault's write inline in
+# the loop, proc.fork's loop without libm; none for the other benches
+ref2() {
+	case $1 in
+	mem.fault) BT=$W/bare-tasks bare_out fault-inline "$2" "$3" ;;
+	proc.fork) BT=$W/bare-tasks-libc bare_out fork "$2" "$3" ;;
+	esac
+}
+# what the second reference is, and its short name in "scalebench/NAME"
+ref2_what() {
+	case $1 in
+	mem.fault) echo "bare fault-inline (no return after the fault)|inline" ;;
+	proc.fork) echo "bare loop without libm (libc alone)|libc" ;;
+	esac
+}
 
 echo "== scalebench --tasks against bare loops (same run, A B A B A; ops/s in total)"
 fail=0
@@ -91,9 +117,9 @@ for b in $BENCHES; do
 		for k in $ks; do
 			c1=""; c2=""
 			a1=$(sb "$b" $as $k); b1=$(bare "$b" $as $k)
-			[ "$b" = mem.fault ] && c1=$(bare_inline $as $k)
+			c1=$(ref2 "$b" $as $k)
 			a2=$(sb "$b" $as $k); b2=$(bare "$b" $as $k)
-			[ "$b" = mem.fault ] && c2=$(bare_inline $as $k)
+			c2=$(ref2 "$b" $as $k)
 			a3=$(sb "$b" $as $k)
 			# each of a1..c2 is "OPS/S OPS-PER-CPU-S CLOCK-SHARE"
 			line=$(python3 -c '
@@ -120,10 +146,11 @@ v = [x.split() for x in sys.argv[1:6]]
 a = [float(x[0]) for x in v[:3]]; c = [float(x[0]) for x in v[3:]]
 ca = [float(x[1]) for x in v[:3]]; cc = [float(x[1]) for x in v[3:]]
 ma, mc, mca, mcc = s.median(a), s.median(c), s.median(ca), s.median(cc)
-print("info %-10s %-6s K=%d  bare fault-inline (no return after the fault) %s  median %.0f  scalebench/inline %.3f, per CPU %s  (not judged)" % (
-    "mem.fault", sys.argv[6], int(sys.argv[7]), " ".join("%.0f" % x for x in c), mc, ma / mc if mc > 0 else float("nan"),
+what, short = sys.argv[8].split("|")
+print("info %-10s %-6s K=%d  %s %s  median %.0f  scalebench/%s %.3f, per CPU %s  (not judged)" % (
+    sys.argv[9], sys.argv[6], int(sys.argv[7]), what, " ".join("%.0f" % x for x in c), mc, short, ma / mc if mc > 0 else float("nan"),
     "%.3f" % (mca / mcc) if mca > 0 and mcc > 0 else "unknown"))
-' "$a1" "$a2" "$a3" "$c1" "$c2" $as $k
+' "$a1" "$a2" "$a3" "$c1" "$c2" $as $k "$(ref2_what "$b")" "$b"
 		done
 	done
 done

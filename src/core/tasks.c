@@ -53,6 +53,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__GLIBC__) && !defined(SB_POSIX_ONLY)
+#include <malloc.h>
+#endif
 
 #include "clock.h"
 #include "hist.h"
@@ -666,6 +669,18 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 		if (b->tasks == BENCH_TASKS_DIR)
 			json_object_set_new(out->params, "shared", json_string(w.shared ? "1" : "0"));
 	}
+#if defined(__GLIBC__) && defined(M_ARENA_MAX) && !defined(SB_POSIX_ONLY)
+	/* Task threads share the main malloc arena. A thread that allocates
+	 * (its env and the bench's state, in setup) otherwise gets an arena of
+	 * its own, and glibc's fork locks and unlocks every arena inside the
+	 * section it serialises all forks of a process with: each arena adds
+	 * a write fault to every fork, held against the other threads' forks
+	 * (proc.fork at K=2 threads: docs/benches.md). Threads allocate only
+	 * in their untimed phases, which run one at a time. */
+	if (w.thread && mallopt(M_ARENA_MAX, 1) == 1)
+		bench_add_note(out, "tasks: threads share one malloc arena (M_ARENA_MAX=1): an arena "
+				    "of each thread's own would add a fault to every fork");
+#endif
 	char axis[512];
 	snprintf(axis, sizeof(axis), "tasks (%s) doing the op at once, each at N=%llu (%.200s)",
 		 w.thread ? "threads" : "processes", (unsigned long long)w.load, b->axis);

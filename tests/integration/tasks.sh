@@ -47,6 +47,7 @@ for b in fs.create mem.fault net.socket; do
 done
 check "the note says how the tasks ran" jtrue "$T/thread.json" "'2 threads, each in a directory of its own' in ' '.join($(B fs.create)['notes'])"
 check "the option is in the result's options" jtrue "$T/thread.json" "d['options']['tasks'] == 2"
+check "as=thread: the threads share one malloc arena, and the note says so" jtrue "$T/thread.json" "'share one malloc arena (M_ARENA_MAX=1)' in ' '.join($(B fs.create)['notes'])"
 
 # as=proc: the K task processes exist below the run while it measures
 "$SB" run mem.fault fs.stat --tasks 2 -b 0.5 --ci 0.1 -p as=proc --dir "$T/tmpfs" -q --no-db -o "$T/proc.json" >/dev/null 2>&1 &
@@ -63,6 +64,7 @@ for b in mem.fault fs.stat; do
 	check "as=proc: $b swept K = 1, 2 with per-task figures" tasks_ok "$T/proc.json" $b proc "[1, 2]"
 done
 check "the default is as=proc, shared=0" jtrue "$T/proc.json" "$(B fs.stat)['params'] == {'as': 'proc', 'shared': '0'}"
+check "as=proc: no malloc arena note (processes have one each)" jtrue "$T/proc.json" "'malloc arena' not in ' '.join($(B fs.stat)['notes'])"
 
 # 2. shared=1: every task's names in one directory (ext4 where it was made)
 dir="$T/tmpfs"; [ -n "${loop:-}" ] && dir="$T/ext4"

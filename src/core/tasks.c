@@ -68,7 +68,7 @@
 #define POLL_NS 200000 /* how often a waiting task or the core looks (ns) */
 
 static const struct bench_param_spec params_dir[] = {
-	BP_ENUM("as", "proc", "proc|thread", "run --tasks: the K tasks are processes or threads (threads share the descriptor table and address space)"),
+	BP_ENUM("as", "proc", "proc|thread", "run --tasks: the K tasks are processes or threads (threads share the descriptor table, the address space and one malloc arena)"),
 	BP_BOOL("shared", "0", "run --tasks: one directory for all the tasks (1) or one each (0)"),
 	{0},
 };

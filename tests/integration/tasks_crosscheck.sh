@@ -7,12 +7,14 @@
 # directories removed; create and mmap (fs.create's names beside e0, one
 # page held) run and leave nothing; tasks-anatomy.c builds and times every
 # shape; fault-return prints every shape; the cross-check on
-# mem.fault and proc.fork prints a judged row per bench, as and K <= CPUs
+# mem.fault and proc.fork (SPREAD=0 MORE=1: one more B A pair a row)
+# prints a judged row per bench, as and K <= CPUs
 # with the per-CPU ratio and scalebench's clock share beside (both sides'
 # CPU time known), the fault-inline row beside each of mem.fault and the
 # libc-only bare fork loop's beside each of proc.fork (the judged one is
 # linked with libm, as scalebench is), ends with the load, exits 0 or 1
-# (never 2), and removes its scratch directory. The figures are not judged here (a loaded machine).
+# (never 2), and removes its scratch directory. The figures are not
+# judged here (a loaded machine).
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 if [ -n "${SB_VARIANT:-}" ]; then skip "tasks-crosscheck.sh (the native build runs it)"; exit 0; fi
@@ -70,14 +72,15 @@ fi
 "$T/fault-return" 0 >/dev/null 2>&1
 check "fault-return: bad ROUNDS is exit 2" test $? -eq 2
 
-SB="$SB" sh "$ROOT/bench/tasks-crosscheck.sh" 0.1 "$T/xc" "mem.fault proc.fork" >"$T/xc.out" 2>"$T/xc.err"
+# SPREAD=0 MORE=1: every row gets one more B A pair (the path a noisy row takes)
+SPREAD=0 MORE=1 SB="$SB" sh "$ROOT/bench/tasks-crosscheck.sh" 0.1 "$T/xc" "mem.fault proc.fork" >"$T/xc.out" 2>"$T/xc.err"
 rc=$?
 check "tasks-crosscheck: exit 0 (PASS) or 1 (FAIL), not 2" test $rc -eq 0 -o $rc -eq 1
 ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 nk=0; k=1; while [ $k -le "$ncpu" ]; do nk=$((nk + 1)); k=$((k * 2)); done
-check "tasks-crosscheck: a judged row per bench, as and K <= $ncpu CPUs ($((4 * nk)))" test "$(grep -cE '^(PASS|FAIL) (mem.fault|proc.fork) +(proc|thread) +K=[0-9]+ +scalebench [0-9]+ [0-9]+ [0-9]+ +bare [0-9]+ [0-9]+ +median [0-9]+ / [0-9]+ +ratio [0-9.]+ +\(per CPU [0-9.]+; clock [0-9.]+%\)$' "$T/xc.out")" = $((4 * nk))
-check "tasks-crosscheck: the fault-inline row beside each, not judged" test "$(grep -cE '^info mem.fault +(proc|thread) +K=[0-9]+ +bare fault-inline .* scalebench/inline [0-9.]+, per CPU [0-9.]+ +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
-check "tasks-crosscheck: the libc-only bare fork loop beside each proc.fork row, not judged" test "$(grep -cE '^info proc.fork +(proc|thread) +K=[0-9]+ +bare loop without libm \(libc alone\) [0-9]+ [0-9]+ +median [0-9]+ +scalebench/libc [0-9.]+, per CPU [0-9.]+ +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
+check "tasks-crosscheck: a judged row per bench, as and K <= $ncpu CPUs ($((4 * nk))), each with the pair more SPREAD=0 asks for, and its spread" test "$(grep -cE '^(PASS|FAIL) (mem.fault|proc.fork) +(proc|thread) +K=[0-9]+ +scalebench [0-9]+ [0-9]+ [0-9]+ [0-9]+ +bare [0-9]+ [0-9]+ [0-9]+ +median [0-9]+ / [0-9]+ +ratio [0-9.]+ +\(per CPU [0-9.]+; clock [0-9.]+%; spread [0-9]+%\)$' "$T/xc.out")" = $((4 * nk))
+check "tasks-crosscheck: the fault-inline row beside each, not judged" test "$(grep -cE '^info mem.fault +(proc|thread) +K=[0-9]+ +bare fault-inline \(no return after the fault\) [0-9]+ [0-9]+ [0-9]+ +median [0-9]+ +scalebench/inline [0-9.]+, per CPU [0-9.]+ +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
+check "tasks-crosscheck: the libc-only bare fork loop beside each proc.fork row, not judged" test "$(grep -cE '^info proc.fork +(proc|thread) +K=[0-9]+ +bare loop without libm \(libc alone\) [0-9]+ [0-9]+ [0-9]+ +median [0-9]+ +scalebench/libc [0-9.]+, per CPU [0-9.]+ +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
 check "tasks-crosscheck: the exit code says whether a row failed" sh -c 'if [ $(grep -c "^FAIL" "$1") -eq 0 ]; then [ $2 = 0 ]; else [ $2 = 1 ]; fi' _ "$T/xc.out" $rc
 check "tasks-crosscheck: the load is reported" out_has "$T/xc.out" "^load after: "
 check "tasks-crosscheck: its scratch directory removed" empty_dir "$T/xc"

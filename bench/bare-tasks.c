@@ -301,10 +301,12 @@ int main(int argc, char **argv)
 		printf(" %.0f", (double)(b[k] - a[k]) / el);
 	double cpu = 0;
 	for (int k = 0; k < K; k++) {
-		if (!ca[k] || cb[k] <= ca[k]) { /* unknown for one: for all */
+		if (!ca[k] || cb[k] < ca[k]) { /* unknown for one: for all */
 			cpu = 0;
 			break;
 		}
+		/* equal: the task had no CPU in the window (a busier task held
+		 * its CPU), which is known */
 		cpu += (double)(cb[k] - ca[k]) / 1e9;
 	}
 	printf(" | %.0f\n", cpu > 0 ? tot / cpu : 0);

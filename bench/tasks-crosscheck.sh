@@ -59,11 +59,11 @@ command -v python3 >/dev/null || { echo "python3 is missing" >&2; exit 2; }
 W=$(mktemp -d "$DIR/tasks-crosscheck.XXXXXX") || exit 2
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
-# built as scalebench is (Makefile): immediate binding and no PLT, so that
-# each forked child calls _exit as scalebench's does; lazily bound, every
-# child of the bare fork loop resolved _exit through ld.so (7 more faults),
-# which made the bare loop slower at K=1 and, at K=2 threads, kept its two
-# forks apart in glibc's fork lock (docs/benches.md)
+# bare-tasks is built as scalebench is (Makefile), with immediate binding
+# and no PLT, so that each forked child calls _exit as scalebench's does
+# (lazily bound, every child of the bare fork loop resolved _exit through
+# ld.so, 7 more faults: the bare loop was slower at K=1 and, at K=2
+# threads, kept its two forks apart in glibc's fork lock; docs/benches.md),
 # and with the same shared libraries, libc and libm (scalebench links libm
 # for its statistics; fork copies every mapping, and libm's five made a
 # bare fork 6% dearer here). bare-tasks-libc, without libm, is printed

@@ -35,7 +35,8 @@
  *            more than no return at all (bench/fault-return.c), a fifth of
  *            the fault; tasks-crosscheck.sh prints it beside.
  *   socket   socket(AF_INET, SOCK_STREAM) + close (net.socket)
- *   fork     fork + _exit(0) + waitpid (proc.fork)
+ *   fork     fork + _exit(0) + waitpid (proc.fork), with one sleeping child
+ *            held beside (proc.fork at N=1)
  * Each task works in DIR/t<k> (made and removed here). */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -48,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -112,6 +114,7 @@ static void task(int k)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	char *region = NULL, *held = NULL;
 	size_t next = 0;
+	pid_t sleeper = 0;
 	if (dfd < 0)
 		goto fail;
 	if (!strcmp(op, "stat") || !strcmp(op, "open") || !strcmp(op, "create")) {
@@ -128,6 +131,17 @@ static void task(int k)
 		held = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (held == MAP_FAILED)
 			goto fail;
+	} else if (!strcmp(op, "fork")) { /* proc.fork's load at N=1: one sleeping child */
+		pid_t parent = getpid();
+		if ((sleeper = fork()) < 0)
+			goto fail;
+		if (sleeper == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() == parent)
+				for (;;)
+					pause();
+			_exit(0);
+		}
 	}
 	__sync_fetch_and_add(&sh->ready, 1);
 	while (!sh->go)
@@ -204,6 +218,10 @@ static void task(int k)
 		munmap(region, page * REGION_PAGES);
 	if (held)
 		munmap(held, page);
+	if (sleeper > 0) {
+		kill(sleeper, SIGKILL);
+		waitpid(sleeper, NULL, 0);
+	}
 	unlinkat(dfd, "e0", 0);
 	close(dfd);
 	return;

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # bench/tasks-crosscheck.sh and its bare loops on short runs: bare-tasks.c
-# and fault-return.c build warning-free; bare-tasks' fault (the write in a
+# and fault-return.c build warning-free; bare-tasks' fork runs in processes
+# and threads and leaves no process (each task's sleeping child, proc.fork's
+# N=1, reaped); its fault (the write in a
 # called function, what the cross-check judges) and fault-inline (will-it-
 # scale's shape) both fault pages in processes and threads and leave their
 # directories removed; create and mmap (fs.create's names beside e0, one
@@ -48,6 +50,13 @@ for as in proc thread; do
 	out=$("$T/bare-tasks" mmap $as 1 0.2 "$T/d" 2>&1)
 	check "bare-tasks mmap $as 1: total and per-task ops/s ($out)" positive 1 "$out"
 done
+# fork: each task holds one sleeping child beside its loop (proc.fork's
+# N=1) and kills and reaps it at the end: no process of it is left
+for as in proc thread; do
+	out=$("$T/bare-tasks" fork $as 2 0.2 "$T/d" 2>&1)
+	check "bare-tasks fork $as 2: total and per-task ops/s ($out)" positive 2 "$out"
+done
+check "bare-tasks fork: no process of it left (its sleeping children reaped)" sh -c '! pgrep -f "^$1 " >/dev/null' _ "$T/bare-tasks"
 check "bare-tasks removed its task directories, names and e0" empty_dir "$T/d"
 
 # tasks-anatomy: every shape timed, the bare one at 1.000, its directory removed

@@ -52,6 +52,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 2, argv + 2);
 	if (!strcmp(c, "report"))
 		return cmd_report(argc - 2, argv + 2);
+	if (!strcmp(c, "__task")) /* internal: a task process of run --tasks (tasks.c) */
+		return cmd_task(argc - 2, argv + 2);
 	if (!strcmp(c, "__worker")) /* internal: one bench of a run (worker.h) */
 		return cmd_worker(argc - 2, argv + 2);
 	if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {

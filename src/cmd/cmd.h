@@ -12,6 +12,7 @@ int cmd_show(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_worker(int argc, char **argv); /* internal (worker.h) */
+int cmd_task(int argc, char **argv);   /* internal: a task process of run --tasks (tasks.c) */
 
 /* Hooks of the sweeping commands (run; matrix), called once the result
  * is complete (history.c, report.c). cmd names the command in messages

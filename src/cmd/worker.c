@@ -29,6 +29,7 @@
 #include "registry.h"
 #include "runner.h"
 #include "sys.h"
+#include "tasks.h"
 
 /* How often the runner looks at Ctrl-C while it waits for a worker's
  * output, in milliseconds. */
@@ -503,6 +504,20 @@ static double jnum(const json_t *o, const char *k)
 static int jint(const json_t *o, const char *k)
 {
 	return (int)json_integer_value(json_object_get(o, k));
+}
+
+/* scalebench __task FD K BENCH: a task process of run --tasks, started
+ * afresh by the worker (src/core/tasks.c); BENCH also names it in ps(1). */
+int cmd_task(int argc, char **argv)
+{
+	int fd = argc == 3 ? fd_arg(argv[0]) : -1;
+	char *end;
+	long k = argc == 3 ? strtol(argv[1], &end, 10) : -1;
+	if (fd < 0 || k < 0 || k >= TASKS_MAX || *end) {
+		fprintf(stderr, "scalebench __task: internal; started by run --tasks\n");
+		return EXIT_USAGE;
+	}
+	return tasks_child(fd, (int)k, bench_find(argv[2])) ? EXIT_RUNTIME : EXIT_OK;
 }
 
 int cmd_worker(int argc, char **argv)

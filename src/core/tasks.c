@@ -33,8 +33,19 @@
  * beside) is the check of what it costs these operations (>= 0.4 us);
  * bench/tasks-anatomy.c measures each part alone.
  *
- * Processes hand their figures back through one shared anonymous mapping
- * made before the fork; threads write into it directly. In threads the
+ * A task process is scalebench's own binary started afresh (fork, then
+ * exec of `scalebench __task FD K BENCH`), not a copy of the worker: a
+ * copy carries every page and mapping the worker had touched, still
+ * shared with it, and its forks and maps pay for them (proc.fork in
+ * processes: 0.85-0.93 of a bare loop as copies, 0.95-1.02 started
+ * afresh; docs/benches.md). It finds the memory it shares with the core
+ * by descriptor (a memfd) and its job (JSON: bench, directory, load,
+ * parameters, network settings) in it, after the slots. Where there is no
+ * memfd or no path to the binary (the POSIX build), the task is a copy,
+ * and the result says which.
+ *
+ * Processes hand their figures back through that shared mapping, made
+ * before the fork; threads write into it directly. In threads the
  * untimed callbacks (setup, grow, set_n, teardown) run one task at a time,
  * since the registry they use is not thread-safe (bench.h). */
 #include "tasks.h"
@@ -68,7 +79,7 @@
 #define POLL_NS 200000 /* how often a waiting task or the core looks (ns) */
 
 static const struct bench_param_spec params_dir[] = {
-	BP_ENUM("as", "proc", "proc|thread", "run --tasks: the K tasks are processes or threads (threads share the descriptor table, the address space and one malloc arena)"),
+	BP_ENUM("as", "proc", "proc|thread", "run --tasks: the K tasks are processes (each scalebench started afresh) or threads (they share the descriptor table, the address space and one malloc arena)"),
 	BP_BOOL("shared", "0", "run --tasks: one directory for all the tasks (1) or one each (0)"),
 	{0},
 };
@@ -124,8 +135,17 @@ struct tslot {
 struct tshared {
 	int go, abort;          /* atomics */
 	uint64_t t_start, t_end, iv_ns, timeout_ns;
+	uint64_t job_off;       /* a started-afresh task's job (JSON text) at (char *)sh + job_off */
 	struct tslot slot[];
 };
+
+/* Room for a task's job after the slots (its JSON is some 300 bytes and
+ * the bench's parameters). */
+#define TASK_JOB_MAX 65536
+
+#if defined(__linux__) && !defined(SB_POSIX_ONLY) && defined(MFD_CLOEXEC)
+#define TASKS_EXEC 1 /* task processes started afresh: a memfd to pass */
+#endif
 
 struct task {
 	const struct bench *b;
@@ -335,6 +355,8 @@ struct tsweep {
 	int cpu[SYS_MAX_CPUS];
 	int online;
 	const char *repdir;
+	int shfd;                 /* the shared memory's memfd: processes started afresh; -1: copies */
+	char exe[4096];           /* scalebench's binary, for them */
 };
 
 static void wait_state(struct tsweep *w, int K, pid_t *pids, int want)
@@ -364,6 +386,52 @@ static void wait_state(struct tsweep *w, int K, pid_t *pids, int want)
 
 static json_t *num_or_null(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
+/* The job of this point's task processes, started afresh, into the shared
+ * memory: what task_run takes from the core. 0 or -errno. */
+static int put_job(struct tsweep *w, const char *pdir)
+{
+	const struct bench_net *n = sweep_net(w->o);
+	json_t *j = json_pack("{s:s,s:s,s:I,s:b,s:b,s:f,s:{s:i,s:b,s:i,s:s?,s:s?},s:O?}", "bench",
+			      w->b->name, "dir", pdir, "load", (json_int_t)w->load, "shared",
+			      w->shared, "quick", w->o->quick, "max_latency_ns",
+			      w->o->max_latency_ns, "net", "family", n->family, "netns", n->netns,
+			      "srv_nsfd", n->srv_nsfd, "peer", n->peer, "key", n->key, "params",
+			      w->out->params);
+	char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	json_decref(j);
+	if (!txt)
+		return -ENOMEM;
+	size_t l = strlen(txt);
+	int rc = l < TASK_JOB_MAX ? 0 : -E2BIG;
+	if (rc == 0)
+		memcpy((char *)w->sh + w->sh->job_off, txt, l + 1);
+	free(txt);
+	return rc;
+}
+
+/* In the forked child: become task k, started afresh where it can be
+ * (exec; a failure of it goes to the slot), else as this copy. */
+static void task_proc(struct tsweep *w, struct task *t)
+{
+	sys_child_dies_with_parent();
+	if (w->shfd >= 0) {
+		struct tslot *s = &w->sh->slot[t->k];
+		char fd[16], k[16];
+		snprintf(fd, sizeof(fd), "%d", w->shfd);
+		snprintf(k, sizeof(k), "%d", t->k);
+		char *const argv[] = {"scalebench", "__task", fd, k, (char *)w->b->name, NULL};
+		if (fcntl(w->shfd, F_SETFD, 0) == 0) /* the memfd is the one descriptor it needs */
+			execv(w->exe, argv);
+		s->err = errno;
+		snprintf(s->phase, sizeof(s->phase), "setup");
+		snprintf(s->call, sizeof(s->call), "exec (task process): %.40s", w->exe);
+		__atomic_store_n(&s->state, T_DONE, __ATOMIC_RELEASE);
+		_exit(127);
+	}
+	task_run(t);
+	_exit(0); /* not exit: the registry is the parent's to clean */
+}
+
 static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct failure **fail)
 {
 	const struct bench *b = w->b;
@@ -375,6 +443,12 @@ static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct fai
 	if (mkdir(pdir, BENCH_DIR_MODE))
 		return -errno;
 	memset(sh, 0, sizeof(*sh));
+	sh->job_off = sizeof(struct tshared) + (size_t)o->tasks * sizeof(struct tslot);
+	if (!w->thread && w->shfd >= 0) {
+		int jr = put_job(w, pdir);
+		if (jr < 0)
+			return jr;
+	}
 	struct task *t = calloc(K, sizeof(*t));
 	char (*dirs)[4096] = calloc(K, sizeof(*dirs));
 	pid_t *pids = w->thread ? NULL : calloc(K, sizeof(*pids));
@@ -415,11 +489,8 @@ static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct fai
 				rc = -errno;
 				break;
 			}
-			if (pid == 0) {
-				sys_child_dies_with_parent();
-				task_run(&t[k]);
-				_exit(0); /* not exit: the registry is the parent's to clean */
-			}
+			if (pid == 0)
+				task_proc(w, &t[k]);
 			if ((rc = reg_add_pid(pid)) < 0) /* it killed and reaped the task */
 				break;
 			pids[k] = pid;
@@ -640,6 +711,7 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 	}
 	struct tsweep w;
 	memset(&w, 0, sizeof(w));
+	w.shfd = -1;
 	w.b = b;
 	w.o = o;
 	w.out = out;
@@ -704,11 +776,33 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 		return 0;
 	}
 #endif
-	w.sh_len = sizeof(struct tshared) + (size_t)o->tasks * sizeof(struct tslot);
+	w.sh_len = sizeof(struct tshared) + (size_t)o->tasks * sizeof(struct tslot) + TASK_JOB_MAX;
+#ifdef TASKS_EXEC
+	if (!w.thread && sys_self_exe(NULL, w.exe, sizeof(w.exe)) == 0) {
+		w.shfd = memfd_create("scalebench-tasks", MFD_CLOEXEC);
+		if (w.shfd >= 0 && ftruncate(w.shfd, (off_t)w.sh_len)) {
+			int e = errno;
+			close(w.shfd);
+			return -e;
+		}
+	}
+#endif
+	if (!w.thread)
+		bench_add_note(out, w.shfd >= 0 ? "tasks: each task process is scalebench started afresh (exec), "
+						  "not a copy of the process running the sweep: it holds none of "
+						  "that one's memory"
+						: "tasks: each task process is a copy of the process running the "
+						  "sweep (fork: no memfd or no path to the binary here), with all "
+						  "its memory");
 #ifdef MAP_ANONYMOUS
-	w.sh = mmap(NULL, w.sh_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (w.sh == MAP_FAILED)
-		return -errno;
+	w.sh = mmap(NULL, w.sh_len, PROT_READ | PROT_WRITE,
+		    w.shfd >= 0 ? MAP_SHARED : MAP_SHARED | MAP_ANONYMOUS, w.shfd, 0);
+	if (w.sh == MAP_FAILED) {
+		int e = errno;
+		if (w.shfd >= 0)
+			close(w.shfd);
+		return -e;
+	}
 #else
 	w.sh = calloc(1, w.sh_len);
 	if (!w.sh)
@@ -725,9 +819,72 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 	hist_free(w.h);
 #ifdef MAP_ANONYMOUS
 	munmap(w.sh, w.sh_len);
+	if (w.shfd >= 0)
+		close(w.shfd);
 #else
 	free(w.sh);
 #endif
 	sweep_settle(out, count);
 	return rc;
+}
+
+/* ---- a task process started afresh (scalebench __task FD K BENCH) ---- */
+
+int tasks_child(int fd, int k, const struct bench *b)
+{
+	struct stat st;
+	if (fstat(fd, &st) || st.st_size < (off_t)(sizeof(struct tshared) + TASK_JOB_MAX))
+		return 1;
+	size_t len = (size_t)st.st_size;
+	size_t nslots = (len - sizeof(struct tshared) - TASK_JOB_MAX) / sizeof(struct tslot);
+	if (k < 0 || (size_t)k >= nslots)
+		return 1;
+	struct tshared *sh = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (sh == MAP_FAILED)
+		return 1;
+	struct tslot *s = &sh->slot[k];
+	json_error_t je;
+	json_t *job = sh->job_off + TASK_JOB_MAX <= len
+			      ? json_loads((char *)sh + sh->job_off, 0, &je) : NULL;
+	json_t *net = json_object_get(job, "net"), *params = json_object_get(job, "params");
+	const char *dir = json_string_value(json_object_get(job, "dir"));
+	const char *name = json_string_value(json_object_get(job, "bench"));
+	char tdir[4096];
+	int rc = 0;
+	if (!b || !name || strcmp(name, b->name) || !dir || !json_is_object(net) ||
+	    snprintf(tdir, sizeof(tdir), json_is_true(json_object_get(job, "shared")) ? "%s" : "%s/t%d",
+		     dir, k) >= (int)sizeof(tdir)) {
+		rc = EINVAL;
+		snprintf(s->call, sizeof(s->call), "the task's job (%.40s)", job ? "missing fields" : je.text);
+	} else if (reg_init()) {
+		rc = errno ? errno : EINVAL;
+		snprintf(s->call, sizeof(s->call), "signal handlers (task process)");
+	}
+	if (rc) {
+		s->err = rc;
+		snprintf(s->phase, sizeof(s->phase), "setup");
+		__atomic_store_n(&s->state, T_DONE, __ATOMIC_RELEASE);
+	} else {
+		const struct bench_net netset = {
+			.family = (int)json_integer_value(json_object_get(net, "family")),
+			.netns = json_is_true(json_object_get(net, "netns")),
+			.srv_nsfd = (int)json_integer_value(json_object_get(net, "srv_nsfd")),
+			.peer = json_string_value(json_object_get(net, "peer")),
+			.key = json_string_value(json_object_get(net, "key"))};
+		struct sweep_opts o;
+		memset(&o, 0, sizeof(o));
+		o.quick = json_is_true(json_object_get(job, "quick"));
+		o.max_latency_ns = json_number_value(json_object_get(job, "max_latency_ns"));
+		o.net = &netset;
+		struct task t = {.b = b, .o = &o, .sh = sh, .k = k, .dir = tdir,
+				 .shared = json_is_true(json_object_get(job, "shared")),
+				 .load = (uint64_t)json_integer_value(json_object_get(job, "load")),
+				 .params = json_is_object(params) ? params : NULL};
+		task_run(&t);
+		reg_cleanup();
+	}
+	json_decref(job);
+	munmap(sh, len);
+	return rc ? 1 : 0;
 }

@@ -22,5 +22,10 @@ int tasks_series(uint64_t max_k, uint64_t *out, int cap);
  * tasks_series(o->tasks) at the bench's base load. Same contract as
  * sweep_bench. */
 int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_result *out);
+/* A task process started afresh (`scalebench __task FD K BENCH`, started
+ * by tasks_sweep): maps the shared memory FD, reads its job there, runs
+ * task K of bench b (bench_find of BENCH; NULL: a bad job, said in its
+ * slot) and returns 0, or 1 on a failure (in its slot where it could). */
+int tasks_child(int fd, int k, const struct bench *b);
 
 #endif

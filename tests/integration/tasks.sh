@@ -65,6 +65,13 @@ for b in mem.fault fs.stat; do
 done
 check "the default is as=proc, shared=0" jtrue "$T/proc.json" "$(B fs.stat)['params'] == {'as': 'proc', 'shared': '0'}"
 check "as=proc: no malloc arena note (processes have one each)" jtrue "$T/proc.json" "'malloc arena' not in ' '.join($(B fs.stat)['notes'])"
+# each task process is scalebench started afresh (exec), not a copy of the worker
+# (the POSIX build has no memfd to pass its memory by: copies, and says so)
+if [ "${SB_VARIANT:-}" = posix ]; then fresh="is a copy of the process running the sweep"; else fresh="is scalebench started afresh (exec)"; fi
+check "as=proc: the note says how the task processes started ($fresh)" jtrue "$T/proc.json" "'each task process $fresh' in ' '.join($(B fs.stat)['notes'])"
+check "as=thread: no note on task processes" jtrue "$T/thread.json" "'each task process' not in ' '.join($(B fs.create)['notes'])"
+"$SB" __task >"$T/task.out" 2>&1
+check "__task with no arguments: exit 2 and says it is internal" sh -c '[ $1 = 2 ] && grep -q "internal; started by run --tasks" "$2"' _ $? "$T/task.out"
 
 # 2. shared=1: every task's names in one directory (ext4 where it was made)
 dir="$T/tmpfs"; [ -n "${loop:-}" ] && dir="$T/ext4"

@@ -37,8 +37,8 @@
  * exec of `scalebench __task FD K BENCH`), not a copy of the worker: a
  * copy carries every page and mapping the worker had touched, still
  * shared with it, and its forks and maps pay for them (proc.fork in
- * processes: 0.85-0.93 of a bare loop as copies, 0.95-1.02 started
- * afresh; docs/benches.md). It finds the memory it shares with the core
+ * processes, against a bare loop: 0.85-0.95 as copies, 0.93-1.04
+ * started afresh; docs/benches.md). It finds the memory it shares with the core
  * by descriptor (a memfd) and its job (JSON: bench, directory, load,
  * parameters, network settings) in it, after the slots. Where there is no
  * memfd or no path to the binary (the POSIX build), the task is a copy,

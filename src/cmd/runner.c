@@ -414,6 +414,9 @@ int runner_start(struct runner *rn, int argc, char **argv)
 		return rc;
 	clock_calibrate(&rn->clk);
 	rn->so.clk = &rn->clk;
+	/* in-process, run --tasks starts its task processes from it (tasks.c) */
+	if (sys_self_exe(argv[0], rn->self, sizeof(rn->self)) == 0)
+		rn->so.exe = rn->self;
 	if (!rn->a.in_process && (rc = sys_self_exe(argv[0], rn->exe, sizeof(rn->exe)))) {
 		fprintf(stderr, "scalebench %s: cannot find its own executable (%s): every bench runs "
 			"inside this process\n", rn->cmd, strerror(-rc));

@@ -93,6 +93,7 @@ struct runner {
 	struct progress pg;
 	struct run_result r;
 	char exe[4096];    /* what workers are started from; "" = in-process */
+	char self[4096];   /* this binary, for task processes (so.exe); "" = unknown */
 	uint64_t mem_limit;  /* --mem-limit in bytes, 0: none */
 	char cgroup[4096];   /* the memory cgroup made for the workers, "" if none */
 	int cg_version;      /* its cgroup version (1 or 2) */

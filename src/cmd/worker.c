@@ -565,6 +565,9 @@ int cmd_worker(int argc, char **argv)
 		.max_latency_ns = jnum(job, "max_latency_ns"), .net = &netset,
 		.tasks = (uint64_t)json_integer_value(json_object_get(job, "tasks")),
 	};
+	char self[4096]; /* task processes start afresh from this binary (tasks.c) */
+	if (sys_self_exe(NULL, self, sizeof(self)) == 0)
+		so.exe = self;
 	struct wprog wp = {.fd = rfd, .growth = json_is_true(json_object_get(job, "progress")),
 			   .parent = getppid()};
 	so.progress = progress_line;

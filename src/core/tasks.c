@@ -41,8 +41,9 @@
  * started afresh; docs/benches.md). It finds the memory it shares with the core
  * by descriptor (a memfd) and its job (JSON: bench, directory, load,
  * parameters, network settings) in it, after the slots. Where there is no
- * memfd or no path to the binary (the POSIX build), the task is a copy,
- * and the result says which.
+ * memfd (the POSIX build) or no scalebench binary to start (o->exe NULL:
+ * a unit test's binary is not one), the task is a copy, and the result
+ * says which.
  *
  * Processes hand their figures back through that shared mapping, made
  * before the fork; threads write into it directly. In threads the
@@ -778,7 +779,8 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 #endif
 	w.sh_len = sizeof(struct tshared) + (size_t)o->tasks * sizeof(struct tslot) + TASK_JOB_MAX;
 #ifdef TASKS_EXEC
-	if (!w.thread && sys_self_exe(NULL, w.exe, sizeof(w.exe)) == 0) {
+	if (!w.thread && o->exe && strlen(o->exe) < sizeof(w.exe)) {
+		snprintf(w.exe, sizeof(w.exe), "%s", o->exe);
 		w.shfd = memfd_create("scalebench-tasks", MFD_CLOEXEC);
 		if (w.shfd >= 0 && ftruncate(w.shfd, (off_t)w.sh_len)) {
 			int e = errno;
@@ -792,7 +794,7 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 						  "not a copy of the process running the sweep: it holds none of "
 						  "that one's memory"
 						: "tasks: each task process is a copy of the process running the "
-						  "sweep (fork: no memfd or no path to the binary here), with all "
+						  "sweep (fork: no memfd or no scalebench binary here), with all "
 						  "its memory");
 #ifdef MAP_ANONYMOUS
 	w.sh = mmap(NULL, w.sh_len, PROT_READ | PROT_WRITE,

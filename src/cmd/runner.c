@@ -414,13 +414,17 @@ int runner_start(struct runner *rn, int argc, char **argv)
 		return rc;
 	clock_calibrate(&rn->clk);
 	rn->so.clk = &rn->clk;
-	/* in-process, run --tasks starts its task processes from it (tasks.c) */
-	if (sys_self_exe(argv[0], rn->self, sizeof(rn->self)) == 0)
+	/* this binary: the workers start from it (rn->exe; "" in-process), and
+	 * so do run --tasks' task processes, in-process too (so.exe, tasks.c) */
+	int serc = sys_self_exe(argv[0], rn->self, sizeof(rn->self));
+	if (serc == 0)
 		rn->so.exe = rn->self;
-	if (!rn->a.in_process && (rc = sys_self_exe(argv[0], rn->exe, sizeof(rn->exe)))) {
+	if (!rn->a.in_process && serc) {
 		fprintf(stderr, "scalebench %s: cannot find its own executable (%s): every bench runs "
-			"inside this process\n", rn->cmd, strerror(-rc));
+			"inside this process\n", rn->cmd, strerror(-serc));
 		rn->exe[0] = 0;
+	} else if (!rn->a.in_process) {
+		snprintf(rn->exe, sizeof(rn->exe), "%s", rn->self);
 	}
 	if (rn->mem_limit && rn->exe[0]) {
 		char name[64], why[512];

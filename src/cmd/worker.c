@@ -14,6 +14,7 @@
 #include "table.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -26,6 +27,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "opt.h"
+#include "probe.h"
 #include "registry.h"
 #include "runner.h"
 #include "sys.h"
@@ -65,6 +67,15 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			 "peer", so->net->peer, "key", so->net->key, "progress", want_progress);
 	if (j && so->tasks)
 		json_object_set_new(j, "tasks", json_integer((json_int_t)so->tasks));
+	if (j && so->probe_ref) {
+		json_t *pr = json_array();
+		for (int i = 0; i < PROBE_NPARTS; i++)
+			json_array_append_new(pr, isnan(so->probe_ref->ns[i]) ? json_null()
+									: json_real(so->probe_ref->ns[i]));
+		json_object_set_new(j, "probe_ref", pr);
+	}
+	if (j && so->no_remeasure)
+		json_object_set_new(j, "no_remeasure", json_true());
 	return j;
 }
 
@@ -565,6 +576,16 @@ int cmd_worker(int argc, char **argv)
 		.max_latency_ns = jnum(job, "max_latency_ns"), .net = &netset,
 		.tasks = (uint64_t)json_integer_value(json_object_get(job, "tasks")),
 	};
+	struct probe ref; /* the run's machine-speed probe reference */
+	json_t *jref = json_object_get(job, "probe_ref");
+	if (json_is_array(jref) && json_array_size(jref) == PROBE_NPARTS) {
+		for (int i = 0; i < PROBE_NPARTS; i++) {
+			json_t *v = json_array_get(jref, (size_t)i);
+			ref.ns[i] = json_is_number(v) ? json_number_value(v) : NAN;
+		}
+		so.probe_ref = &ref;
+	}
+	so.no_remeasure = json_is_true(json_object_get(job, "no_remeasure"));
 	char self[4096]; /* task processes start afresh from this binary (tasks.c) */
 	if (sys_self_exe(NULL, self, sizeof(self)) == 0)
 		so.exe = self;

@@ -69,6 +69,7 @@ static double syscall_block(void)
 	return (double)(clock_ns() - t0) / SYSCALLS;
 }
 
+#ifdef MAP_ANONYMOUS
 /* One mapping for every block (a map and an unmap per block would cost more
  * than the faults); block b touches its own FAULT_PAGES fresh pages. */
 static double fault_block(char *m, size_t pg, int b)
@@ -81,6 +82,7 @@ static double fault_block(char *m, size_t pg, int b)
 		((volatile char *)at)[(size_t)i * pg] = 1;
 	return (double)(clock_ns() - t0) / FAULT_PAGES;
 }
+#endif
 
 void probe_take(struct probe *p)
 {

@@ -94,16 +94,17 @@ int main(void)
 	      probe_slowness(&p, &ref));
 	ref = p;
 	ref.ns[PROBE_SYSCALL] = p.ns[PROBE_SYSCALL] / 8;
-	CHECK(fabs(probe_slowness(&p, &ref) - 2) < 1e-9, "one part of three 8x: geometric mean 2 (%.3f)",
-	      probe_slowness(&p, &ref));
+	double nparts = isnan(p.ns[PROBE_FAULT]) ? 2 : 3; /* no fault part in the POSIX build */
+	CHECK(fabs(probe_slowness(&p, &ref) - pow(8, 1 / nparts)) < 1e-9,
+	      "one part 8x: the geometric mean (%.3f)", probe_slowness(&p, &ref));
 	ref = p;
 	ref.ns[PROBE_CLOCK] = p.ns[PROBE_CLOCK] / 10;
 	CHECK(fabs(probe_slowness(&p, &ref) - 1) < 1e-9, "the clock read is not judged");
 	q = p;
 	q.ns[PROBE_LOOP] = NAN;
-	q.ns[PROBE_FAULT] = p.ns[PROBE_FAULT] / 4;
+	q.ns[PROBE_SYSCALL] = p.ns[PROBE_SYSCALL] / 4;
 	probe_min(&ref, &p, &q);
-	CHECK(ref.ns[PROBE_LOOP] == p.ns[PROBE_LOOP] && ref.ns[PROBE_FAULT] == q.ns[PROBE_FAULT],
+	CHECK(ref.ns[PROBE_LOOP] == p.ns[PROBE_LOOP] && ref.ns[PROBE_SYSCALL] == q.ns[PROBE_SYSCALL],
 	      "min: part by part, a missing part from the other");
 	for (int i = 0; i < PROBE_NPARTS; i++)
 		q.ns[i] = NAN;

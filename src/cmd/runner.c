@@ -353,7 +353,10 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	rn->so = (struct sweep_opts){
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
-		.decide = !a->no_decide && (a->decide || a->full) && !tasks, .tasks = tasks,
+		/* --decide's rounds: by default for one-repetition runs (sequential
+		 * testing: more where the verdict is undecided or weak, none where
+		 * it is clear; with -r K the user chose the repetitions) */
+		.decide = !a->no_decide && (a->decide || a->full || a->repeat <= 1) && !tasks, .tasks = tasks,
 		.no_decide = a->no_decide || tasks,
 	};
 	rn->so.net = &rn->net;

@@ -64,7 +64,7 @@ struct run_args {
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
 	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
-	{"decide", 0, OPT_FLAG, NULL, "an unclear verdict: more repetitions, N in shuffled order, up to 3x the sweep's time (default with --full, and for net.request)", 0, 0, NULL, &(a).decide, NULL}, \
+	{"decide", 0, OPT_FLAG, NULL, "an unclear verdict, or a growth on weak evidence: more repetitions, N in shuffled order, up to 1x (--quick), 2x or 3x (--full) the sweeps' time (the default with one repetition a sweep, with --full, and for net.request)", 0, 0, NULL, &(a).decide, NULL}, \
 	{"no-decide", 0, OPT_FLAG, NULL, "not even with --full or for net.request", 0, 0, NULL, &(a).no_decide, NULL}, \
 	{"fit-oversubscribed", 0, OPT_FLAG, NULL, "concurrency axes counting tasks: fit the throughput of points with more tasks than online CPUs too (default: marked and left out)", 0, 0, NULL, &(a).fit_oversub, NULL}, \
 	{"mem-limit", 0, OPT_STR, "SIZE", "run each bench's worker in a memory cgroup limited to SIZE (e.g. 256M; root, Linux): a workload larger than the page cache, as on a smaller machine; removed at the end", 0, 0, NULL, &(a).mem_limit, NULL}, \

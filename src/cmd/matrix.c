@@ -524,7 +524,8 @@ static void set_target(struct runner *rn, const char *label, json_t *info)
 static void usage(FILE *f, const struct opt *opts)
 {
 	fprintf(f,
-		"usage: scalebench matrix [BENCH|FAMILY ...] [options]   (root only)\n\n"
+		"usage: scalebench matrix [BENCH|FAMILY ...] [options]   (root only)\n"
+		"       scalebench matrix FILE.job [options]\n\n"
 		"Run the same benches (default: the fs and io families) on several file\n"
 		"systems and print them side by side. For each file system an image file\n"
 		"is made in --dir, formatted with mkfs.TYPE, attached to a loop device with\n"
@@ -533,6 +534,9 @@ static void usage(FILE *f, const struct opt *opts)
 		"ever formatted, mounted or removed; Ctrl-C removes it all. Benches with\n"
 		"phases (fs.fileserver, work.round2) add a table: one row per file system,\n"
 		"one column per phase (files/s MiB/s, or requests/s p99), stalls counted.\n\n"
+		"FILE.job: a job file (docs/studies.md; as for run: [global] with fs, fresh...,\n"
+		"one section per job, and fs = LIST in a job for some file systems only);\n"
+		"options given here override it. studies/vonleitner-2006.job is round 2.\n\n"
 		"FS list: TYPE[+fuse][:MKFS OPTIONS][@MOUNT OPTIONS],... with TYPE one of ext2,\n"
 		"ext3, ext4, xfs, btrfs, tmpfs, e.g. --fs 'ext4,ext4:-O ^dir_index,ext4@noatime,xfs'.\n"
 		"TYPE+fuse mounts bindfs (a pass-through FUSE file system) over TYPE and runs\n"

@@ -214,6 +214,7 @@ uint64_t runner_space_bytes(const struct runner *rn, const struct bench **which)
 				env.max_n = sweep_max_n(b, &rn->so);
 				env.quick = rn->a.quick;
 				env.params = p;
+				env.bench = b; /* bench_param's defaults come from its table */
 				need = b->space_bytes(&env);
 			}
 			json_decref(p);

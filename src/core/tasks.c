@@ -721,8 +721,8 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 	w.o = o;
 	w.out = out;
 	struct bench_env penv = {.params = out->params, .bench = b, .net = sweep_net(o)};
-	w.thread = !strcmp(bench_param(&penv, "as", "proc"), "thread");
-	w.shared = b->tasks == BENCH_TASKS_DIR && !strcmp(bench_param(&penv, "shared", "0"), "1");
+	w.thread = !strcmp(bench_param(&penv, "as"), "thread");
+	w.shared = b->tasks == BENCH_TASKS_DIR && !strcmp(bench_param(&penv, "shared"), "1");
 	w.load = o->min_n ? o->min_n : b->min_n ? b->min_n : 1;
 	unsigned char set[SYS_MAX_CPUS];
 	w.online = sys_cpus_online(set, SYS_MAX_CPUS);

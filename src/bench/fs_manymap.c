@@ -92,8 +92,8 @@ static int setup(struct bench_env *env, void **state)
 	s->pdir = -1;
 	s->held.page = (size_t)sysconf(_SC_PAGESIZE);
 	*state = s;
-	s->bytes = (size_t)bench_param_u64(env, "file_bytes", 150);
-	s->per_dir = bench_param_u64(env, "per_dir", 100);
+	s->bytes = (size_t)bench_param_u64(env, "file_bytes");
+	s->per_dir = bench_param_u64(env, "per_dir");
 	if (!(s->data = malloc(s->bytes)))
 		return bench_fail(env, "malloc");
 	for (size_t i = 0; i < s->bytes; i++)
@@ -191,9 +191,9 @@ static void teardown(void *state)
 /* Each file takes a block (4 KiB) and an inode; each directory one more. */
 static uint64_t space_bytes(const struct bench_env *env)
 {
-	uint64_t per_dir = bench_param_u64(env, "per_dir", 100);
+	uint64_t per_dir = bench_param_u64(env, "per_dir");
 	uint64_t n = env->max_n + 1, blk = 4096;
-	uint64_t fb = (bench_param_u64(env, "file_bytes", 150) + blk - 1) / blk * blk;
+	uint64_t fb = (bench_param_u64(env, "file_bytes") + blk - 1) / blk * blk;
 	return n * (fb + blk) + (n / per_dir + 1) * blk;
 }
 

@@ -58,8 +58,8 @@ static int setup(struct bench_env *env, void **state)
 	s->page = s->held.page = (size_t)sysconf(_SC_PAGESIZE);
 	s->fd = -1;
 	*state = s; /* teardown undoes a setup that fails from here on */
-	if (!strcmp(bench_param(env, "backing", "anon"), "file")) {
-		uint64_t mib = bench_param_u64(env, "file_mib", 200);
+	if (!strcmp(bench_param(env, "backing"), "file")) {
+		uint64_t mib = bench_param_u64(env, "file_mib");
 		s->file = 1;
 		s->file_pages = mib * 1024 * 1024 / s->page;
 		s->fd = openat(env->dirfd, BIGFILE, O_CREAT | O_RDWR | O_CLOEXEC, BENCH_FILE_MODE);

@@ -45,7 +45,7 @@ static int setup(struct bench_env *env, void **state)
 		return bench_fail(env, "calloc");
 	s->held.env = env;
 	s->probe = -1;
-	s->family = strcmp(bench_param(env, "family", "ipv4"), "ipv6") ? AF_INET : AF_INET6;
+	s->family = strcmp(bench_param(env, "family"), "ipv6") ? AF_INET : AF_INET6;
 	*state = s;
 	/* a kernel without IPv6 (or with ::1 gone) is no failure of the bench */
 	int fd = socket(s->family, SOCK_STREAM, 0);

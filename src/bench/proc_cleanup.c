@@ -100,13 +100,8 @@ static void teardown(void *state)
 	free(s);
 }
 
-static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
-	{0},
-};
-
 const struct bench bench_proc_cleanup = {
-	.params = params,
+	.params = bench_no_params,
 	.name = "proc.cleanup", .version = 1, .axis = "live (sleeping) processes", .axis_kind = AXIS_LOAD,
 	.placement = "same",
 	.summary = "kill a sleeping child and wait for it, with N other sleeping processes alive",

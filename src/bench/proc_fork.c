@@ -177,7 +177,7 @@ static int setup(struct bench_env *env, void **state)
 	s->held.env = env;
 	s->req = s->rep = -1;
 	*state = s;
-	s->stat = !strcmp(bench_param(env, "image", "dynamic"), "static");
+	s->stat = !strcmp(bench_param(env, "image"), "static");
 	if (s->stat)
 		return forker_start(s);
 	/* fork's cost grows with the process it copies: say how big it is */
@@ -257,7 +257,6 @@ static void teardown(void *state)
 }
 
 static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
 	BP_ENUM("image", "dynamic", "dynamic|static", "the forking process: scalebench (dynamically linked) or scalebench-forker (statically linked, a few mappings)"),
 	{0},
 };

@@ -1183,8 +1183,8 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	}
 	uint64_t have = 0, rep_t0 = clock_ns(), again_ns = 0;
 	struct probe ref; /* the fastest reading seen: the run's, lowered by ours */
-	if (o->probe_ref)
-		ref = *o->probe_ref;
+	if (o->has_probe_ref)
+		ref = o->probe_ref;
 	else
 		probe_reference(&ref, 3);
 	for (int i = 0; i < np; i++) {

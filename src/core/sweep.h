@@ -39,10 +39,12 @@ struct sweep_opts {
 	const struct bench_net *net; /* handed to the bench as env->net; NULL: IPv4 loopback */
 	const struct clock_info *clk;
 	/* the machine-speed probe's reference reading (probe.h), the run's;
-	 * NULL: the sweep takes its own at its start. A point whose probe
-	 * reads PROBE_SLOW times slower is measured again (no_remeasure: never)
-	 * while the time spent so is within remeasure_frac of the repetition's */
-	const struct probe *probe_ref;
+	 * has_probe_ref 0: the sweep takes its own at its start. A point whose
+	 * probe reads PROBE_SLOW times slower is measured again (no_remeasure:
+	 * never) while the time spent so is within remeasure_frac of the
+	 * repetition's */
+	struct probe probe_ref;
+	int has_probe_ref;
 	int no_remeasure;
 	double remeasure_frac;   /* 0: the default (0.25 with quick, else 0.5) */
 	void (*progress)(void *ctx, const struct sweep_progress *p);

@@ -65,6 +65,8 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
 			 "peer", so->net->peer, "key", so->net->key, "progress", want_progress);
 	if (j && so->tasks)
 		json_object_set_new(j, "tasks", json_integer((json_int_t)so->tasks));
+	if (j && so->profile)
+		json_object_set_new(j, "profile", json_true());
 	return j;
 }
 
@@ -319,6 +321,11 @@ static void merge(struct bench_result *br, struct bench_result *got, int first)
 	}
 	for (int i = 0; i < got->nnotes; i++)
 		bench_add_note(br, "%s", got->notes[i]);
+	if (got->profile) { /* run --profile: the last repetition's */
+		json_decref(br->profile);
+		br->profile = got->profile;
+		got->profile = NULL;
+	}
 	if (got->status == BS_SKIPPED && br->status != BS_SKIPPED) {
 		br->status = BS_SKIPPED;
 		br->skip_reason = got->skip_reason;
@@ -375,6 +382,7 @@ static int decide(const char *exe, const struct bench *b, const struct sweep_opt
 		for (int k = 0; k < np && !reg_stop_requested() && clock_ns() - t0 < cap; k++) {
 			struct sweep_opts one = *so;
 			one.min_n = one.max_n = ns[k];
+			one.profile = 0; /* the profile is the sweeps' */
 			one.repeat = 1;
 			one.rep_first = 0;
 			one.rep_count = 1;
@@ -564,6 +572,7 @@ int cmd_worker(int argc, char **argv)
 		.op_timeout_s = jnum(job, "op_timeout_s"), .clk = &ci,
 		.max_latency_ns = jnum(job, "max_latency_ns"), .net = &netset,
 		.tasks = (uint64_t)json_integer_value(json_object_get(job, "tasks")),
+		.profile = json_is_true(json_object_get(job, "profile")),
 	};
 	char self[4096]; /* task processes start afresh from this binary (tasks.c) */
 	if (sys_self_exe(NULL, self, sizeof(self)) == 0)

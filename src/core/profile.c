@@ -55,7 +55,7 @@
 #define TOP_STACKS 400
 #define SIDE_TOP 5
 #define ATTR_MAX 3
-#define GROWTH_TOP 10
+#define GROWTH_TOP 25
 
 /* ---- interned names ---- */
 
@@ -379,6 +379,12 @@ static void pf_note(struct profile *pf, const char *fmt, const char *a, const ch
 			return;
 	}
 	snprintf(pf->notes[pf->nnotes++], sizeof(pf->notes[0]), fmt, a, b2);
+}
+
+void profile_note(struct profile *pf, const char *msg)
+{
+	if (pf)
+		pf_note(pf, "%s%s", msg, "");
 }
 
 struct profile *profile_new(const struct bench *b, const char *op_side)

@@ -44,6 +44,8 @@ void profile_off(struct profile *pf);
 void profile_point_end(struct profile *pf, const struct point *pt, const struct point *timed);
 /* The point failed: its samples are dropped, the reason noted. */
 void profile_point_fail(struct profile *pf, const char *why);
+/* A line for the profile's notes (kept once). */
+void profile_note(struct profile *pf, const char *msg);
 /* The bench's "profile" object ({"unavailable": reason} when it could
  * not be taken); wall_s: what the profiled points cost the run. Frees pf. */
 json_t *profile_finish(struct profile *pf, double wall_s);

@@ -1207,6 +1207,13 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 done:
 	if (b->teardown)
 		b->teardown(c.st);
+	if (pf && rep->npts && rep->pts[rep->npts - 1].n != series[np - 1]) {
+		char m[160];
+		snprintf(m, sizeof(m), "the sweep stopped at N=%llu before its largest N (%llu): no "
+				       "profiled point there",
+			 (unsigned long long)rep->pts[rep->npts - 1].n, (unsigned long long)series[np - 1]);
+		profile_note(pf, m);
+	}
 	if (pf) {
 		json_decref(out->profile);
 		out->profile = profile_finish(pf, prof_wall);

@@ -147,10 +147,13 @@ install: scalebench
 	install -m 755 scalebench $(DESTDIR)$(BINDIR)/scalebench
 	install -m 644 man/scalebench.1 $(DESTDIR)$(MANDIR)/man1/scalebench.1
 	install -m 644 docs/result-schema.json $(DESTDIR)$(DATADIR)/result-schema.json
+	install -d $(DESTDIR)$(DATADIR)/studies
+	install -m 644 studies/*.job $(DESTDIR)$(DATADIR)/studies/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scalebench $(DESTDIR)$(MANDIR)/man1/scalebench.1
-	rm -f $(DESTDIR)$(DATADIR)/result-schema.json
+	rm -f $(DESTDIR)$(DATADIR)/result-schema.json $(DESTDIR)$(DATADIR)/studies/*.job
+	-rmdir $(DESTDIR)$(DATADIR)/studies 2>/dev/null
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:

@@ -100,13 +100,8 @@ static void teardown(void *state)
 	free(s);
 }
 
-static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
-	{0},
-};
-
 const struct bench bench_proc_fork = {
-	.params = params,
+	.params = bench_no_params,
 	.name = "proc.fork", .version = 1, .axis = "live (sleeping) processes", .axis_kind = AXIS_LOAD,
 	.placement = "same",
 	.summary = "fork a child that exits at once, and reap it, with N sleeping processes alive",

@@ -190,46 +190,6 @@ struct failure *sweep_failure_errno(const char *phase, const char *call, uint64_
 
 /* ---- parameters and variants ---- */
 
-/* A read of a key the bench's table does not declare is a bug of the
- * bench: a -p of that key would have been refused before the run. Said
- * once per key on stderr; fatal when SCALEBENCH_PARAM_STRICT is set (the
- * tests set it), as an assertion. */
-static void param_undeclared(const struct bench *b, const char *key)
-{
-	static char said[8][64];
-	for (int i = 0; i < 8; i++) {
-		if (!strcmp(said[i], key))
-			return;
-		if (!said[i][0]) {
-			snprintf(said[i], sizeof(said[i]), "%s", key);
-			break;
-		}
-	}
-	fprintf(stderr, "scalebench: bug: %s reads parameter '%s', which its .params does not declare\n",
-		b->name, key);
-	const char *strict = getenv("SCALEBENCH_PARAM_STRICT");
-	if (strict && *strict && strcmp(strict, "0"))
-		abort();
-}
-
-const char *bench_param(const struct bench_env *env, const char *key, const char *def)
-{
-	if (env->bench && env->bench->params && !param_find(env->bench, key))
-		param_undeclared(env->bench, key);
-	json_t *v = env->params ? json_object_get(env->params, key) : NULL;
-	return json_is_string(v) ? json_string_value(v) : def;
-}
-
-uint64_t bench_param_u64(const struct bench_env *env, const char *key, uint64_t def)
-{
-	const char *v = bench_param(env, key, NULL);
-	if (!v)
-		return def;
-	char *end;
-	unsigned long long x = strtoull(v, &end, 0);
-	return (*v && !*end) ? x : def;
-}
-
 /* "k=v,k=v" into obj; -1 if malformed. */
 static int parse_kv(const char *s, json_t *obj)
 {
@@ -1010,7 +970,7 @@ static void place_bench(const struct bench *b, struct bench_env *env, struct ben
 	*nsaved = 0;
 	if (!b->placement)
 		return;
-	const char *mode = bench_param(env, "placement", b->placement);
+	const char *mode = bench_param(env, "placement"); /* its default: b->placement */
 	env->place = !strcmp(mode, "same")	? BENCH_PLACE_SAME
 		     : !strcmp(mode, "spread") ? BENCH_PLACE_SPREAD
 					       : BENCH_PLACE_FREE;

@@ -44,7 +44,7 @@ CODEGEN := -fno-plt
 ifeq ($(POSIX_ONLY),1)
   CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -DSB_POSIX_ONLY=1
   LDLIBS := $(shell $(PROBE) posix) -lm -lpthread
-  SYS_SRC := src/sys/sys_posix.c src/sys/rt_posix.c src/sys/sys_common.c src/sys/sched_posix.c src/sys/ev_common.c src/sys/net_posix.c
+  SYS_SRC := src/sys/sys_posix.c src/sys/rt_posix.c src/sys/sys_common.c src/sys/sched_posix.c src/sys/ev_common.c src/sys/net_posix.c src/sys/perf_posix.c
   BUILD := build/posix
 else
   # optional I/O engines, probed (tools/probe.sh): HAVE_LIBURING, HAVE_LIBAIO
@@ -52,7 +52,7 @@ else
   CPPFLAGS += -D_GNU_SOURCE $(filter -D%,$(PROBED))
   LDLIBS := $(filter-out -D%,$(PROBED)) -lm -lpthread
   SYS_SRC := src/sys/sys_linux.c src/sys/sys_loop_linux.c src/sys/wb_linux.c src/sys/rt_linux.c src/sys/sys_common.c src/sys/sched_linux.c \
-	src/sys/ev_common.c src/sys/ev_linux.c src/sys/net_linux.c
+	src/sys/ev_common.c src/sys/ev_linux.c src/sys/net_linux.c src/sys/perf_linux.c
   BUILD := build/native
 endif
 ifneq ($(SANITIZE),)
@@ -145,17 +145,26 @@ test: setup
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := fuzz/fuzz_result.c src/out/json.c src/core/result.c src/core/fit.c src/core/usl.c \
 	src/core/hist.c src/core/hcmp.c src/core/compare.c src/out/compare_text.c \
-	src/out/report.c src/out/report_snap.c src/out/svg.c src/out/csv.c src/out/text.c src/core/usage.c
+	src/out/report.c src/out/report_snap.c src/out/report_study.c src/out/svg.c src/out/csv.c src/out/text.c src/core/usage.c
 build/fuzz/fuzz_result: $(FUZZ_SRC) $(wildcard src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $(FUZZ_SRC) -ljansson -lm
 
-fuzz: setup build/fuzz/fuzz_result
-	@mkdir -p build/fuzz/corpus build/fuzz/crashes
+# The job file reader (fuzz/fuzz_jobfile.c): its corpus is fuzz/corpus-jobfile.
+build/fuzz/fuzz_jobfile: fuzz/fuzz_jobfile.c src/core/jobfile.c src/core/jobfile.h Makefile
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ fuzz/fuzz_jobfile.c src/core/jobfile.c
+
+fuzz: setup build/fuzz/fuzz_result build/fuzz/fuzz_jobfile
+	@mkdir -p build/fuzz/corpus build/fuzz/crashes build/fuzz/corpus-jobfile
 	build/fuzz/fuzz_result -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		-rss_limit_mb=2048 -dict=fuzz/result.dict -artifact_prefix=build/fuzz/crashes/ \
 		-print_final_stats=1 build/fuzz/corpus fuzz/corpus
+	build/fuzz/fuzz_jobfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+		-rss_limit_mb=2048 -artifact_prefix=build/fuzz/crashes/ \
+		-print_final_stats=1 build/fuzz/corpus-jobfile fuzz/corpus-jobfile
 
 install: scalebench scalebench-forker
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)

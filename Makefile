@@ -44,7 +44,7 @@ CODEGEN := -fno-plt
 ifeq ($(POSIX_ONLY),1)
   CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -DSB_POSIX_ONLY=1
   LDLIBS := $(shell $(PROBE) posix) -lm -lpthread
-  SYS_SRC := src/sys/sys_posix.c src/sys/rt_posix.c src/sys/sys_common.c src/sys/sched_posix.c src/sys/ev_common.c src/sys/net_posix.c
+  SYS_SRC := src/sys/sys_posix.c src/sys/rt_posix.c src/sys/sys_common.c src/sys/sched_posix.c src/sys/ev_common.c src/sys/net_posix.c src/sys/perf_posix.c
   BUILD := build/posix
 else
   # optional I/O engines, probed (tools/probe.sh): HAVE_LIBURING, HAVE_LIBAIO
@@ -52,7 +52,7 @@ else
   CPPFLAGS += -D_GNU_SOURCE $(filter -D%,$(PROBED))
   LDLIBS := $(filter-out -D%,$(PROBED)) -lm -lpthread
   SYS_SRC := src/sys/sys_linux.c src/sys/sys_loop_linux.c src/sys/wb_linux.c src/sys/rt_linux.c src/sys/sys_common.c src/sys/sched_linux.c \
-	src/sys/ev_common.c src/sys/ev_linux.c src/sys/net_linux.c
+	src/sys/ev_common.c src/sys/ev_linux.c src/sys/net_linux.c src/sys/perf_linux.c
   BUILD := build/native
 endif
 ifneq ($(SANITIZE),)

@@ -32,8 +32,13 @@ if ! git -C "$root" rev-parse --verify -q HEAD >/dev/null 2>&1; then
 fi
 
 # The package, as a lab builds it (from HEAD; its unit tests run elsewhere).
+# SB_DEB=FILE: a package make deb already built (to save the build).
 mkdir -p "$T/deb"
-DEB_BUILD_OPTIONS=nocheck make -s -C "$root" deb DEB_DIR="$T/deb" >"$T/deb.log" 2>&1
+if [ -n "${SB_DEB:-}" ]; then
+	cp "$SB_DEB" "$T/deb/"
+else
+	DEB_BUILD_OPTIONS=nocheck make -s -C "$root" deb DEB_DIR="$T/deb" >"$T/deb.log" 2>&1
+fi
 deb=$(ls "$T"/deb/scalebench_*.deb 2>/dev/null | head -1)
 check "make deb writes the package" test -f "$deb"
 [ -f "$deb" ] || { tail -20 "$T/deb.log" | sed 's/^/#   /'; exit 1; }
@@ -69,7 +74,7 @@ at_exit 'apt-get purge -y -q -o DPkg::Lock::Timeout=120 scalebench >/dev/null 2>
 # Ansible keeps its temporary files under HOME: keep them in $T.
 mkdir -p "$T/home" "$T/results1" "$T/results2"
 export HOME="$T/home" ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_LOCAL_TEMP="$T/home/tmp" \
-	ANSIBLE_REMOTE_TEMP="$T/home/rtmp" ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_STDOUT_CALLBACK=json \
+	ANSIBLE_REMOTE_TEMP="$T/home/rtmp" ANSIBLE_RETRY_FILES_ENABLED=0 \
 	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_DEPRECATION_WARNINGS=0
 PB="$root/fleet/ansible/scalebench.yml"
 # host NAME VAR=VALUE...: an inventory line of a host on this machine
@@ -78,23 +83,35 @@ host() {
 	mkdir -p "$T/dir-$n" "$T/tmp-$n"
 	echo "$n ansible_connection=local scalebench_label=$n scalebench_dir=$T/dir-$n scalebench_tmp=$T/tmp-$n $*"
 }
-# play INVENTORY OUT: ansible-playbook's JSON report in OUT; the exit code
+# play INVENTORY OUT: ansible-playbook -v's report in OUT; the exit code
 play() {
-	( cd "$T" && ansible-playbook -i "$1" "$PB" ) >"$2" 2>"$2.err"
+	( cd "$T" && ansible-playbook -v -i "$1" "$PB" ) >"$2" 2>"$2.err"
 }
-# hostjs OUT EXPR: EXPR over the report: stats[host], task(name, host) -> result
+# hostjs OUT EXPR: EXPR over ansible-playbook -v's report (the default
+# callback; ansible-core has no JSON one): stats[host] the recap's counts,
+# task(name, host) the task's result on that host (a dict)
 hostjs() {
 	python3 - "$1" "$2" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-stats = d["stats"]
+import json, re, sys
+stats, tasks, cur = {}, {}, None
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    m = re.match(r"TASK \[(?:[^\]]* : )?(.*?)\] \**$", line)
+    if m:
+        cur = m.group(1)
+        continue
+    m = re.match(r"(ok|changed|fatal|skipping): \[([^\]]+)\](?::| =>| FAILED!)* (\{.*\})$", line)
+    if m and cur:
+        r = json.loads(m.group(3))
+        r["failed"] = m.group(1) == "fatal" or r.get("failed", False)
+        tasks[(cur, m.group(2))] = r
+        continue
+    m = re.match(r"(\S+) +: (ok=.*)$", line)
+    if m:
+        stats[m.group(1)] = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", m.group(2))}
+        stats[m.group(1)]["failures"] = stats[m.group(1)]["failed"]
 def task(name, host):
-    for p in d["plays"]:
-        for t in p["tasks"]:
-            n = t["task"]["name"]
-            if (n == name or n.endswith(" : " + name)) and host in t["hosts"]:
-                return t["hosts"][host]
-    return None
+    return tasks.get((name, host))
 sys.exit(0 if eval(sys.argv[2]) else 1)
 EOF
 }

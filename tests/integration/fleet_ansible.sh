@@ -75,7 +75,7 @@ at_exit 'apt-get purge -y -q -o DPkg::Lock::Timeout=120 scalebench >/dev/null 2>
 mkdir -p "$T/home" "$T/results1" "$T/results2"
 export HOME="$T/home" ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_LOCAL_TEMP="$T/home/tmp" \
 	ANSIBLE_REMOTE_TEMP="$T/home/rtmp" ANSIBLE_RETRY_FILES_ENABLED=0 \
-	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_DEPRECATION_WARNINGS=0
+	ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_DEPRECATION_WARNINGS=0 ANSIBLE_PIPELINING=1
 PB="$root/fleet/ansible/scalebench.yml"
 # host NAME VAR=VALUE...: an inventory line of a host on this machine
 host() {

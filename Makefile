@@ -127,7 +127,7 @@ setup-deb:
 	@sh tools/setup-deps.sh deb
 
 run: setup-run
-	$(MAKE) scalebench
+	$(MAKE) all
 	./scalebench run --quick -o scalebench-quick.json
 
 # The Debian package, from what git holds at HEAD (make dist), built in a

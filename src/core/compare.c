@@ -382,7 +382,16 @@ static json_t *verdict_change(const char *name, const struct bench_result *ba,
 /* The repetition tests of one bench, made before any word is given: the
  * scale and the family correction need every bench's test first. */
 struct rep_res {
+	int lv;  /* levels made (a repetition or more a side, common N) */
 	int ok;  /* tested on the repetitions (enough a side, common N) */
+	/* the levels' range per side, sweep [0], top third [1] and the top two
+	 * points [2] (the top of the sweep: decisive() looks there) */
+	double amin[3], amax[3], bmin[3], bmax[3];
+	/* the history's run-to-run spread of this bench, sweep and top third
+	 * (NAN: none, or too few runs), over hruns earlier runs */
+	double hs, ht;
+	int hruns;
+	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
 	int ka, kb, nn;
 	struct cmp_welch sw, st;
@@ -397,6 +406,16 @@ struct fam { /* what family() found */
 	double scale_s, scale_t, d0_s, d0_t;
 	int used, used_t;
 };
+
+static void range(const double *x, int k, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int i = 0; i < k; i++) {
+		*lo = fmin(*lo, x[i]);
+		*hi = fmax(*hi, x[i]);
+	}
+}
 
 /* The levels over every common N (a change of the whole sweep) and over
  * its top third, at least 2 points (growth that only shows at large N). */
@@ -416,12 +435,22 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	r->ka = rep_levels(ba, ns, 0, nn, la);
 	r->kb = rep_levels(bb, ns, 0, nn, lb);
 	cmp_welch(la, r->ka, lb, r->kb, &r->sw);
+	range(la, r->ka, &r->amin[0], &r->amax[0]);
+	range(lb, r->kb, &r->bmin[0], &r->bmax[0]);
 	if (r->two) {
 		rep_levels(ba, ns, from, nn, la);
 		rep_levels(bb, ns, from, nn, lb);
 		cmp_welch(la, r->ka, lb, r->kb, &r->st);
+		range(la, r->ka, &r->amin[1], &r->amax[1]);
+		range(lb, r->kb, &r->bmin[1], &r->bmax[1]);
 	}
-	r->ok = 1;
+	int t2 = nn >= 2 ? nn - 2 : 0;
+	rep_levels(ba, ns, t2, nn, la);
+	rep_levels(bb, ns, t2, nn, lb);
+	cmp_welch(la, r->ka, lb, r->kb, &r->s2);
+	range(la, r->ka, &r->amin[2], &r->amax[2]);
+	range(lb, r->kb, &r->bmin[2], &r->bmax[2]);
+	r->lv = r->ka > 0 && r->kb > 0;
 	free(la);
 	free(lb);
 }
@@ -447,7 +476,23 @@ static double family_side(struct rep_res *rr, int nb, int top, double *d0, int *
 		scale = cmp_run_scale(f, k);
 		for (int j = 0; j < k; j++) {
 			struct rep_res *r = &rr[at[j]];
-			double p = cmp_test_p(&f[j], scale);
+			double h = top ? r->ht : r->hs, p;
+			if (isfinite(h) && h > 0 && r->hruns >= 2) {
+				/* the history knows how far this bench's level moves
+				 * from run to run here: two runs differ by 2 h^2 in
+				 * variance, known from hruns - 1 degrees of freedom
+				 * (the repetitions' own variance when it is larger) */
+				const struct cmp_welch *w = top ? &r->st : &r->sw;
+				struct cmp_test ht = {f[j].d, 2 * h * h, r->hruns - 1};
+				if (w->se2 > ht.se2) {
+					ht.se2 = w->se2;
+					ht.df = w->df;
+				}
+				f[j] = ht;
+				p = cmp_test_p(&ht, 1);
+			} else {
+				p = cmp_test_p(&f[j], scale);
+			}
 			if (top) {
 				r->ft = f[j];
 				r->pt = p;
@@ -533,12 +578,59 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 			 r->scale_s, "p_bench", num(r->p), "p_holm", num(r->padj), "family_tests", m);
 	if (*out && r->two)
 		json_object_set_new(*out, "variance_scale_top", json_real(r->scale_t));
+	if (*out && isfinite(r->hs) && r->hs > 0) /* the test's variance from the history */
+		json_object_set_new(*out, "history",
+				    json_pack("{s:i,s:o,s:o}", "runs", r->hruns, "spread_pct",
+					      num(100 * r->hs), "spread_top_pct", num(100 * r->ht)));
 	return word;
+}
+
+/* A change far beyond any run-to-run noise is called whatever the
+ * repetitions (one a side will do): every repetition of one side at least
+ * `factor` times every one of the other at the top of the sweep (the mean
+ * log median of the two largest N: growth shows there, and a change of
+ * the whole sweep shows there too). The factor: --decisive when given;
+ * else from the history (this bench's run-to-run spread at the top of the
+ * sweep on this host, CMP_DECISIVE_SD standard deviations, at least
+ * CMP_DECISIVE_MIN); else CMP_DECISIVE_DEFAULT, above the largest change
+ * between two repetitions of an unchanged system measured here
+ * (docs/compare.md, "A large change"). */
+struct decisive {
+	int dir;       /* +1 B slower, -1 B faster, 0 neither */
+	double change; /* there: exp(mean B - mean A) - 1 */
+	double factor;
+	const char *basis; /* "history", "default", "--decisive" */
+};
+
+static void decisive(const struct rep_res *r, const struct cmp_opts *o, const struct cmp_floor *f,
+		     struct decisive *d)
+{
+	int need = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
+	*d = (struct decisive){0, NAN, CMP_DECISIVE_DEFAULT, "default"};
+	if (o->decisive > 1) {
+		d->factor = o->decisive;
+		d->basis = "--decisive";
+	} else if (f && f->runs >= need && isfinite(f->spread_top2)) {
+		d->factor = fmax(exp(CMP_DECISIVE_SD * f->spread_top2), CMP_DECISIVE_MIN);
+		d->basis = "history";
+	}
+	if (!r || !r->lv)
+		return;
+	double lf = log(d->factor), up = r->bmin[2] - r->amax[2], down = r->amin[2] - r->bmax[2];
+	d->dir = up >= lf ? 1 : down >= lf ? -1 : 0;
+	d->change = r->s2.change;
+}
+
+static json_t *decisive_json(const struct decisive *d)
+{
+	return json_pack("{s:f,s:s,s:s,s:o}", "factor", d->factor, "basis", d->basis, "word",
+			 d->dir > 0 ? "slower" : d->dir < 0 ? "faster" : "none", "top_change_pct",
+			 num(100 * d->change));
 }
 
 static json_t *compare_bench(const struct bench_result *ba, const struct bench_result *bb,
 			     const struct cmp_opts *o, struct tally *t, uint64_t *ca, uint64_t *cb,
-			     const struct rep_res *rr, int *judged)
+			     const struct rep_res *rr, const struct cmp_floor *fl, int *judged)
 {
 	int na, nb;
 	uint64_t *va = distinct_n(ba, &na), *vb = distinct_n(bb, &nb);
@@ -568,6 +660,13 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 		test = "none";
 		w = CMP_INSUFFICIENT;
 	}
+	struct decisive dz;
+	decisive(rr, o, fl, &dz);
+	if (dz.dir && w != CMP_SLOWER && (dz.dir > 0 || w != CMP_FASTER)) {
+		if (w == CMP_INSUFFICIENT || !strcmp(test, "samples"))
+			test = "decisive";
+		w = dz.dir > 0 ? CMP_SLOWER : CMP_FASTER;
+	}
 	*judged = w != CMP_INSUFFICIENT;
 	t->bench_words[w]++;
 	if (w == CMP_SLOWER)
@@ -580,11 +679,15 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 		nslow += pw && !strcmp(pw, "slower");
 		nfast += pw && !strcmp(pw, "faster");
 	}
-	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
+	json_t *jd = rr && rr->lv ? decisive_json(&dz) : json_null();
+	double sw = rr && rr->lv ? 100 * rr->sw.change : NAN;
+	double st = rr && rr->lv && rr->two ? 100 * rr->st.change : NAN;
+	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
 			 bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
 			 bench_status_name(ba->status), "status_b", bench_status_name(bb->status),
 			 "word", cmp_word_name(w), "test", test, "repetitions_a", ka,
 			 "repetitions_b", kb, "repetition_test", rt ? rt : json_null(),
+			 "decisive", jd, "sweep_change_pct", num(sw), "top_change_pct", num(st),
 			 "median_change_pct", num(mc * 100), "points_compared",
 			 (int)json_array_size(pts), "points_slower", nslow, "points_faster", nfast,
 			 "points", pts, "n_only_in_a", only_a, "n_only_in_b", only_b);
@@ -871,11 +974,20 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		int nn = 0;
 		if (!ba->name || find_bench(a, bench_key(ba, ka, sizeof(ka))) != ba ||
 		    !(bb = find_bench(b, ka)) || ba->version != bb->version ||
-		    reps_with_points(ba) < need || reps_with_points(bb) < need)
+		    !reps_with_points(ba) || !reps_with_points(bb))
 			continue;
 		uint64_t *ns = common_n(ba, bb, &nn);
 		if (ns && nn > 0)
 			rep_stats(ba, bb, ns, nn, &rr[i]);
+		rr[i].ok = rr[i].lv && reps_with_points(ba) >= need && reps_with_points(bb) >= need;
+		const struct cmp_floor *f = floor_of(o, ka, bb->version);
+		int fneed = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
+		rr[i].hs = rr[i].ht = NAN;
+		if (f && f->runs >= fneed) {
+			rr[i].hs = f->spread;
+			rr[i].ht = f->spread_top;
+			rr[i].hruns = f->runs;
+		}
 		free(ns);
 	}
 	struct fam fm;
@@ -906,7 +1018,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		struct cmp_opts ob = *o; /* this bench's threshold: the floor's when larger */
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);
 		ob.threshold = compare_threshold(o, f, &fused, &fl);
-		json_t *jb = compare_bench(ba, bb, &ob, &t, ca, cb, &rr[i], &judged);
+		json_t *jb = compare_bench(ba, bb, &ob, &t, ca, cb, &rr[i], f, &judged);
 		if (jb && o->floor_k > 0)
 			json_object_set_new(jb, "noise_floor", floor_json(o, f, ob.threshold, fused, fl));
 		json_array_append_new(benches, jb);

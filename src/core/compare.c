@@ -391,6 +391,7 @@ struct rep_res {
 	 * (NAN: none, or too few runs), over hruns earlier runs */
 	double hs, ht;
 	int hruns;
+	double es_s, es_t; /* the scale each test was made with (1 with a history) */
 	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
 	int ka, kb, nn;
@@ -490,8 +491,10 @@ static double family_side(struct rep_res *rr, int nb, int top, double *d0, int *
 				}
 				f[j] = ht;
 				p = cmp_test_p(&ht, 1);
+				*(top ? &r->es_t : &r->es_s) = 1;
 			} else {
 				p = cmp_test_p(&f[j], scale);
+				*(top ? &r->es_t : &r->es_s) = scale;
 			}
 			if (top) {
 				r->ft = f[j];
@@ -578,6 +581,16 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 			 r->scale_s, "p_bench", num(r->p), "p_holm", num(r->padj), "family_tests", m);
 	if (*out && r->two)
 		json_object_set_new(*out, "variance_scale_top", json_real(r->scale_t));
+	/* the power: the change (one bench's, the others unchanged: Holm's
+	 * first step, alpha / m, halved for two tests) this test finds 9 times
+	 * in 10, from its standard error and degrees of freedom */
+	double ae = o->alpha / (m > 1 ? m : 1) / (r->two ? 2 : 1);
+	double ds = cmp_detectable(sqrt(r->es_s * r->fs.se2), r->fs.df, ae, CMP_POWER);
+	double dt = r->two ? cmp_detectable(sqrt(r->es_t * r->ft.se2), r->ft.df, ae, CMP_POWER) : NAN;
+	if (*out)
+		json_object_set_new(*out, "detectable",
+				    json_pack("{s:f,s:o,s:o}", "power", CMP_POWER, "sweep_pct",
+					      num(100 * expm1(ds)), "top_pct", num(100 * expm1(dt))));
 	if (*out && isfinite(r->hs) && r->hs > 0) /* the test's variance from the history */
 		json_object_set_new(*out, "history",
 				    json_pack("{s:i,s:o,s:o}", "runs", r->hruns, "spread_pct",

@@ -156,7 +156,7 @@ void compare_print_text(const json_t *c, FILE *f)
 		if (json_array_size(pts)) {
 			const char *w = js(v, "word");
 			const json_t *rt = json_object_get(v, "repetition_test");
-			char how[320];
+			char how[400];
 			if (json_is_object(rt)) {
 				const json_t *sw = json_object_get(rt, "sweep"), *tp = json_object_get(rt, "top");
 				char pa[16], pt[80];
@@ -176,10 +176,19 @@ void compare_print_text(const json_t *c, FILE *f)
 					snprintf(ph, sizeof(ph), "%s; family p %.3g (Holm, %lld benches)", hs,
 						 jnum(rt, "p_holm"),
 						 (long long)json_integer_value(json_object_get(rt, "family_tests")));
-				snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s%s",
+				const json_t *dt = json_object_get(rt, "detectable");
+				char fd[64] = "";
+				double dv = jnum(dt, "sweep_pct");
+				if (isfinite(dv) && dv < 100)
+					snprintf(fd, sizeof(fd), "; finds +%.2g%% (%.0f%% power)", dv,
+						 100 * jnum(dt, "power"));
+				else if (isfinite(dv))
+					snprintf(fd, sizeof(fd), "; finds %.3gx (%.0f%% power)", 1 + dv / 100,
+						 100 * jnum(dt, "power"));
+				snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s%s%s",
 					 (long long)json_integer_value(json_object_get(rt, "repetitions_a")),
 					 (long long)json_integer_value(json_object_get(rt, "repetitions_b")),
-					 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt, ph);
+					 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt, ph, fd);
 			} else if (!strcmp(w, "insufficient") || !strcmp(js(v, "test"), "decisive")) {
 				char lv[96] = "";
 				if (isfinite(jnum(v, "sweep_change_pct")))

@@ -84,10 +84,9 @@ static void path_of(const struct st *s, uint64_t i, char *buf, size_t len)
 }
 
 static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "spread", "same|spread|free", "where the workers run: same CPU as the bench, spread over the allowed CPUs (worker i on the next), or free (docs/method.md)"),
 	BP_U64("files", "1000", 1, 10000000, "files populated, then overwritten, read and deleted"),
 	BP_U64("dirs", "16", 1, 1000000, "directories the files are spread over"),
-	BP_U64("reads", "2*files", 0, 1000000000, "random whole-file reads per point"),
+	BP_U64_DERIVED("reads", "2*files", 0, 1000000000, "random whole-file reads per point"),
 	BP_U64("min_kib", "2", 1, 65536, "smallest file (KiB)"),
 	BP_U64("max_kib", "200", 1, 65536, "largest file (KiB); sizes are log-uniform in min_kib..max_kib"),
 	BP_U64("overwrite_pct", "25", 0, 100, "share of the files overwritten (%)"),
@@ -103,15 +102,15 @@ static int setup(struct bench_env *env, void **state)
 	if (!s)
 		return bench_fail(env, "calloc");
 	s->env = env;
-	s->dirs = bench_param_u64(env, "dirs", 16);
-	s->files = bench_param_u64(env, "files", 1000);
-	s->reads = bench_param_u64(env, "reads", 2 * s->files);
-	s->min_b = bench_param_u64(env, "min_kib", 2) << 10;
-	s->max_b = bench_param_u64(env, "max_kib", 200) << 10;
-	s->overwrite = s->files * bench_param_u64(env, "overwrite_pct", 25) / 100;
-	s->interval_ns = bench_param_u64(env, "interval_ms", 100) * 1000000;
-	s->stall_ns = bench_param_u64(env, "stall_ms", 500) * 1000000;
-	s->seed = bench_param_u64(env, "seed", 1);
+	s->dirs = bench_param_u64(env, "dirs");
+	s->files = bench_param_u64(env, "files");
+	s->reads = bench_param(env, "reads") ? bench_param_u64(env, "reads") : 2 * s->files;
+	s->min_b = bench_param_u64(env, "min_kib") << 10;
+	s->max_b = bench_param_u64(env, "max_kib") << 10;
+	s->overwrite = s->files * bench_param_u64(env, "overwrite_pct") / 100;
+	s->interval_ns = bench_param_u64(env, "interval_ms") * 1000000;
+	s->stall_ns = bench_param_u64(env, "stall_ms") * 1000000;
+	s->seed = bench_param_u64(env, "seed");
 	if (!s->dirs)
 		s->dirs = 1;
 	if (!s->files)
@@ -148,9 +147,9 @@ static int setup(struct bench_env *env, void **state)
  * share one file set); overwrite replaces files in place. */
 static uint64_t space_bytes(const struct bench_env *env)
 {
-	double files = (double)bench_param_u64(env, "files", 1000);
-	double lo = (double)(bench_param_u64(env, "min_kib", 2) << 10);
-	double hi = (double)(bench_param_u64(env, "max_kib", 200) << 10);
+	double files = (double)bench_param_u64(env, "files");
+	double lo = (double)(bench_param_u64(env, "min_kib") << 10);
+	double hi = (double)(bench_param_u64(env, "max_kib") << 10);
 	lo = lo < 1 ? 1 : lo;
 	hi = hi < lo ? lo : hi;
 	double mean = hi > lo ? (hi - lo) / log(hi / lo) : lo;

@@ -49,8 +49,8 @@ static int setup(struct bench_env *env, void **state)
 	s->env = env;
 	for (int i = 0; i < MAX_DIRTY_FILES; i++)
 		s->dirty[i] = -1;
-	s->redirty = bench_param_u64(env, "redirty", 1) != 0;
-	s->append = (size_t)bench_param_u64(env, "append", 4096);
+	s->redirty = bench_param_u64(env, "redirty") != 0;
+	s->append = (size_t)bench_param_u64(env, "append");
 	if (s->append < 1 || s->append > MIB)
 		s->append = 4096;
 	s->buf = malloc(MIB);

@@ -46,7 +46,6 @@ struct st {
 static const char *const variants[] = {"direct=0", "direct=1", NULL};
 static const struct bench_param_spec params[] = {
 	BP_BOOL("direct", "0", "1: O_DIRECT, bypassing the page cache (one variant each)"),
-	BP_ENUM("placement", "spread", "same|spread|free", "where the reader threads run: same CPU as the bench, spread over the allowed CPUs (thread i on the next), or free (docs/method.md)"),
 	BP_U64("file_mib", "16", 1, 65536, "size of each stream's file (MiB)"),
 	BP_U64("bs", "262144", 4096, 67108864, "bytes per read request (rounded down to 4 KiB)"),
 	BP_ENUM("cache", "cold", "warm|cold|drop", "page cache at each point: warm, cold (fadvise DONTNEED), drop (drop_caches; root)"),
@@ -67,14 +66,14 @@ static int setup(struct bench_env *env, void **state)
 		return bench_fail(env, "calloc");
 	s->env = env;
 	pthread_mutex_init(&s->lock, NULL);
-	s->direct = bench_param_u64(env, "direct", 0) != 0;
-	s->file_size = bench_param_u64(env, "file_mib", 16) << 20;
-	s->bs = (size_t)bench_param_u64(env, "bs", 262144) / 4096 * 4096;
+	s->direct = bench_param_u64(env, "direct") != 0;
+	s->file_size = bench_param_u64(env, "file_mib") << 20;
+	s->bs = (size_t)bench_param_u64(env, "bs") / 4096 * 4096;
 	if (s->bs == 0)
 		s->bs = 4096;
 	if (s->file_size < s->bs)
 		s->file_size = s->bs;
-	const char *c = bench_param(env, "cache", "cold");
+	const char *c = bench_param(env, "cache");
 	s->cache = !strcmp(c, "warm") ? CACHE_WARM : !strcmp(c, "drop") ? CACHE_DROP : CACHE_COLD;
 	int rc = 0;
 	if (s->cache == CACHE_DROP && geteuid() != 0) {
@@ -253,7 +252,7 @@ static void teardown(void *state)
 /* One file of file_mib per stream at the largest point. */
 static uint64_t space_bytes(const struct bench_env *env)
 {
-	return (env->max_n * bench_param_u64(env, "file_mib", 16) + 32) << 20;
+	return (env->max_n * bench_param_u64(env, "file_mib") + 32) << 20;
 }
 
 const struct bench bench_io_streams = {

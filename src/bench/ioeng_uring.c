@@ -63,7 +63,7 @@ static int uring_init(struct iofile *f)
 		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
 		IORING_SETUP_COOP_TASKRUN, 0,
 	};
-	const char *want = bench_param(f->env, "uring_setup", "fio");
+	const char *want = bench_param(f->env, "uring_setup");
 	int rc = -EINVAL;
 	for (int cq = 1; cq >= 0 && rc == -EINVAL; cq--) /* CQSIZE refused (before 5.5): without, as fio */
 		for (size_t t = 0; t < sizeof(tries) / sizeof(tries[0]); t++) {

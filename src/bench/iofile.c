@@ -263,8 +263,8 @@ int iofile_fill(int fd, uint64_t bytes, uint64_t seed)
 int iofile_open_direct(struct bench_env *env, const char *name, int flags, int *fd)
 {
 #ifdef O_DIRECT
-	const char *inj = bench_param(env, "inject", "");
-	if (!strcmp(inj, "direct-einval")) {
+	const char *inj = bench_param(env, "inject"); /* no default: NULL */
+	if (inj && !strcmp(inj, "direct-einval")) {
 		errno = EINVAL; /* test-only: as a file system that refuses O_DIRECT */
 		*fd = -1;
 	} else {
@@ -273,7 +273,7 @@ int iofile_open_direct(struct bench_env *env, const char *name, int flags, int *
 	if (*fd < 0 && errno == EINVAL) {
 		snprintf(env->skip, sizeof(env->skip),
 			 "O_DIRECT refused by this file system (open: EINVAL)%s",
-			 *inj ? " [injected by the test-only param inject=direct-einval]" : "");
+			 inj ? " [injected by the test-only param inject=direct-einval]" : "");
 		return BENCH_SKIP;
 	}
 	if (*fd < 0)
@@ -324,7 +324,7 @@ int iofile_drop_cache(struct bench_env *env, int fd, enum io_cache c)
 
 static int parse_engine(struct bench_env *env, struct iofile *f)
 {
-	const char *e = bench_param(env, "engine", "psync");
+	const char *e = bench_param(env, "engine");
 	f->ops = ioeng_find(e);
 	if (!f->ops) {
 		snprintf(env->skip, sizeof(env->skip), "unknown engine '%s' (psync, libaio, io_uring, mmap)", e);
@@ -338,8 +338,8 @@ static int parse_engine(struct bench_env *env, struct iofile *f)
 		snprintf(env->skip, sizeof(env->skip), "engine %s reads only", f->ops->name);
 		return BENCH_SKIP;
 	}
-	f->batch = (unsigned)bench_param_u64(env, "batch", 1);
-	const char *c = bench_param(env, "cache", "warm");
+	f->batch = (unsigned)bench_param_u64(env, "batch");
+	const char *c = bench_param(env, "cache");
 	f->cache = !strcmp(c, "cold") ? CACHE_COLD : !strcmp(c, "drop") ? CACHE_DROP : CACHE_WARM;
 	if (f->cache == CACHE_WARM && strcmp(c, "warm")) {
 		snprintf(env->skip, sizeof(env->skip), "unknown cache '%s' (warm, cold, drop)", c);
@@ -349,7 +349,7 @@ static int parse_engine(struct bench_env *env, struct iofile *f)
 		snprintf(env->skip, sizeof(env->skip), "cache=drop needs root (/proc/sys/vm/drop_caches)");
 		return BENCH_SKIP;
 	}
-	f->direct = bench_param_u64(env, "direct", 0) != 0;
+	f->direct = bench_param_u64(env, "direct") != 0;
 	if (f->direct && f->ops->no_direct) {
 		snprintf(env->skip, sizeof(env->skip), "mmap has no O_DIRECT form");
 		return BENCH_SKIP;
@@ -405,10 +405,10 @@ int iofile_setup(struct bench_env *env, struct iofile *f, int write, int random)
 	int rc = parse_engine(env, f);
 	if (rc)
 		return rc;
-	f->size = bench_param_u64(env, "size_mib", 64) << 20;
+	f->size = bench_param_u64(env, "size_mib") << 20;
 	if (f->size < ALIGN)
 		f->size = ALIGN;
-	const char *given = write ? NULL : bench_param(env, "file", NULL); /* read benches only */
+	const char *given = write ? NULL : bench_param(env, "file"); /* read benches only */
 	if (given)
 		return use_given(env, f, given);
 	int wfd = openat(env->dirfd, "data", O_CREAT | O_EXCL | O_RDWR, BENCH_FILE_MODE);
@@ -546,14 +546,14 @@ int iofile_cb_set_size(void *state, uint64_t n)
 	uint64_t bs = (n * 1024 + ALIGN - 1) / ALIGN * ALIGN;
 	if (bs > f->size)
 		bs = f->size / ALIGN * ALIGN;
-	return iofile_point(f, (size_t)bs, (unsigned)bench_param_u64(f->env, "depth", 1));
+	return iofile_point(f, (size_t)bs, (unsigned)bench_param_u64(f->env, "depth"));
 }
 
 /* N = requests in flight, each of bs bytes (default 4 KiB). */
 int iofile_cb_set_depth(void *state, uint64_t n)
 {
 	struct iofile *f = state;
-	uint64_t bs = bench_param_u64(f->env, "bs", 4096);
+	uint64_t bs = bench_param_u64(f->env, "bs");
 	if (bs > f->size) { /* checked against its range before the run, not against size_mib */
 		errno = EINVAL;
 		return bench_fail(f->env, "bs larger than the file (size_mib)");
@@ -609,24 +609,24 @@ int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_
 		   double runtime_s, char *buf, size_t len)
 {
 	size_t k;
-	const struct ioeng_ops *e = ioeng_find(bench_param(env, "engine", "psync"));
+	const struct ioeng_ops *e = ioeng_find(bench_param(env, "engine"));
 	if (!e || len < 64)
 		return -1;
-	int direct = bench_param_u64(env, "direct", 0) != 0;
-	const char *cache = bench_param(env, "cache", "warm");
-	const char *given = write ? NULL : bench_param(env, "file", NULL);
-	uint64_t size = bench_param_u64(env, "size_mib", 64) << 20;
+	int direct = bench_param_u64(env, "direct") != 0;
+	const char *cache = bench_param(env, "cache");
+	const char *given = write ? NULL : bench_param(env, "file");
+	uint64_t size = bench_param_u64(env, "size_mib") << 20;
 	uint64_t bs, depth;
 	if (axis_depth) {
-		bs = bench_param_u64(env, "bs", 4096);
+		bs = bench_param_u64(env, "bs");
 		depth = n;
 	} else { /* N = request KiB, whole 4 KiB blocks, at most the file */
 		bs = (n * 1024 + ALIGN - 1) / ALIGN * ALIGN;
 		if (!given && bs > size)
 			bs = size / ALIGN * ALIGN;
-		depth = bench_param_u64(env, "depth", 1);
+		depth = bench_param_u64(env, "depth");
 	}
-	uint64_t batch = bench_param_u64(env, "batch", 1);
+	uint64_t batch = bench_param_u64(env, "batch");
 	if (batch > depth)
 		batch = depth;
 	buf[0] = '\0';
@@ -670,10 +670,10 @@ int iofile_fio_cmd(const struct bench_env *env, int write, int random, int axis_
 int iofile_fio_streams(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len)
 {
 	size_t k;
-	int direct = bench_param_u64(env, "direct", 0) != 0;
-	const char *cache = bench_param(env, "cache", "cold");
-	uint64_t bs = bench_param_u64(env, "bs", 262144) / ALIGN * ALIGN;
-	uint64_t mib = bench_param_u64(env, "file_mib", 16);
+	int direct = bench_param_u64(env, "direct") != 0;
+	const char *cache = bench_param(env, "cache");
+	uint64_t bs = bench_param_u64(env, "bs") / ALIGN * ALIGN;
+	uint64_t mib = bench_param_u64(env, "file_mib");
 	if (len < 64)
 		return -1;
 	buf[0] = '\0';

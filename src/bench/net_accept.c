@@ -121,13 +121,8 @@ static void teardown(void *state)
 	free(s);
 }
 
-static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
-	{0},
-};
-
 const struct bench bench_net_accept = {
-	.params = params,
+	.params = bench_no_params,
 	.name = "net.accept", .version = 1, .axis = "connections already accepted and held", .axis_kind = AXIS_LOAD,
 	.placement = "same",
 	.summary = "accept a pending TCP connection with N accepted connections held open",

@@ -120,13 +120,8 @@ static void teardown(void *state)
 	free(s);
 }
 
-static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
-	{0},
-};
-
 const struct bench bench_net_connect = {
-	.params = params,
+	.params = bench_no_params,
 	.name = "net.connect", .version = 1, .axis = "connections already established", .axis_kind = AXIS_LOAD,
 	.placement = "same",
 	.summary = "connect to a server until its event loop has accepted, with N connections established",

@@ -47,7 +47,6 @@ static void gap(const struct st *s);
 #define WARM_REQ 64
 
 static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
 	BP_ENUM("mech", "epoll", "select|poll|epoll|io_uring", "the server's event mechanism (one variant each)"),
 	BP_U64("gap_us", "100", 0, 999999, "pause between two requests (us)"),
 	BP_ENUM("gap_wait", "spin", "spin|sleep", "how the client spends the pause: spin (yielding to the server; the CPU never idles) or sleep (the CPU may halt, and each request then starts on a CPU just woken)"),
@@ -63,7 +62,7 @@ static int setup(struct bench_env *env, void **state)
 	s->env = env;
 	s->active = -1;
 	*state = s;
-	const char *name = bench_param(env, "mech", "epoll");
+	const char *name = bench_param(env, "mech");
 	int mech = ev_mech_parse(name);
 	if (mech < 0) {
 		snprintf(env->skip, sizeof(env->skip), "unknown mech '%.60s' (select|poll|epoll|io_uring|kqueue)", name);
@@ -94,10 +93,10 @@ static int setup(struct bench_env *env, void **state)
 		return bench_fail(env, "registry");
 	}
 	memset(s->buf, 'r', sizeof(s->buf));
-	s->gap_ns = bench_param_u64(env, "gap_us", 100) * 1000;
+	s->gap_ns = bench_param_u64(env, "gap_us") * 1000;
 	if (s->gap_ns > 999999999)
 		s->gap_ns = 999999999;
-	s->gap_sleep = !strcmp(bench_param(env, "gap_wait", "spin"), "sleep");
+	s->gap_sleep = !strcmp(bench_param(env, "gap_wait"), "sleep");
 	uint64_t t0 = meter_now();
 	for (int k = 0; k < WARM_REQ || meter_now() - t0 < WARM_NS; k++) {
 		gap(s);

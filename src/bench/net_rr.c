@@ -124,13 +124,8 @@ static void teardown(void *state)
 	free(s);
 }
 
-static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
-	{0},
-};
-
 const struct bench bench_net_rr = {
-	.params = params,
+	.params = bench_no_params,
 	.name = "net.rr", .version = 1, .axis = "concurrent connections, one transaction in flight each", .axis_kind = AXIS_CONCURRENCY,
 	.placement = "same",
 	.summary = "1-byte TCP request/response transactions per second with N concurrent connections",

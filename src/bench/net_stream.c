@@ -51,7 +51,6 @@ struct st {
 static void teardown(void *state);
 
 static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "spread", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
 	BP_ENUM("sender", "send", "send|sendfile|splice|zerocopy", "how the sender moves data (one variant each)"),
 	{0},
 };
@@ -65,7 +64,7 @@ static int setup(struct bench_env *env, void **state)
 	s->env = env;
 	s->file = -1;
 	*state = s;
-	const char *k = bench_param(env, "sender", "send");
+	const char *k = bench_param(env, "sender");
 	s->kind = -1;
 	for (int i = 0; i < 4; i++)
 		if (!strcmp(k, kinds[i]))

@@ -114,13 +114,8 @@ static void teardown(void *state)
 	free(s);
 }
 
-static const struct bench_param_spec params[] = {
-	BP_ENUM("placement", "spread", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
-	{0},
-};
-
 const struct bench bench_net_udp = {
-	.params = params,
+	.params = bench_no_params,
 	.name = "net.udp", .version = 1, .axis = "UDP payload bytes", .axis_kind = AXIS_SIZE,
 	.placement = "spread",
 	.summary = "UDP datagrams per second from one socket to a sink server, by payload size",

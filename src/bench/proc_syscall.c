@@ -321,8 +321,8 @@ static int setup(struct bench_env *env, void **state)
 	s->env = env;
 	s->req = s->rep = -1;
 	*state = s;
-	const char *f = bench_param(env, "filter", "allow");
-	const char *t = bench_param(env, "tracer", "none");
+	const char *f = bench_param(env, "filter");
+	const char *t = bench_param(env, "tracer");
 	s->filter = !strcmp(f, "args") ? F_ARGS : F_ALLOW;
 	s->tracer = !strcmp(t, "ptrace") ? T_PTRACE : !strcmp(t, "seccomp-trace") ? T_SECCOMP : T_NONE;
 	int rc = probe_seccomp();
@@ -481,7 +481,6 @@ static const char *const variants[] = {
 static const struct bench_param_spec params[] = {
 	BP_ENUM("filter", "allow", "allow|args", "what each stacked seccomp filter does: allow outright, or load and compare the first argument, then allow"),
 	BP_ENUM("tracer", "none", "none|ptrace|seccomp-trace", "no tracer; a PTRACE_SYSCALL tracer stopping every call; or one filter handing getppid alone to the tracer (SECCOMP_RET_TRACE)"),
-	BP_ENUM("placement", "same", "same|spread|free", "where the bench and its server/helpers run: same CPU, spread over two, or free (docs/method.md)"),
 	{0},
 };
 

@@ -226,12 +226,12 @@ static int setup(struct bench_env *env, void **state)
 	*state = s;
 	s->env = env;
 	s->trace.on_fd = -1;
-	s->interval_ns = bench_param_u64(env, "interval_us", 1000) * 1000u;
-	s->prio = (int)bench_param_u64(env, "priority", 80);
-	const char *dur = bench_param(env, "duration", NULL);
+	s->interval_ns = bench_param_u64(env, "interval_us") * 1000u;
+	s->prio = (int)bench_param_u64(env, "priority");
+	const char *dur = bench_param(env, "duration");
 	s->duration_s = dur ? strtod(dur, NULL) : 0; /* 0: the point's budget (meter_stop) */
 	s->bound_ns = env->max_latency_ns;
-	s->cpus_s = bench_param(env, "cpus", NULL);
+	s->cpus_s = bench_param(env, "cpus");
 	/* default: every CPU this process may run on (run --cpus), else every online one */
 	s->ncpu = s->cpus_s ? sys_cpulist_parse(s->cpus_s, s->cpus, SYS_MAX_CPUS)
 			    : sys_get_pinned(s->cpus, SYS_MAX_CPUS);
@@ -241,12 +241,13 @@ static int setup(struct bench_env *env, void **state)
 		errno = s->ncpu < 0 ? -s->ncpu : EINVAL;
 		return bench_fail(env, "online CPUs");
 	}
-	s->load_cpus_s = bench_param(env, "load_cpus", NULL);
+	s->load_cpus_s = bench_param(env, "load_cpus");
 	if (s->load_cpus_s)
 		s->nload_cpus = sys_cpulist_parse(s->load_cpus_s, s->load_cpus, SYS_MAX_CPUS);
 	unsigned char on[SYS_MAX_CPUS];
 	int non = sys_cpus_online(on, SYS_MAX_CPUS);
-	uint64_t procs = bench_param_u64(env, "load_procs", non > 0 ? (uint64_t)non : 2);
+	uint64_t procs = bench_param(env, "load_procs") ? bench_param_u64(env, "load_procs")
+							  : non > 0 ? (uint64_t)non : 2;
 	s->t = calloc((size_t)s->ncpu, sizeof(*s->t));
 	if (!s->t)
 		return bench_fail(env, "calloc");
@@ -557,10 +558,10 @@ static void teardown(void *state)
 static const struct bench_param_spec params[] = {
 	BP_U64("interval_us", "1000", 50, 1000000, "wake-up period of each measuring thread (us; at least 50)"),
 	BP_U64("priority", "80", 1, 99, "SCHED_FIFO priority of the measuring threads"),
-	BP_STR("duration", "the point's budget", "seconds each load level measures (0.01..86400)"),
-	BP_STR("cpus", "every CPU the run may use", "CPU list of the measuring threads (online CPUs only)"),
-	BP_STR("load_cpus", "anywhere", "CPU list the load processes run on (online CPUs only)"),
-	BP_U64("load_procs", "the CPUs online", 1, 16, "processes per load kind"),
+	BP_STR_DERIVED("duration", "the point's budget", "seconds each load level measures (0.01..86400)"),
+	BP_STR_DERIVED("cpus", "every CPU the run may use", "CPU list of the measuring threads (online CPUs only)"),
+	BP_STR_DERIVED("load_cpus", "anywhere", "CPU list the load processes run on (online CPUs only)"),
+	BP_U64_DERIVED("load_procs", "the CPUs online", 1, 16, "processes per load kind"),
 	{0},
 };
 

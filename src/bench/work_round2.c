@@ -1027,32 +1027,33 @@ static int setup(struct bench_env *env, void **state)
 	*state = s;
 	pthread_mutex_init(&s->lock, NULL);
 	s->lfd = -1;
-	const char *layout = bench_param(env, "layout", "dirs");
+	const char *layout = bench_param(env, "layout");
 	if (strcmp(layout, "flat") && strcmp(layout, "dirs")) {
 		snprintf(env->skip, sizeof(env->skip), "layout=%s: flat or dirs", layout);
 		return BENCH_SKIP;
 	}
-	s->per_dir = strcmp(layout, "flat") ? bench_param_u64(env, "per_dir", 100) : 0;
-	s->min_b = bench_param_u64(env, "min_kib", 2) << 10;
-	s->max_b = bench_param_u64(env, "max_kib", 200) << 10;
-	s->over_pct = bench_param_u64(env, "over_pct", 25);
-	s->seed = bench_param_u64(env, "seed", 1);
-	s->interval_ns = bench_param_u64(env, "interval_ms", 100) * 1000000;
-	s->stall_ns = bench_param_u64(env, "stall_ms", 500) * 1000000;
-	s->serve_ns = bench_param_u64(env, "serve_ms", env->quick ? 150 : 2000) * 1000000;
-	s->rate = bench_param_u64(env, "rate", 0);
-	s->reqs_per_file = bench_param_u64(env, "reqs_per_file", 20);
+	s->per_dir = strcmp(layout, "flat") ? bench_param_u64(env, "per_dir") : 0;
+	s->min_b = bench_param_u64(env, "min_kib") << 10;
+	s->max_b = bench_param_u64(env, "max_kib") << 10;
+	s->over_pct = bench_param_u64(env, "over_pct");
+	s->seed = bench_param_u64(env, "seed");
+	s->interval_ns = bench_param_u64(env, "interval_ms") * 1000000;
+	s->stall_ns = bench_param_u64(env, "stall_ms") * 1000000;
+	s->serve_ns = (bench_param(env, "serve_ms") ? bench_param_u64(env, "serve_ms")
+						   : env->quick ? 150 : 2000) * 1000000;
+	s->rate = bench_param_u64(env, "rate");
+	s->reqs_per_file = bench_param_u64(env, "reqs_per_file");
 	if (!s->reqs_per_file)
 		s->reqs_per_file = 1;
-	s->uniq = bench_param_u64(env, "uniq", 0);
-	s->zipf_s = atof(bench_param(env, "zipf_s", "1.0"));
-	s->max_head = bench_param_u64(env, "max_head", 8192);
-	s->max_conns = bench_param_u64(env, "max_conns", 1024);
-	s->idle_ns = bench_param_u64(env, "idle_s", 10) * 1000000000ull;
-	s->hold_s = bench_param_u64(env, "hold_s", 0);
-	s->mech = ev_mech_parse(bench_param(env, "ev", "epoll"));
+	s->uniq = bench_param_u64(env, "uniq");
+	s->zipf_s = atof(bench_param(env, "zipf_s"));
+	s->max_head = bench_param_u64(env, "max_head");
+	s->max_conns = bench_param_u64(env, "max_conns");
+	s->idle_ns = bench_param_u64(env, "idle_s") * 1000000000ull;
+	s->hold_s = bench_param_u64(env, "hold_s");
+	s->mech = ev_mech_parse(bench_param(env, "ev"));
 	char cl[128];
-	snprintf(cl, sizeof(cl), "%s", bench_param(env, "conns", "4,32"));
+	snprintf(cl, sizeof(cl), "%s", bench_param(env, "conns"));
 	for (char *save = NULL, *t = strtok_r(cl, ",", &save); t && s->nconns < MAXK; t = strtok_r(NULL, ",", &save))
 		if (atoll(t) > 0)
 			s->conns[s->nconns++] = (uint64_t)atoll(t);
@@ -1260,7 +1261,7 @@ static const struct bench_param_spec params[] = {
 	BP_U64("seed", "1", 0, 1ull << 53, "seed of the tars and the request log"),
 	BP_U64("interval_ms", "100", 1, 60000, "throughput-over-time interval (ms)"),
 	BP_U64("stall_ms", "500", 1, 3600000, "a window this long far below the phase's median is a stall (ms)"),
-	BP_U64("serve_ms", "2000 (quick: 150)", 1, 3600000, "time each HTTP phase serves (ms)"),
+	BP_U64_DERIVED("serve_ms", "2000 (quick: 150)", 1, 3600000, "time each HTTP phase serves (ms)"),
 	BP_U64("rate", "0", 0, 10000000, "open-loop target rate (requests/s); 0: from the closed-loop rate"),
 	BP_U64("reqs_per_file", "20", 0, 1000000, "length of the request log, per file in the tree"),
 	BP_U64("uniq", "0", 0, 1ull << 53, "distinct files the log asks for (0: every file)"),

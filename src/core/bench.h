@@ -74,6 +74,15 @@
  *       BP_FILE("file", "read this existing file instead of making one"),
  *       {0},
  *   };
+ * A default is stated there and nowhere else: bench_param() returns the
+ * value given (variant or -p), else the table's default, else NULL (no
+ * default: BP_FILE). A default the bench computes (from another
+ * parameter, --quick, the CPUs online) is declared with BP_U64_DERIVED or
+ * BP_STR_DERIVED, its text saying how ("2*files"); bench_param() returns
+ * NULL for it when no value is given, and the bench computes it.
+ * The core declares the parameters it owns itself, never a bench's table:
+ * placement (for a bench with .placement, its default that field) and
+ * run --tasks' as and shared (src/core/tasks.c).
  * `run` and `matrix` check every -p KEY=VALUE against the tables of the
  * selected benches before any work (unknown key, wrong type, out of range:
  * exit 2); `scalebench list BENCH` prints the table, and docs/benches.md and
@@ -226,17 +235,23 @@ struct bench_param_spec {
 	unsigned flags;       /* BP_TEST_ONLY: for the tests, not listed in docs */
 };
 #define BP_TEST_ONLY 1u
+#define BP_DERIVED 2u   /* def describes a default the bench computes (see the top) */
 
 #define BP_U64(n, d, lo, hi, h) {.name = (n), .type = BP_TYPE_U64, .def = (d), .min = (lo), .max = (hi), .help = (h)}
 #define BP_BOOL(n, d, h) {.name = (n), .type = BP_TYPE_BOOL, .def = (d), .min = 0, .max = 1, .help = (h)}
 #define BP_ENUM(n, d, v, h) {.name = (n), .type = BP_TYPE_ENUM, .def = (d), .values = (v), .help = (h)}
 #define BP_STR(n, d, h) {.name = (n), .type = BP_TYPE_STR, .def = (d), .help = (h)}
 #define BP_FILE(n, h) {.name = (n), .type = BP_TYPE_FILE, .help = (h)}
+#define BP_U64_DERIVED(n, d, lo, hi, h) {.name = (n), .type = BP_TYPE_U64, .def = (d), .min = (lo), .max = (hi), .help = (h), .flags = BP_DERIVED}
+#define BP_STR_DERIVED(n, d, h) {.name = (n), .type = BP_TYPE_STR, .def = (d), .help = (h), .flags = BP_DERIVED}
 
-/* Parameter of the current variant, or def. The key must be declared in
- * the bench's .params (when it has one). */
-const char *bench_param(const struct bench_env *env, const char *key, const char *def);
-uint64_t bench_param_u64(const struct bench_env *env, const char *key, uint64_t def);
+/* Parameter of the current variant (or -p), else its table default, else
+ * NULL (no default, or a derived one: see the top). The key must be
+ * declared (the bench's .params, or the core's own parameters).
+ * bench_param_u64: the same as a number, 0 when NULL (a bench with a
+ * derived default asks bench_param() first). */
+const char *bench_param(const struct bench_env *env, const char *key);
+uint64_t bench_param_u64(const struct bench_env *env, const char *key);
 
 enum bench_series {
 	SERIES_125 = 0, /* 1, 2, 5, 10, 20, 50 ... */

@@ -16,12 +16,89 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* ---- the parameters the core owns (bench.h: declared here, never in a
+ * bench's table) ---- */
+
+/* placement, for a bench with .placement (sweep.c pins by it): one spec
+ * per default, the bench's .placement choosing. */
+#define PLACEMENT_HELP "where the bench and its server, helpers, workers or threads run: same CPU, spread (each side on the next allowed CPU), or free (docs/method.md)"
+static const struct bench_param_spec placement_specs[] = {
+	BP_ENUM("placement", "same", "same|spread|free", PLACEMENT_HELP),
+	BP_ENUM("placement", "spread", "same|spread|free", PLACEMENT_HELP),
+	BP_ENUM("placement", "free", "same|spread|free", PLACEMENT_HELP),
+};
+
+static const struct bench_param_spec *placement_spec(const struct bench *b)
+{
+	for (size_t i = 0; b->placement && i < sizeof(placement_specs) / sizeof(placement_specs[0]); i++)
+		if (!strcmp(placement_specs[i].def, b->placement))
+			return &placement_specs[i];
+	return NULL;
+}
+
+const struct bench_param_spec *param_at(const struct bench *b, int i)
+{
+	const struct bench_param_spec *pl = placement_spec(b);
+	if (pl && i-- == 0)
+		return pl;
+	for (int k = 0; b->params && b->params[k].name; k++)
+		if (k == i)
+			return &b->params[k];
+	return NULL;
+}
+
 const struct bench_param_spec *param_find(const struct bench *b, const char *key)
 {
-	for (const struct bench_param_spec *sp = b->params; sp && sp->name; sp++)
+	const struct bench_param_spec *sp;
+	for (int i = 0; (sp = param_at(b, i)); i++)
 		if (!strcmp(sp->name, key))
 			return sp;
 	return tasks_param_find(b, key); /* as=, shared= of the tasks axis */
+}
+
+/* A read of a key the bench's table does not declare is a bug of the
+ * bench: a -p of that key would have been refused before the run. Said
+ * once per key on stderr; fatal when SCALEBENCH_PARAM_STRICT is set (the
+ * tests set it), as an assertion. */
+static void param_undeclared(const struct bench *b, const char *key)
+{
+	static char said[8][64];
+	for (int i = 0; i < 8; i++) {
+		if (!strcmp(said[i], key))
+			return;
+		if (!said[i][0]) {
+			snprintf(said[i], sizeof(said[i]), "%s", key);
+			break;
+		}
+	}
+	fprintf(stderr, "scalebench: bug: %s reads parameter '%s', which its .params does not declare\n",
+		b->name, key);
+	const char *strict = getenv("SCALEBENCH_PARAM_STRICT");
+	if (strict && *strict && strcmp(strict, "0"))
+		abort();
+}
+
+/* The one place a default is filled in: from the declared spec. */
+const char *bench_param(const struct bench_env *env, const char *key)
+{
+	const struct bench *b = env->bench;
+	const struct bench_param_spec *sp = b ? param_find(b, key) : NULL;
+	if (b && b->params && !sp)
+		param_undeclared(b, key);
+	json_t *v = env->params ? json_object_get(env->params, key) : NULL;
+	if (json_is_string(v))
+		return json_string_value(v);
+	return sp && !(sp->flags & BP_DERIVED) ? sp->def : NULL;
+}
+
+uint64_t bench_param_u64(const struct bench_env *env, const char *key)
+{
+	const char *v = bench_param(env, key);
+	if (!v)
+		return 0;
+	char *end;
+	unsigned long long x = strtoull(v, &end, 0);
+	return (*v && !*end) ? x : 0;
 }
 
 /* 1 if the variant "k=v,k=v" sets key. */
@@ -40,8 +117,10 @@ static int variant_sets(const char *variant, const char *key)
 
 int param_known(const struct bench *b, const char *key)
 {
+	if (param_find(b, key))
+		return 1;
 	if (b->params)
-		return param_find(b, key) != NULL;
+		return 0;
 	for (const char *const *v = b->variants; v && *v; v++)
 		if (variant_sets(*v, key))
 			return 1;
@@ -233,7 +312,8 @@ static void known_keys(const struct bench *const *sel, int nsel, const char *key
 		char names[32][48];
 		int n = 0;
 		if (b->params) {
-			for (const struct bench_param_spec *sp = b->params; sp->name && n < 32; sp++)
+			const struct bench_param_spec *sp;
+			for (int k = 0; (sp = param_at(b, k)) && n < 32; k++)
 				if (!(sp->flags & BP_TEST_ONLY))
 					snprintf(names[n++], sizeof(names[0]), "%s", sp->name);
 		} else {
@@ -370,13 +450,14 @@ void param_print_text(FILE *f, const struct bench *b)
 			b->variants ? " (only the keys its variants set are taken)" : "");
 		return;
 	}
-	if (!b->params[0].name) {
+	const struct bench_param_spec *sp;
+	if (!param_at(b, 0)) {
 		fprintf(f, "  parameters: none\n");
 		return;
 	}
 	fprintf(f, "  parameters (-p KEY=VALUE):\n");
 	fprintf(f, "    %-14s %-28s %-10s %s\n", "name", "values", "default", "meaning");
-	for (const struct bench_param_spec *sp = b->params; sp->name; sp++) {
+	for (int k = 0; (sp = param_at(b, k)); k++) {
 		char desc[256];
 		param_type_desc(sp, desc, sizeof(desc));
 		fprintf(f, "    %-14s %-28s %-10s %s%s\n", sp->name, desc, sp->def ? sp->def : "-",
@@ -406,7 +487,8 @@ void param_print_md(FILE *f, const struct bench *const *all, int nall)
 	fprintf(f, "| bench | parameter | values | default | meaning |\n|---|---|---|---|---|\n");
 	for (int i = 0; i < nall; i++) {
 		const struct bench *b = all[i];
-		for (const struct bench_param_spec *sp = b->params; sp && sp->name; sp++) {
+		const struct bench_param_spec *sp;
+		for (int k = 0; (sp = param_at(b, k)); k++) {
 			if (sp->flags & BP_TEST_ONLY)
 				continue;
 			char desc[256];
@@ -440,7 +522,8 @@ void param_print_man(FILE *f, const struct bench *const *all, int nall)
 	for (int i = 0; i < nall; i++) {
 		const struct bench *b = all[i];
 		int any = 0;
-		for (const struct bench_param_spec *sp = b->params; sp && sp->name; sp++) {
+		const struct bench_param_spec *sp;
+		for (int k = 0; (sp = param_at(b, k)); k++) {
 			if (sp->flags & BP_TEST_ONLY)
 				continue;
 			if (!any++)
@@ -467,7 +550,8 @@ json_t *param_json(const struct bench *b)
 	if (!b->params)
 		return json_null();
 	json_t *a = json_array();
-	for (const struct bench_param_spec *sp = b->params; a && sp->name; sp++) {
+	const struct bench_param_spec *sp;
+	for (int k = 0; a && (sp = param_at(b, k)); k++) {
 		static const char *const tn[] = {"?", "u64", "bool", "enum", "string", "file"};
 		json_t *o = json_pack("{s:s,s:s,s:s?,s:s}", "name", sp->name, "type",
 				      tn[sp->type <= BP_TYPE_FILE ? sp->type : 0], "default", sp->def,

@@ -10,7 +10,12 @@
 #include <jansson.h>
 #include "bench.h"
 
-/* The spec of key in b's table, or NULL (no table, or not declared). */
+/* The i-th parameter b lists (from 0): the core's own placement first
+ * (a bench with .placement), then b's table; NULL past the end. run
+ * --tasks' as and shared are not listed (param_find knows them). */
+const struct bench_param_spec *param_at(const struct bench *b, int i);
+/* The spec of key for b (its table, or a parameter the core owns), or
+ * NULL (not declared). */
 const struct bench_param_spec *param_find(const struct bench *b, const char *key);
 /* 1 if b takes key: declared in its table, or, for a bench without a
  * table, set by one of its variants. */

@@ -496,8 +496,10 @@ void bench_result_clear(struct bench_result *b)
 	free(b->op_desc);
 	free(b->variant);
 	free(b->target);
+	free(b->job);
 	free(b->unit);
 	json_decref(b->params);
+	json_decref(b->profile);
 	free(b->skip_reason);
 	for (int i = 0; i < b->nnotes; i++)
 		free(b->notes[i]);
@@ -531,6 +533,7 @@ void result_free(struct run_result *r)
 	json_decref(r->options);
 	json_decref(r->snapshot);
 	json_decref(r->targets);
+	json_decref(r->job);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -87,6 +87,7 @@ struct bench_result {
 	char *name, *axis, *summary, *op_desc;
 	char *variant;        /* "engine=io_uring,direct=1", or NULL */
 	char *target;         /* matrix: the file system it ran on ("ext4"), or NULL */
+	char *job;            /* run FILE.job: the job section it ran in, or NULL */
 	char *unit;           /* what one op is ("op", "request"...) */
 	json_t *params;       /* effective parameters (owned), or NULL */
 	int version;
@@ -106,6 +107,10 @@ struct bench_result {
 	 * repetitions pooled, the headline there; USL_NONE otherwise. Not read
 	 * from a result but refitted from its points (bench_usl) */
 	struct usl usl;
+	/* run --profile: where the op spends its CPU at the smallest and largest
+	 * N, and the growth attribution (src/core/profile.h; docs/result-schema.md),
+	 * or {"unavailable": why} (owned); NULL without --profile */
+	json_t *profile;
 };
 
 struct clock_info {
@@ -125,6 +130,7 @@ struct run_result {
 	json_t *options;      /* effective options (owned) */
 	json_t *snapshot;     /* owned */
 	json_t *targets;      /* matrix: {"ext4": {"snapshot": ..., ...}} (owned), or NULL */
+	json_t *job;          /* run FILE.job: the job, resolved (jobrun.c; owned), or NULL */
 	struct clock_info clock;
 	int interrupted;
 	struct bench_result *benches; int nbenches;

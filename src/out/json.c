@@ -174,6 +174,8 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "variant", json_string(b->variant));
 	if (b->target)
 		json_object_set_new(o, "target", json_string(b->target));
+	if (b->job)
+		json_object_set_new(o, "job", json_string(b->job));
 	if (b->unit)
 		json_object_set_new(o, "unit", json_string(b->unit));
 	if (b->params)
@@ -185,6 +187,8 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "cpus_online", json_integer(b->cpus_online));
 	if (b->fit_oversub)
 		json_object_set_new(o, "fit_oversubscribed", json_true());
+	if (b->profile)
+		json_object_set(o, "profile", b->profile);
 	if (b->axis_kind == 1) /* AXIS_CONCURRENCY: the headline verdict */
 		json_object_set_new(o, "throughput_verdict", usl_json(&b->usl));
 	double n0, c0, n1, c1;
@@ -215,6 +219,8 @@ json_t *result_to_json(const struct run_result *r)
 		snap, "benches", benches);
 	if (o && r->targets)
 		json_object_set(o, "targets", r->targets);
+	if (o && r->job)
+		json_object_set(o, "job", r->job);
 	return o;
 }
 
@@ -565,13 +571,18 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 	    get_sbuf(rd, o, "status", status, sizeof(status)) ||
 	    get_str(rd, o, "skip_reason", &b->skip_reason, 0) ||
 	    get_str(rd, o, "variant", &b->variant, 0) || get_str(rd, o, "unit", &b->unit, 0) ||
-	    get_str(rd, o, "target", &b->target, 0) ||
+	    get_str(rd, o, "target", &b->target, 0) || get_str(rd, o, "job", &b->job, 0) ||
 	    read_strs(rd, json_object_get(o, "notes"), "notes", &b->notes, &b->nnotes) ||
 	    read_verdict(rd, json_object_get(o, "verdict"), &b->v))
 		return -1;
 	json_t *pr = json_object_get(o, "params");
 	if (json_is_object(pr))
 		b->params = json_incref(pr);
+	json_t *pf = json_object_get(o, "profile"); /* run --profile (docs/result-schema.md) */
+	if (pf && !json_is_object(pf))
+		return bad(rd, "profile", "not an object");
+	if (pf)
+		b->profile = json_incref(pf);
 	json_t *ak = json_object_get(o, "axis_kind");
 	if (ak) { /* added within schema_version 1: older results lack it (load) */
 		int k = axis_kind_from_name(json_string_value(ak));
@@ -667,6 +678,8 @@ int result_from_json(const json_t *j, struct run_result *r, char *err, size_t er
 	r->snapshot = json_is_object(snap) ? json_incref(snap) : json_object();
 	json_t *tg = json_object_get(j, "targets");
 	r->targets = json_is_object(tg) ? json_incref(tg) : NULL;
+	json_t *jb = json_object_get(j, "job");
+	r->job = json_is_object(jb) ? json_incref(jb) : NULL;
 	json_t *benches = json_object_get(j, "benches");
 	if (!rc && !json_is_array(benches))
 		rc = bad(&rd, "benches", "missing or not an array");

@@ -12,6 +12,9 @@
  * SVG): & < > " ' escaped, control characters other than tab and newline,
  * and invalid UTF-8, replaced by U+FFFD. */
 void html_escape(FILE *f, const char *s);
+/* src/out/report_profile.c: a bench's run --profile (tables and a
+ * differential flame graph); nothing when it has none. label: the input's. */
+void report_profile(FILE *f, const struct bench_result *b, const char *label);
 /* One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or
  * LF; a text starting with = + - @ tab or CR gets a leading ' so that a
  * spreadsheet does not run it as a formula. */
@@ -50,6 +53,11 @@ int report_write_html_floors(const struct run_result *const *rs, const char *con
  * statuses. 0, or -1 if out of memory or a write failed. */
 int fleet_format_from_name(const char *s);
 int fleet_write(FILE *f, int format, const struct run_result *r, const json_t *cmp);
+
+/* src/out/report_study.c: when rs[0] was run from a study's job file
+ * (job.global.study), the study view: the talk-form phase tables and one
+ * graph per job section, inputs overlaid, its reference beside it. */
+void report_study(FILE *f, const struct run_result *const *rs, const char *const *labels, int n);
 
 /* src/out/report_snap.c: the snapshots side by side, differences first. */
 void report_snapshots(FILE *f, const struct run_result *const *rs, const char *const *labels,

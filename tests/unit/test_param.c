@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "param.h"
+#include "tasks.h"
 #include "table.h"
 #include "t.h"
 
@@ -51,11 +52,16 @@ static void test_tables(void)
 				      sp->name);
 			if (sp->type == BP_TYPE_ENUM)
 				CHECK(sp->values && *sp->values, "%s.%s: values", b->name, sp->name);
-			/* a default that is a value must be one the table accepts */
-			if (sp->def && sp->type != BP_TYPE_FILE &&
-			    (sp->type != BP_TYPE_U64 || strspn(sp->def, "0123456789") == strlen(sp->def)))
+			/* a default is a value the table accepts, unless the bench
+			 * computes it (BP_DERIVED: then the text says how) */
+			if (sp->flags & BP_DERIVED)
+				CHECK(sp->def && *sp->def, "%s.%s: a derived default says how", b->name, sp->name);
+			else if (sp->def)
 				CHECK(param_check_value(sp, sp->def, err, sizeof(err)) == 0,
 				      "%s.%s: default %s: %s", b->name, sp->name, sp->def, err);
+			/* the core owns placement (and run --tasks' as, shared) */
+			CHECK(strcmp(sp->name, "placement") && strcmp(sp->name, "as") && strcmp(sp->name, "shared"),
+			      "%s declares %s, which the core declares", b->name, sp->name);
 		}
 		/* every key a variant sets is declared, with a value it accepts */
 		for (const char *const *v = b->variants; v && *v; v++) {
@@ -135,18 +141,62 @@ static void test_no_table(void)
 	json_decref(over);
 }
 
+/* The default is the table's: every parameter of every bench (the core's
+ * own placement and as/shared included) without a given value reads its
+ * declared default, or NULL when it has none or the bench derives it; a
+ * given value wins. */
+static void test_defaults(void)
+{
+	int nread = 0, nplaced = 0;
+	for (int i = 0; i < bench_count; i++) {
+		const struct bench *b = bench_table[i];
+		json_t *p = json_object();
+		struct bench_env env = {.params = p, .bench = b};
+		const struct bench_param_spec *sp;
+		for (int k = 0; (sp = param_at(b, k)); k++, nread++) {
+			const char *got = bench_param(&env, sp->name);
+			if (sp->def && !(sp->flags & BP_DERIVED)) {
+				CHECK(got && !strcmp(got, sp->def), "%s.%s: default %s, read %s", b->name,
+				      sp->name, sp->def, got ? got : "NULL");
+				if (sp->type == BP_TYPE_U64 || sp->type == BP_TYPE_BOOL)
+					CHECK(bench_param_u64(&env, sp->name) == strtoull(sp->def, NULL, 0),
+					      "%s.%s: as a number", b->name, sp->name);
+			} else {
+				CHECK(got == NULL, "%s.%s: no default to read, read %s", b->name, sp->name, got);
+			}
+			json_object_set_new(p, sp->name, json_string("given"));
+			got = bench_param(&env, sp->name);
+			CHECK(got && !strcmp(got, "given"), "%s.%s: a given value wins", b->name, sp->name);
+		}
+		if (b->placement) {
+			nplaced++;
+			json_object_del(p, "placement");
+			const char *got = bench_param(&env, "placement");
+			CHECK(got && !strcmp(got, b->placement), "%s: placement defaults to .placement %s",
+			      b->name, b->placement);
+			CHECK(param_at(b, 0) && !strcmp(param_at(b, 0)->name, "placement"), "%s: placement listed",
+			      b->name);
+		}
+		if (b->tasks) {
+			const char *as = bench_param(&env, "as");
+			CHECK(as && !strcmp(as, tasks_param_find(b, "as")->def), "%s: as's default", b->name);
+		}
+		json_decref(p);
+	}
+	CHECK(nread >= 50 && nplaced >= 5, "%d parameters read, %d benches with placement", nread, nplaced);
+}
+
 /* bench_param of an undeclared key aborts under SCALEBENCH_PARAM_STRICT. */
 static void test_undeclared_read(void)
 {
 	json_t *p = json_object();
 	struct bench_env env = {.params = p, .bench = bench_find("fs.fsync")};
-	CHECK(bench_param_u64(&env, "append", 7) == 7, "declared key, default");
 	pid_t pid = fork();
 	if (pid == 0) {
 		setenv("SCALEBENCH_PARAM_STRICT", "1", 1);
 		if (!freopen("/dev/null", "w", stderr))
 			_exit(2);
-		bench_param(&env, "apend", NULL);
+		bench_param(&env, "apend");
 		_exit(0);
 	}
 	int st = 0;
@@ -161,6 +211,7 @@ int main(void)
 	test_tables();
 	test_validate();
 	test_no_table();
+	test_defaults();
 	test_undeclared_read();
 	return t_done("test_param");
 }

@@ -36,7 +36,7 @@ static void usage(FILE *f, const struct opt *opts)
 		"at the top of the sweep (its two largest N) every repetition of one side is\n"
 		"at least F times every one of the other, F being --decisive, else 6 times\n"
 		"this bench's run-to-run spread there in the history (with --noise-floor or\n"
-		"--history-from; at least 1.25), else 6: far beyond the noise, called with one\n"
+		"--history-from; at least 1.5), else 6: far beyond the noise, called with one\n"
 		"repetition a side. --strict judges the samples of one run: a\n"
 		"Mann-Whitney U test per point on the histograms, slower when 2/3 of the\n"
 		"points are, or the top third. Per point, the change of the median and p99,\n"

@@ -627,6 +627,9 @@ static void decisive(const struct rep_res *r, const struct cmp_opts *o, const st
 		d->factor = fmax(exp(CMP_DECISIVE_SD * f->spread_top2), CMP_DECISIVE_MIN);
 		d->basis = "history";
 	}
+	/* never under the threshold the bench is judged with (a noise floor
+	 * the user asked for is a smallest change worth calling) */
+	d->factor = fmax(d->factor, 1 + o->threshold);
 	if (!r || !r->lv)
 		return;
 	double lf = log(d->factor), up = r->bmin[2] - r->amax[2], down = r->amin[2] - r->bmax[2];

@@ -47,7 +47,7 @@ struct cmp_opts {
  * least CMP_DECISIVE_MIN. */
 #define CMP_DECISIVE_DEFAULT 6.0
 #define CMP_DECISIVE_SD 6.0
-#define CMP_DECISIVE_MIN 1.25
+#define CMP_DECISIVE_MIN 1.5
 /* The power a bench's detectable change is stated at (docs/compare.md,
  * "Power"): found in 9 of 10 compares. */
 #define CMP_POWER 0.9

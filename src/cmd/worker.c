@@ -317,6 +317,11 @@ static void merge(struct bench_result *br, struct bench_result *got, int first)
 	}
 	for (int i = 0; i < got->nnotes; i++)
 		bench_add_note(br, "%s", got->notes[i]);
+	if (got->profile) { /* run --profile: the last repetition's */
+		json_decref(br->profile);
+		br->profile = got->profile;
+		got->profile = NULL;
+	}
 	if (got->status == BS_SKIPPED && br->status != BS_SKIPPED) {
 		br->status = BS_SKIPPED;
 		br->skip_reason = got->skip_reason;

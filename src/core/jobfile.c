@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A job file larger than this is not a job file (bytes). */
 #define JOBFILE_SIZE_MAX (1u << 20)
@@ -276,6 +277,14 @@ static int load_file(struct pstate *ps, const char *path, const char *from, int 
 		snprintf(ps->err, ps->errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	struct stat st;
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) { /* a directory, a FIFO, a device */
+		fclose(f);
+		if (from)
+			return fail(ps, where, wline, "include %.200s: not a regular file", path);
+		snprintf(ps->err, ps->errlen, "%s: not a regular file", path);
+		return -1;
+	}
 	char *text = malloc(JOBFILE_SIZE_MAX + 1);
 	size_t len = text ? fread(text, 1, JOBFILE_SIZE_MAX + 1, f) : 0;
 	int rerr = ferror(f);
@@ -283,7 +292,7 @@ static int load_file(struct pstate *ps, const char *path, const char *from, int 
 	if (!text || rerr || len > JOBFILE_SIZE_MAX) {
 		free(text);
 		snprintf(ps->err, ps->errlen, "%s: %s", path,
-			 !text ? "out of memory" : rerr ? "cannot be read (a directory?)" : "larger than 1 MiB: not a job file");
+			 !text ? "out of memory" : rerr ? "cannot be read" : "larger than 1 MiB: not a job file");
 		return -1;
 	}
 	char dir[PATH_MAX];

@@ -274,6 +274,7 @@ void verdict_point_opts(const struct sweep_opts *so, uint64_t n, struct sweep_op
 {
 	*one = *so;
 	one->min_n = one->max_n = n;
+	one->profile = 0; /* the profile is the sweeps' */
 	one->repeat = 1;
 	one->rep_first = 0;
 	one->rep_count = 1;

@@ -131,8 +131,13 @@ static void test_include(void)
 	snprintf(p, sizeof(p), "%s/absent.job", dir);
 	CHECK(jobfile_load(p, lookup, NULL, &jf, err, sizeof(err)) == -1 && strstr(err, "absent.job: No such file"),
 	      "%s", err);
-	CHECK(jobfile_load(dir, lookup, NULL, &jf, err, sizeof(err)) == -1, "a directory: %s", err);
-	const char *names[] = {"common.inc", "main.job", "a.inc", "b.inc", "loop.job", "self.job", "miss.job"};
+	CHECK(jobfile_load(dir, lookup, NULL, &jf, err, sizeof(err)) == -1 && strstr(err, "not a regular file"),
+	      "a directory: %s", err);
+	put(dir, "fifo.job", "[a]\ninclude /dev/stdin\n");
+	snprintf(p, sizeof(p), "%s/fifo.job", dir);
+	CHECK(jobfile_load(p, lookup, NULL, &jf, err, sizeof(err)) == -1 && strstr(err, "fifo.job:2: include /dev/stdin: not a regular file"),
+	      "%s", err);
+	const char *names[] = {"common.inc", "main.job", "a.inc", "b.inc", "loop.job", "self.job", "miss.job", "fifo.job"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
 		unlink(p);

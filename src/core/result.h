@@ -169,6 +169,11 @@ double point_ops_se(const struct point *p);
  * median over them); 0, or -1 when no point moved bytes. */
 int bench_per_kib(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
 		  double *at_max);
+/* Concurrency axes: the mean throughput (ops/s, repetitions pooled) at the
+ * smallest and the largest N that measured one; 0, or -1 with fewer than
+ * two such N. */
+int bench_ops_range(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
+		    double *at_max);
 void result_free(struct run_result *r);
 void bench_result_clear(struct bench_result *b); /* frees what it holds; zeroed */
 /* What tells two benches of one result apart: "name" or "name[variant]"

@@ -51,6 +51,7 @@
 #include <unistd.h>
 #include "bench.h"
 #include "registry.h"
+#include "sys.h"
 
 #if defined(HAVE_LIBARCHIVE) && !defined(SB_POSIX_ONLY)
 #include <archive.h>
@@ -64,7 +65,6 @@
 #include <stdatomic.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
-#include <sys/sysmacros.h>
 #include <time.h>
 #include <arpa/inet.h>
 #include "ev.h"
@@ -191,66 +191,8 @@ static void name_of(const struct st *s, uint64_t i, char *b, size_t len)
 		snprintf(b, len, "f%07llu", (unsigned long long)i);
 }
 
-/* ---- what the kernel was doing: dirty and writeback pages, the journal ---- */
-static void meminfo(uint64_t *dirty, uint64_t *wb)
-{
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "re");
-	*dirty = *wb = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v;
-		if (sscanf(line, "Dirty: %llu", &v) == 1)
-			*dirty = v;
-		else if (sscanf(line, "Writeback: %llu", &v) == 1)
-			*wb = v;
-	}
-	fclose(f);
-}
-
-/* /proc/fs/jbd2/<dev>-8/info of the target's block device, or "" */
-static void find_jbd2(struct st *s)
-{
-	struct stat sb;
-	char p[128], line[128];
-	s->jbd2[0] = 0;
-	if (fstat(s->env->dirfd, &sb))
-		return;
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", major(sb.st_dev), minor(sb.st_dev));
-	FILE *f = fopen(p, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "DEVNAME=", 8)) {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(s->jbd2, sizeof(s->jbd2), "/proc/fs/jbd2/%.64s-8/info", line + 8);
-		}
-	fclose(f);
-	if (s->jbd2[0] && access(s->jbd2, R_OK))
-		s->jbd2[0] = 0;
-}
-
-static json_t *jbd2_read(const struct st *s)
-{
-	char line[256];
-	if (!s->jbd2[0])
-		return NULL;
-	FILE *f = fopen(s->jbd2, "re");
-	if (!f)
-		return NULL;
-	json_t *a = json_array();
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		char *t = line;
-		while (*t == ' ')
-			t++;
-		json_array_append_new(a, json_string(t));
-	}
-	fclose(f);
-	return a;
-}
-
+/* ---- what the kernel was doing: dirty and writeback pages, the journal
+ * (sys_dirty_kib, sys_jbd2_find, sys_jbd2_info) ---- */
 static unsigned long long jbd2_transactions(json_t *info)
 {
 	unsigned long long t = 0;
@@ -295,7 +237,7 @@ static void record(struct st *s, struct rec *r, uint64_t issued, uint64_t now, u
 		hist_add(r->h, (double)(now - issued));
 	if (now - r->last >= s->stall_ns && r->files) {
 		uint64_t d, w;
-		meminfo(&d, &w);
+		sys_dirty_kib(&d, &w);
 		json_array_append_new(s->findings,
 			json_pack("{s:s,s:s,s:f,s:f,s:s,s:I,s:I}", "finding", "stall", "phase", r->phase,
 				  "at_s", (double)(r->last - r->t0) / 1e9, "length_s",
@@ -309,7 +251,7 @@ static void record(struct st *s, struct rec *r, uint64_t issued, uint64_t now, u
 	if (rec_grow(r, i))
 		return;
 	if (r->dirty[i] == UINT64_MAX) { /* first completion in this interval */
-		meminfo(&r->dirty[i], &r->wb[i]);
+		sys_dirty_kib(&r->dirty[i], &r->wb[i]);
 		r->dirty_max = r->dirty[i] > r->dirty_max ? r->dirty[i] : r->dirty_max;
 		r->wb_max = r->wb[i] > r->wb_max ? r->wb[i] : r->wb_max;
 	}
@@ -382,7 +324,7 @@ static json_t *phase_end(struct st *s, struct rec *r, json_t *jbd0)
 		json_object_set_new(o, "max_us", json_real(r->h->count ? r->h->max / 1e3 : 0));
 		json_object_set_new(o, "errors", json_integer((json_int_t)r->errors));
 	}
-	json_t *jbd1 = jbd2_read(s);
+	json_t *jbd1 = sys_jbd2_info(s->jbd2);
 	if (jbd1) {
 		json_object_set_new(o, "jbd2_transactions",
 				    json_integer((json_int_t)(jbd2_transactions(jbd1) - jbd2_transactions(jbd0))));
@@ -1010,7 +952,7 @@ static json_t *serve_phase(struct st *s, const char *name, uint64_t k, uint64_t 
 	struct cthread ct[2];
 	phase_begin(&s->r, name, 1);
 	s->crec = &s->r;
-	json_t *jbd0 = jbd2_read(s);
+	json_t *jbd0 = sys_jbd2_info(s->jbd2);
 	int started = clients_start(s, ct, k, rate, meter_now() + s->serve_ns, s->n * s->reqs_per_file);
 	for (int t = 0; t < started; t++)
 		pthread_join(ct[t].th, NULL);
@@ -1109,7 +1051,7 @@ static int setup(struct bench_env *env, void **state)
 	snprintf(s->tree, sizeof(s->tree), "%s/tree", env->dir);
 	snprintf(s->tar, sizeof(s->tar), "%s/round2.tar", env->dir);
 	snprintf(s->tar_over, sizeof(s->tar_over), "%s/round2-over.tar", env->dir);
-	find_jbd2(s);
+	sys_jbd2_find(s->env->dirfd, s->jbd2, sizeof(s->jbd2));
 	snprintf(env->note, sizeof(env->note),
 		 "layout %s (%llu files per directory; 0: one), %llu-%llu KiB, over %llu%%, HTTP %s, %llu ms per serve phase, Zipf s=%g",
 		 layout, (unsigned long long)s->per_dir,
@@ -1143,7 +1085,7 @@ static int run(void *state, struct meter *m)
 		rc = bench_fail(s->env, "mkdir(tree)");
 	if (rc == 0 && !reg_stop_requested()) {
 		phase_begin(&s->r, "unpack", 0);
-		json_t *j = jbd2_read(s);
+		json_t *j = sys_jbd2_info(s->jbd2);
 		rc = unpack(s, s->tar);
 		json_object_set_new(phases, "unpack", phase_end(s, &s->r, j));
 	}
@@ -1188,7 +1130,7 @@ static int run(void *state, struct meter *m)
 		struct cthread ct[2];
 		int started = 0;
 		phase_begin(&s->r, "unpack_over", 0);
-		json_t *j = jbd2_read(s);
+		json_t *j = sys_jbd2_info(s->jbd2);
 		if (srv_up && over_rate) {
 			phase_begin(&s->r2, "serve_during_over", 1);
 			s->crec = &s->r2;
@@ -1217,7 +1159,7 @@ static int run(void *state, struct meter *m)
 	unlink(s->tar_over);
 	if (rc == 0 && !reg_stop_requested()) {
 		phase_begin(&s->r, "delete", 0);
-		json_t *j = jbd2_read(s);
+		json_t *j = sys_jbd2_info(s->jbd2);
 		int d = open(s->tree, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		rc = d < 0 ? bench_fail(s->env, "open(tree)") : remove_tree(s, d, 0);
 		if (rc == 0 && !reg_stop_requested()) {

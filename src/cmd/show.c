@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "db.h"
 #include "opt.h"
+#include "outfmt.h"
 #include "report.h"
 #include "result.h"
 
@@ -35,7 +36,7 @@ int cmd_show(int argc, char **argv)
 	int strict = 0;
 	int help = 0;
 	const struct opt opts[] = {
-		{"format", 'f', OPT_CHOICE, "FMT", "text (summary, default), json (the result document), csv (one row per bench and point), kcidb, lava, lkp or ktap", 0, 0, "text|json|csv|kcidb|lava|lkp|ktap", &format, NULL},
+		{"format", 'f', OPT_CHOICE, "FMT", outfmt_help(OUTFMT_SHOW), 0, 0, outfmt_choices(OUTFMT_SHOW), &format, NULL},
 		{"baseline", 0, OPT_STR, "ID|FILE", "kcidb, lava, lkp, ktap: compare with this run; a bench compare calls slower fails", 0, 0, NULL, &baseline, NULL},
 		{"threshold", 't', OPT_DOUBLE, "PCT", "with --baseline: a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
 		{"strict", 0, OPT_FLAG, NULL, "with --baseline: judge benches with fewer than 3 repetitions a side on their samples (as compare --strict)", 0, 0, NULL, &strict, NULL},
@@ -101,21 +102,10 @@ int cmd_show(int argc, char **argv)
 		result_free(&base);
 	}
 	int out = EXIT_OK;
-	if (!strcmp(format, "json")) {
-		/* the stored document itself, as validated, so nothing is lost */
-		if (json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
-			out = EXIT_RUNTIME;
-		putchar('\n');
-	} else if (fleet >= 0) {
-		if ((baseline && !cmp) || fleet_write(stdout, fleet, &r, cmp))
-			out = EXIT_RUNTIME;
-	} else if (!strcmp(format, "csv")) {
-		const struct run_result *rs[] = {&r};
-		const char *labels[] = {label};
-		report_write_csv(rs, labels, 1, stdout);
-	} else {
-		result_print_text(&r, stdout);
-	}
+	/* json: the stored document itself, as validated, so nothing is lost */
+	struct outfmt_job job = {.r = &r, .doc = doc, .cmp = cmp, .label = label};
+	if ((baseline && !cmp) || outfmt_write(format, &job))
+		out = EXIT_RUNTIME;
 	json_decref(cmp);
 	json_decref(doc);
 	result_free(&r);

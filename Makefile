@@ -10,6 +10,10 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/scalebench
+# scalebench-forker (proc.fork -p image=static) is installed here; the
+# bench looks beside scalebench first (the build tree), then in
+# ../libexec/scalebench from it.
+LIBEXECDIR ?= $(PREFIX)/libexec/scalebench
 DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -66,9 +70,20 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 all: scalebench
 
 ifeq ($(BUILD),build/native)
+all: scalebench-forker
 scalebench: $(BUILD)/scalebench
 	cp $< $@.tmp && mv -f $@.tmp $@
+scalebench-forker: $(BUILD)/scalebench-forker
+	cp $< $@.tmp && mv -f $@.tmp $@
+unit: scalebench-forker
 endif
+
+# The statically linked forking process of proc.fork -p image=static: a
+# program of its own on libc alone (src/forker/forker.c), never part of
+# libsb.
+$(BUILD)/scalebench-forker: src/forker/forker.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -static -o $@ $<
 
 $(BUILD)/scalebench: $(BUILD)/src/main.o $(BUILD)/libsb.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -130,32 +145,48 @@ test: setup
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := fuzz/fuzz_result.c src/out/json.c src/core/result.c src/core/fit.c src/core/usl.c \
 	src/core/hist.c src/core/hcmp.c src/core/compare.c src/out/compare_text.c \
-	src/out/report.c src/out/report_snap.c src/out/svg.c src/out/csv.c src/out/text.c src/core/usage.c \
+	src/out/report.c src/out/report_snap.c src/out/report_study.c src/out/svg.c src/out/csv.c src/out/text.c src/core/usage.c \
 	src/sys/sched_linux.c
 build/fuzz/fuzz_result: $(FUZZ_SRC) $(wildcard src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $(FUZZ_SRC) -ljansson -lm
 
-fuzz: setup build/fuzz/fuzz_result
-	@mkdir -p build/fuzz/corpus build/fuzz/crashes
+# The job file reader (fuzz/fuzz_jobfile.c): its corpus is fuzz/corpus-jobfile.
+build/fuzz/fuzz_jobfile: fuzz/fuzz_jobfile.c src/core/jobfile.c src/core/jobfile.h Makefile
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ fuzz/fuzz_jobfile.c src/core/jobfile.c
+
+fuzz: setup build/fuzz/fuzz_result build/fuzz/fuzz_jobfile
+	@mkdir -p build/fuzz/corpus build/fuzz/crashes build/fuzz/corpus-jobfile
 	build/fuzz/fuzz_result -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		-rss_limit_mb=2048 -dict=fuzz/result.dict -artifact_prefix=build/fuzz/crashes/ \
 		-print_final_stats=1 build/fuzz/corpus fuzz/corpus
+	build/fuzz/fuzz_jobfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
+		-rss_limit_mb=2048 -artifact_prefix=build/fuzz/crashes/ \
+		-print_final_stats=1 build/fuzz/corpus-jobfile fuzz/corpus-jobfile
 
-install: scalebench
+install: scalebench scalebench-forker
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)
 	install -m 755 scalebench $(DESTDIR)$(BINDIR)/scalebench
+	install -d $(DESTDIR)$(LIBEXECDIR)
+	install -m 755 scalebench-forker $(DESTDIR)$(LIBEXECDIR)/scalebench-forker
 	install -m 644 man/scalebench.1 $(DESTDIR)$(MANDIR)/man1/scalebench.1
 	install -m 644 docs/result-schema.json $(DESTDIR)$(DATADIR)/result-schema.json
+	install -d $(DESTDIR)$(DATADIR)/studies
+	install -m 644 studies/*.job $(DESTDIR)$(DATADIR)/studies/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scalebench $(DESTDIR)$(MANDIR)/man1/scalebench.1
-	rm -f $(DESTDIR)$(DATADIR)/result-schema.json
+	rm -f $(DESTDIR)$(LIBEXECDIR)/scalebench-forker
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	rm -f $(DESTDIR)$(DATADIR)/result-schema.json $(DESTDIR)$(DATADIR)/studies/*.job
+	-rmdir $(DESTDIR)$(DATADIR)/studies 2>/dev/null
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
-	rm -rf build scalebench
+	rm -rf build scalebench scalebench-forker
 
 print-version:
 	@echo $(VERSION)

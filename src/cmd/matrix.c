@@ -24,6 +24,7 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "jobrun.h"
 #include "fsspec.h"
 #include "registry.h"
 #include "runner.h"
@@ -518,7 +519,8 @@ static void set_target(struct runner *rn, const char *label, json_t *info)
 static void usage(FILE *f, const struct opt *opts)
 {
 	fprintf(f,
-		"usage: scalebench matrix [BENCH|FAMILY ...] [options]   (root only)\n\n"
+		"usage: scalebench matrix [BENCH|FAMILY ...] [options]   (root only)\n"
+		"       scalebench matrix FILE.job [options]\n\n"
 		"Run the same benches (default: the fs and io families) on several file\n"
 		"systems and print them side by side. For each file system an image file\n"
 		"is made in --dir, formatted with mkfs.TYPE, attached to a loop device with\n"
@@ -527,6 +529,9 @@ static void usage(FILE *f, const struct opt *opts)
 		"ever formatted, mounted or removed; Ctrl-C removes it all. Benches with\n"
 		"phases (fs.fileserver, work.round2) add a table: one row per file system,\n"
 		"one column per phase (files/s MiB/s, or requests/s p99), stalls counted.\n\n"
+		"FILE.job: a job file (docs/studies.md; as for run: [global] with fs, fresh...,\n"
+		"one section per job, and fs = LIST in a job for some file systems only);\n"
+		"options given here override it. studies/vonleitner-2006.job is round 2.\n\n"
 		"FS list: TYPE[+fuse][:MKFS OPTIONS][@MOUNT OPTIONS],... with TYPE one of ext2,\n"
 		"ext3, ext4, xfs, btrfs, tmpfs, e.g. --fs 'ext4,ext4:-O ^dir_index,ext4@noatime,xfs'.\n"
 		"TYPE+fuse mounts bindfs (a pass-through FUSE file system) over TYPE and runs\n"
@@ -571,22 +576,42 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 	struct fs_spec fs[FS_SPEC_MAX];
 	int nfs;
 	char *fam[] = {"fs", "io"};
+	struct jobplan plan = {0};
+	if (npos == 1 && jobrun_is_file(pos[0])) {
+		if (jobrun_load(&plan, pos[0], "matrix", opts, &rn, argc, argv, err, sizeof(err))) {
+			fprintf(stderr, "scalebench matrix: %s\n", err);
+			jobrun_free(&plan);
+			return EXIT_USAGE;
+		}
+		npos = plan.nwords;
+		memcpy(pos, plan.words, (size_t)npos * sizeof(*pos));
+	} else {
+		for (int i = 0; i < npos; i++)
+			if (jobrun_is_file(pos[i])) {
+				fprintf(stderr, "scalebench matrix: %s: a job file names its own benches; give "
+					"it alone (options may follow)\n", pos[i]);
+				return EXIT_USAGE;
+			}
+	}
 	uint64_t size = image_size ? fs_size_parse(image_size) : 0;
 	if (fs_spec_parse(fs_list, fs, &nfs, err, sizeof(err)) ||
 	    runner_prepare(&rn, npos ? pos : fam, npos ? npos : 2, err, sizeof(err))) {
 		fprintf(stderr, "scalebench matrix: %s\n", err);
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return EXIT_USAGE;
 	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "scalebench matrix: needs root (it formats and loop-mounts image files it makes); "
 				"without root use `scalebench run --dir` on a mounted file system\n");
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return EXIT_USAGE;
 	}
 	if (runner_check_dir(rn.a.dir, err, sizeof(err))) {
 		fprintf(stderr, "scalebench matrix: %s\n", err);
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return EXIT_USAGE;
 	}
 	int dk = -1;
@@ -597,6 +622,7 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		fprintf(stderr, "scalebench matrix: --dev: unknown device type '%s' (loop, loop-buffered, "
 				"zram, dm-linear, dm-crypt, dm-delay)\n", dev);
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return EXIT_USAGE;
 	}
 	if (buffered && dk == DEV_LOOP)
@@ -605,6 +631,7 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		fprintf(stderr, "scalebench matrix: --image-size: '%s' is not a size of at least 16M\n",
 			image_size);
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return EXIT_USAGE;
 	}
 	char size_why[256] = "--image-size";
@@ -617,18 +644,24 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 			(unsigned long long)((uint64_t)sv.f_bavail * sv.f_frsize / MIB),
 			(unsigned long long)(size / MIB), size_why);
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return EXIT_USAGE;
 	}
 	if (runner_start(&rn, full_argc, full_argv)) {
 		fprintf(stderr, "scalebench matrix: cannot start: out of memory or signals\n");
-		return runner_finish(&rn, EXIT_RUNTIME);
+		int rc0 = runner_finish(&rn, EXIT_RUNTIME);
+		jobrun_free(&plan);
+		return rc0;
 	}
+	rn.r.job = plan.doc ? json_incref(plan.doc) : NULL;
 	char scratch[4096];
 	int rc = reg_mkscratch(rn.a.dir, "scalebench-matrix", scratch, sizeof(scratch));
 	if (rc) {
 		fprintf(stderr, "scalebench matrix: %s: cannot make a scratch directory: %s\n", rn.a.dir,
 			strerror(-rc));
-		return runner_finish(&rn, EXIT_RUNTIME);
+		int rc0 = runner_finish(&rn, EXIT_RUNTIME);
+		jobrun_free(&plan);
+		return rc0;
 	}
 	int exit_code = EXIT_OK;
 	for (int i = 0; i < nfs && !reg_stop_requested(); i++) {
@@ -653,7 +686,9 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 					   .size = size, .dk = (enum dev_kind)dk, .info = info, .m = &m, .made = 1};
 			rn.renew = fresh ? renew : NULL;
 			rn.renew_ctx = &fr;
-			int ec = runner_sweep(&rn, fs[i].fuse ? m.fmnt : m.mnt, fs[i].label);
+			const char *at = fs[i].fuse ? m.fmnt : m.mnt;
+			int ec = plan.nsec ? jobrun_sweep(&rn, &plan, at, fs[i].label)
+					   : runner_sweep(&rn, at, fs[i].label);
 			if (ec > exit_code)
 				exit_code = ec;
 			if (fresh)
@@ -670,5 +705,7 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		set_target(&rn, fs[i].label, info);
 		json_decref(info);
 	}
-	return runner_finish(&rn, exit_code);
+	exit_code = runner_finish(&rn, exit_code);
+	jobrun_free(&plan);
+	return exit_code;
 }

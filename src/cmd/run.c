@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "jobrun.h"
 #include "netopt.h"
 #include "netsrv.h"
 #include "runner.h"
@@ -15,10 +16,18 @@
 static void usage(FILE *f, const struct opt *opts)
 {
 	fprintf(f,
-		"usage: scalebench run [BENCH|FAMILY ...] [options]\n\n"
+		"usage: scalebench run [BENCH|FAMILY ...] [options]\n"
+		"       scalebench run FILE.job [options]\n\n"
 		"Sweep each selected bench (default: all) over a geometric series of N and\n"
 		"say how its cost grows. BENCH is a name from `scalebench list`, FAMILY a\n"
 		"prefix such as fs or net (at most 64 words; a bench named twice runs once).\n\n"
+		"FILE.job (a name ending in .job, or a path) describes the run instead: a\n"
+		"[global] section and one section per job (bench = NAME, the options below\n"
+		"without their dashes, parameters as KEY = VALUE), include FILE, $ncpus and\n"
+		"environment variables; all checked before any work (exit 2 naming file and\n"
+		"line). Options given here override the file's; --quick drops its sizes (max-n,\n"
+		"min-n, repeat). The result records the job; show --job prints it back\n"
+		"(docs/studies.md; studies/*.job, installed in share/scalebench/studies).\n\n"
 		"-p KEY=VALUE sets a parameter of the benches that take it: `scalebench list\n"
 		"BENCH` shows them, with their values, range and default. A KEY that no\n"
 		"selected bench takes, or a VALUE out of its range, is exit 2 before any work.\n\n"
@@ -62,10 +71,33 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		usage(stdout, opts);
 		return EXIT_OK;
 	}
+	struct jobplan plan = {0};
+	for (int i = 0; i < npos; i++)
+		if (jobrun_is_file(pos[i]) && npos > 1) {
+			fprintf(stderr, "scalebench run: %s: a job file names its own benches; give it alone "
+				"(options may follow)\n", pos[i]);
+			return EXIT_USAGE;
+		}
+	if (npos == 1 && jobrun_is_file(pos[0])) {
+		const char *path = pos[0];
+		if (jobrun_load(&plan, path, "run", opts, &rn, argc, argv, err, sizeof(err))) {
+			fprintf(stderr, "scalebench run: %s\n", err);
+			jobrun_free(&plan);
+			return EXIT_USAGE;
+		}
+		npos = plan.nwords;
+		memcpy(pos, plan.words, (size_t)npos * sizeof(*pos));
+		if (rn.a.help) { /* a job file's [global] cannot ask for help */
+			usage(stdout, opts);
+			jobrun_free(&plan);
+			return EXIT_OK;
+		}
+	}
 	if (runner_prepare(&rn, pos, npos, err, sizeof(err)) ||
 	    runner_check_dir(rn.a.dir, err, sizeof(err)) || netopt_check(&na, &rn.net, err, sizeof(err))) {
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return EXIT_USAGE;
 	}
 	if (fio) {
@@ -77,21 +109,30 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		if (rc)
 			fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return rc ? EXIT_USAGE : EXIT_OK;
 	}
 	if (na.peer && netsrv_peer_probe(&rn.net, err, sizeof(err))) { /* an unusable peer: bad target */
 		fprintf(stderr, "scalebench run: %s\n", err);
 		json_decref(rn.over);
+		jobrun_free(&plan);
 		return EXIT_USAGE;
 	}
+	int rc;
 	if (runner_start(&rn, full_argc, full_argv)) {
 		fprintf(stderr, "scalebench run: cannot start: out of memory or signals\n");
-		return runner_finish(&rn, EXIT_RUNTIME);
+		rc = runner_finish(&rn, EXIT_RUNTIME);
+	} else {
+		json_object_set_new(rn.r.options, "net", netopt_json(&na));
+		rn.r.job = plan.doc ? json_incref(plan.doc) : NULL;
+		if (netopt_start(&na, &rn.net, err, sizeof(err))) {
+			fprintf(stderr, "scalebench run: --netns: %s\n", err);
+			rc = runner_finish(&rn, EXIT_RUNTIME);
+		} else {
+			rc = runner_finish(&rn, plan.nsec ? jobrun_sweep(&rn, &plan, rn.a.dir, NULL)
+							  : runner_sweep(&rn, rn.a.dir, NULL));
+		}
 	}
-	json_object_set_new(rn.r.options, "net", netopt_json(&na));
-	if (netopt_start(&na, &rn.net, err, sizeof(err))) {
-		fprintf(stderr, "scalebench run: --netns: %s\n", err);
-		return runner_finish(&rn, EXIT_RUNTIME);
-	}
-	return runner_finish(&rn, runner_sweep(&rn, rn.a.dir, NULL));
+	jobrun_free(&plan);
+	return rc;
 }

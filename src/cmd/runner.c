@@ -85,20 +85,37 @@ int runner_check_dir(const char *dir, char *err, size_t errlen)
 }
 
 /* The output file's directory must exist and be writable before any work. */
-static int check_output(const char *path, char *err, size_t errlen)
+static int check_output(const char *opt, const char *path, char *err, size_t errlen)
 {
 	char buf[4096];
 	snprintf(buf, sizeof(buf), "%s", path);
 	const char *d = dirname(buf);
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "-o %s: is a directory", path);
+		snprintf(err, errlen, "%s %s: is a directory", opt, path);
 		return -1;
 	}
 	if (access(d, W_OK | X_OK)) {
-		snprintf(err, errlen, "-o %s: cannot write in %s: %s", path, d, strerror(errno));
+		snprintf(err, errlen, "%s %s: cannot write in %s: %s", opt, path, d, strerror(errno));
 		return -1;
 	}
+	/* root passes access() where no file can be made (/proc, a read-only
+	 * mount, a full disk...): make the temporary file the result will be
+	 * written through (result_write_file: PATH.tmp.XXXXXX, renamed), and
+	 * remove it at once, so that the run cannot end unable to write */
+	char probe[4096];
+	int n = snprintf(probe, sizeof(probe), "%s.tmp.XXXXXX", path);
+	if (n < 0 || (size_t)n >= sizeof(probe)) {
+		snprintf(err, errlen, "%s %s: path too long", opt, path);
+		return -1;
+	}
+	int fd = mkstemp(probe);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s %s: cannot make a file there: %s", opt, path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
 	return 0;
 }
 
@@ -141,6 +158,12 @@ static int select_benches(char **pos, int npos, const struct bench **sel, int *n
 		}
 	}
 	return 0;
+}
+
+int runner_select(char **words, int nwords, const struct bench **sel, int *nsel, char *err,
+		  size_t errlen)
+{
+	return select_benches(words, nwords, sel, nsel, err, errlen);
 }
 
 /* -p key=value ... as a JSON object of strings. */
@@ -294,8 +317,8 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	if (select_benches(pos, npos, rn->sel, &rn->nsel, err, errlen) ||
 	    params_json(&a->params, &rn->over, err, errlen) ||
 	    param_validate(rn->sel, rn->nsel, bench_table, bench_count, rn->over, err, errlen) ||
-	    (a->output && check_output(a->output, err, errlen)) ||
-	    (a->report && check_output(a->report, err, errlen)))
+	    (a->output && check_output("-o", a->output, err, errlen)) ||
+	    (a->report && check_output("--report", a->report, err, errlen)))
 		return -1;
 	const char *vars[64];
 	for (int i = 0; i < rn->nsel; i++) {

@@ -110,6 +110,10 @@ void runner_defaults(struct runner *rn, const char *cmd);
 /* After parsing: selection, params, variants, output file. 0, or -1 with
  * a message in err (a usage error: nothing has been created). */
 int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t errlen);
+/* Bench names and families (run's words) to benches, each once; sel has
+ * SEL_SLOTS. 0, or -1 with a message naming an unknown word. */
+int runner_select(char **words, int nwords, const struct bench **sel, int *nsel, char *err,
+		  size_t errlen);
 /* Name, axis, summary, op, unit, version, variant and target of br from
  * the bench (params are set by the caller). 0 or -ENOMEM. */
 /* The scratch space (bytes) the most demanding selected bench and variant

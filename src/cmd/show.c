@@ -11,6 +11,7 @@
 #include "result_io.h"
 #include "compare.h"
 #include "db.h"
+#include "jobrun.h"
 #include "opt.h"
 #include "outfmt.h"
 #include "report.h"
@@ -23,7 +24,8 @@ static void usage(FILE *f, const struct opt *opts)
 		   "result file. kcidb, lava, lkp and ktap write one test per bench, variant\n"
 		   "and file system (scalebench.fs.create[ext4]) for KernelCI, LAVA, the\n"
 		   "kernel test robot and KTAP readers (docs/fleet.md); with --baseline, a\n"
-		   "bench that compare calls slower fails.\n\n");
+		   "bench that compare calls slower fails. --job prints the job of a run made\n"
+		   "from a job file as a job file (docs/studies.md).\n\n");
 	opt_help(f, opts);
 	fprintf(f, "\nexit: 0 printed, 1 the database or the stored run could not be read,\n"
 		   "2 bad arguments, or a FILE or --baseline that cannot be read.\n");
@@ -34,8 +36,9 @@ int cmd_show(int argc, char **argv)
 	const char *dbspec = NULL, *format = "text", *baseline = NULL;
 	double threshold = 5;
 	int strict = 0;
-	int help = 0;
+	int help = 0, job = 0;
 	const struct opt opts[] = {
+		{"job", 0, OPT_FLAG, NULL, "print the job of a run made from a job file, resolved, as a job file that runs the same benches, parameters and N", 0, 0, NULL, &job, NULL},
 		{"format", 'f', OPT_CHOICE, "FMT", outfmt_help(OUTFMT_SHOW), 0, 0, outfmt_choices(OUTFMT_SHOW), &format, NULL},
 		{"baseline", 0, OPT_STR, "ID|FILE", "kcidb, lava, lkp, ktap: compare with this run; a bench compare calls slower fails", 0, 0, NULL, &baseline, NULL},
 		{"threshold", 't', OPT_DOUBLE, "PCT", "with --baseline: a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
@@ -103,9 +106,15 @@ int cmd_show(int argc, char **argv)
 	}
 	int out = EXIT_OK;
 	/* json: the stored document itself, as validated, so nothing is lost */
-	struct outfmt_job job = {.r = &r, .doc = doc, .cmp = cmp, .label = label};
-	if ((baseline && !cmp) || outfmt_write(format, &job))
+	struct outfmt_job oj = {.r = &r, .doc = doc, .cmp = cmp, .label = label};
+	if (job) {
+		if (jobrun_print(stdout, r.job, label, err, sizeof(err))) {
+			fprintf(stderr, "scalebench show: %s\n", err);
+			out = EXIT_USAGE;
+		}
+	} else if ((baseline && !cmp) || outfmt_write(format, &oj)) {
 		out = EXIT_RUNTIME;
+	}
 	json_decref(cmp);
 	json_decref(doc);
 	result_free(&r);

@@ -25,6 +25,7 @@
 
 #include "clock.h"
 #include "cmd.h"
+#include "job.h"
 #include "opt.h"
 #include "registry.h"
 #include "runner.h"
@@ -47,24 +48,20 @@ static int send_line(int fd, json_t *j)
 	return rc;
 }
 
+/* The worker's job: b for so's repetitions, described like br. */
 static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int want_progress,
 			const struct bench_result *br)
 {
-	const struct clock_info *c = so->clk;
-	json_t *j = json_pack("{s:s,s:s?,s:s?,s:O?,s:s,s:I,s:I,s:f,s:f,s:i,s:i,s:i,s:i,s:i,s:f,s:I,s:f,s:f,"
-			 "s:{s:s,s:s,s:f,s:f},s:{s:i,s:i,s:i,s:s?,s:s?},s:b}",
-			 "bench", b->name, "variant", br->variant, "target", br->target, "params",
-			 br->params, "scratch", so->scratch, "max_n", (json_int_t)so->max_n, "min_n",
-			 (json_int_t)so->min_n, "budget_s", so->budget_s, "run_budget_s",
-			 so->run_budget_s, "quick", so->quick, "full", so->full, "repeat", so->repeat,
-			 "rep_first", so->rep_first, "rep_count", so->rep_count,
-			 "ci_target", so->ci_target, "min_samples", (json_int_t)so->min_samples,
-			 "op_timeout_s", so->op_timeout_s, "max_latency_ns", so->max_latency_ns, "clock", "id", c->id, "source", c->source,
-			 "resolution_ns", c->resolution_ns, "read_cost_ns", c->read_cost_ns, "net",
-			 "family", so->net->family, "netns", so->net->netns, "srv_nsfd", so->net->srv_nsfd,
-			 "peer", so->net->peer, "key", so->net->key, "progress", want_progress);
-	if (j && so->tasks)
-		json_object_set_new(j, "tasks", json_integer((json_int_t)so->tasks));
+	struct job job;
+	job_init(&job);
+	json_t *j = NULL;
+	if (job_from_sweep(&job, b->name, so) == 0 && job_set(&job.variant, br->variant) == 0 &&
+	    job_set(&job.target, br->target) == 0) {
+		job.params = br->params ? json_incref(br->params) : NULL;
+		job.progress = !!want_progress;
+		j = job_to_json(&job);
+	}
+	job_clear(&job);
 	return j;
 }
 
@@ -491,21 +488,6 @@ static int fd_arg(const char *s)
 	return (int)v;
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
-
-static double jnum(const json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
-static int jint(const json_t *o, const char *k)
-{
-	return (int)json_integer_value(json_object_get(o, k));
-}
-
 /* scalebench __task FD K BENCH: a task process of run --tasks, started
  * afresh by the worker (src/core/tasks.c); BENCH also names it in ps(1). */
 int cmd_task(int argc, char **argv)
@@ -529,46 +511,36 @@ int cmd_worker(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	json_error_t je;
-	json_t *job = json_loadfd(jfd, 0, &je);
+	json_t *jj = json_loadfd(jfd, 0, &je);
 	close(jfd);
-	const struct bench *b = bench_find(jstr(job, "bench") ? jstr(job, "bench") : "");
-	json_t *clk = json_object_get(job, "clock"), *net = json_object_get(job, "net");
-	if (!b || !json_is_object(clk) || !json_is_object(net) || !jstr(job, "scratch")) {
-		fprintf(stderr, "scalebench __worker: bad job: %s\n", job ? "missing fields" : je.text);
-		json_decref(job);
+	struct job job;
+	char why[256];
+	snprintf(why, sizeof(why), "%s", je.text);
+	int bad = !jj || job_from_json(jj, &job, why, sizeof(why));
+	json_decref(jj);
+	const struct bench *b = bad ? NULL : bench_find(job.bench);
+	if (!bad && (!b || !job.scratch)) {
+		snprintf(why, sizeof(why), b ? "no scratch directory" : "no bench %s", job.bench);
+		job_clear(&job);
+		bad = 1;
+	}
+	if (bad) {
+		fprintf(stderr, "scalebench __worker: bad job: %s\n", why);
 		return EXIT_RUNTIME;
 	}
 	if (reg_init()) {
 		fprintf(stderr, "scalebench __worker: cannot install signal handlers\n");
-		json_decref(job);
+		job_clear(&job);
 		return EXIT_RUNTIME;
 	}
 	struct clock_info ci;
-	memset(&ci, 0, sizeof(ci));
-	snprintf(ci.id, sizeof(ci.id), "%s", jstr(clk, "id") ? jstr(clk, "id") : "");
-	snprintf(ci.source, sizeof(ci.source), "%s", jstr(clk, "source") ? jstr(clk, "source") : "");
-	ci.resolution_ns = jnum(clk, "resolution_ns");
-	ci.read_cost_ns = jnum(clk, "read_cost_ns");
-	const struct bench_net netset = {.family = jint(net, "family"), .netns = jint(net, "netns"),
-					 .srv_nsfd = jint(net, "srv_nsfd"), .peer = jstr(net, "peer"),
-					 .key = jstr(net, "key")};
-	struct sweep_opts so = {
-		.scratch = jstr(job, "scratch"),
-		.max_n = (uint64_t)json_integer_value(json_object_get(job, "max_n")),
-		.min_n = (uint64_t)json_integer_value(json_object_get(job, "min_n")),
-		.budget_s = jnum(job, "budget_s"), .run_budget_s = jnum(job, "run_budget_s"),
-		.quick = jint(job, "quick"), .full = jint(job, "full"), .repeat = jint(job, "repeat"),
-		.rep_first = jint(job, "rep_first"), .rep_count = jint(job, "rep_count"),
-		.ci_target = jnum(job, "ci_target"),
-		.min_samples = (uint64_t)json_integer_value(json_object_get(job, "min_samples")),
-		.op_timeout_s = jnum(job, "op_timeout_s"), .clk = &ci,
-		.max_latency_ns = jnum(job, "max_latency_ns"), .net = &netset,
-		.tasks = (uint64_t)json_integer_value(json_object_get(job, "tasks")),
-	};
+	struct bench_net netset;
+	struct sweep_opts so;
+	job_sweep_opts(&job, &so, &netset, &ci);
 	char self[4096]; /* task processes start afresh from this binary (tasks.c) */
 	if (sys_self_exe(NULL, self, sizeof(self)) == 0)
 		so.exe = self;
-	struct wprog wp = {.fd = rfd, .growth = json_is_true(json_object_get(job, "progress")),
+	struct wprog wp = {.fd = rfd, .growth = job.progress,
 			   .parent = getppid()};
 	so.progress = progress_line;
 	so.progress_ctx = &wp;
@@ -576,9 +548,8 @@ int cmd_worker(int argc, char **argv)
 	memset(&tmp, 0, sizeof(tmp));
 	struct bench_result *br = result_add_bench(&tmp);
 	int rc = -ENOMEM;
-	if (br && runner_describe(br, b, jstr(job, "variant"), jstr(job, "target")) == 0) {
-		json_t *pr = json_object_get(job, "params");
-		br->params = json_is_object(pr) ? json_incref(pr) : NULL;
+	if (br && runner_describe(br, b, job.variant, job.target) == 0) {
+		br->params = job.params ? json_incref(job.params) : NULL;
 		rc = sweep_bench(b, &so, br);
 		if (send_line(rfd, json_pack("{s:o,s:i}", "bench", bench_to_json(br), "rc", rc)))
 			fprintf(stderr, "scalebench __worker: %s: cannot hand the result back: %s\n",
@@ -588,7 +559,7 @@ int cmd_worker(int argc, char **argv)
 		fprintf(stderr, "scalebench: %s: harness failure: %s\n", b->name, strerror(-rc));
 	reg_cleanup();
 	result_free(&tmp);
-	json_decref(job);
+	job_clear(&job);
 	close(rfd);
 	return rc < 0 ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -462,6 +462,7 @@ void bench_result_clear(struct bench_result *b)
 	free(b->op_desc);
 	free(b->variant);
 	free(b->target);
+	free(b->job);
 	free(b->unit);
 	json_decref(b->params);
 	free(b->skip_reason);
@@ -497,6 +498,7 @@ void result_free(struct run_result *r)
 	json_decref(r->options);
 	json_decref(r->snapshot);
 	json_decref(r->targets);
+	json_decref(r->job);
 	memset(r, 0, sizeof(*r));
 }
 

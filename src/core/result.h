@@ -87,6 +87,7 @@ struct bench_result {
 	char *name, *axis, *summary, *op_desc;
 	char *variant;        /* "engine=io_uring,direct=1", or NULL */
 	char *target;         /* matrix: the file system it ran on ("ext4"), or NULL */
+	char *job;            /* run FILE.job: the job section it ran in, or NULL */
 	char *unit;           /* what one op is ("op", "request"...) */
 	json_t *params;       /* effective parameters (owned), or NULL */
 	int version;
@@ -125,6 +126,7 @@ struct run_result {
 	json_t *options;      /* effective options (owned) */
 	json_t *snapshot;     /* owned */
 	json_t *targets;      /* matrix: {"ext4": {"snapshot": ..., ...}} (owned), or NULL */
+	json_t *job;          /* run FILE.job: the job, resolved (jobrun.c; owned), or NULL */
 	struct clock_info clock;
 	int interrupted;
 	struct bench_result *benches; int nbenches;

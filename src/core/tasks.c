@@ -39,8 +39,8 @@
  * shared with it, and its forks and maps pay for them (proc.fork in
  * processes, against a bare loop: 0.85-0.95 as copies, 0.93-1.04
  * started afresh; docs/benches.md). It finds the memory it shares with the core
- * by descriptor (a memfd) and its job (JSON: bench, directory, load,
- * parameters, network settings) in it, after the slots. Where there is no
+ * by descriptor (a memfd) and its job (struct job, job.h: bench, directory,
+ * load, parameters, network settings) in it, after the slots. Where there is no
  * memfd (the POSIX build) or no scalebench binary to start (o->exe NULL:
  * a unit test's binary is not one), the task is a copy, and the result
  * says which.
@@ -71,6 +71,7 @@
 
 #include "clock.h"
 #include "hist.h"
+#include "job.h"
 #include "registry.h"
 #include "sys.h"
 #include "usage.h"
@@ -140,7 +141,7 @@ struct tshared {
 	struct tslot slot[];
 };
 
-/* Room for a task's job after the slots (its JSON is some 300 bytes and
+/* Room for a task's job after the slots (its JSON is some 1,200 bytes and
  * the bench's parameters). */
 #define TASK_JOB_MAX 65536
 
@@ -371,13 +372,16 @@ static json_t *num_or_null(double x) { return isfinite(x) ? json_real(x) : json_
  * memory: what task_run takes from the core. 0 or -errno. */
 static int put_job(struct tsweep *w, const char *pdir)
 {
-	const struct bench_net *n = sweep_net(w->o);
-	json_t *j = json_pack("{s:s,s:s,s:I,s:b,s:b,s:f,s:{s:i,s:b,s:i,s:s?,s:s?},s:O?}", "bench",
-			      w->b->name, "dir", pdir, "load", (json_int_t)w->load, "shared",
-			      w->shared, "quick", w->o->quick, "max_latency_ns",
-			      w->o->max_latency_ns, "net", "family", n->family, "netns", n->netns,
-			      "srv_nsfd", n->srv_nsfd, "peer", n->peer, "key", n->key, "params",
-			      w->out->params);
+	struct job job;
+	job_init(&job);
+	json_t *j = NULL;
+	if (job_from_sweep(&job, w->b->name, w->o) == 0 && job_set(&job.dir, pdir) == 0) {
+		job.load = w->load;
+		job.shared = w->shared;
+		job.params = w->out->params ? json_incref(w->out->params) : NULL;
+		j = job_to_json(&job);
+	}
+	job_clear(&job);
 	char *txt = j ? json_dumps(j, JSON_COMPACT) : NULL;
 	json_decref(j);
 	if (!txt)
@@ -827,18 +831,20 @@ int tasks_child(int fd, int k, const struct bench *b)
 		return 1;
 	struct tslot *s = &sh->slot[k];
 	json_error_t je;
-	json_t *job = sh->job_off + TASK_JOB_MAX <= len
-			      ? json_loads((char *)sh + sh->job_off, 0, &je) : NULL;
-	json_t *net = json_object_get(job, "net"), *params = json_object_get(job, "params");
-	const char *dir = json_string_value(json_object_get(job, "dir"));
-	const char *name = json_string_value(json_object_get(job, "bench"));
+	json_t *jj = sh->job_off + TASK_JOB_MAX <= len
+			     ? json_loads((char *)sh + sh->job_off, 0, &je) : NULL;
+	struct job job;
+	char why[64] = "no job";
+	job_init(&job);
+	if (jj && job_from_json(jj, &job, why, sizeof(why)) == 0)
+		why[0] = 0;
+	json_decref(jj);
 	char tdir[4096];
 	int rc = 0;
-	if (!b || !name || strcmp(name, b->name) || !dir || !json_is_object(net) ||
-	    snprintf(tdir, sizeof(tdir), json_is_true(json_object_get(job, "shared")) ? "%s" : "%s/t%d",
-		     dir, k) >= (int)sizeof(tdir)) {
+	if (why[0] || !b || strcmp(job.bench, b->name) || !job.dir ||
+	    snprintf(tdir, sizeof(tdir), job.shared ? "%s" : "%s/t%d", job.dir, k) >= (int)sizeof(tdir)) {
 		rc = EINVAL;
-		snprintf(s->call, sizeof(s->call), "the task's job (%.40s)", job ? "missing fields" : je.text);
+		snprintf(s->call, sizeof(s->call), "the task's job (%.40s)", why[0] ? why : "bench or directory");
 	} else if (reg_init()) {
 		rc = errno ? errno : EINVAL;
 		snprintf(s->call, sizeof(s->call), "signal handlers (task process)");
@@ -848,25 +854,16 @@ int tasks_child(int fd, int k, const struct bench *b)
 		snprintf(s->phase, sizeof(s->phase), "setup");
 		__atomic_store_n(&s->state, T_DONE, __ATOMIC_RELEASE);
 	} else {
-		const struct bench_net netset = {
-			.family = (int)json_integer_value(json_object_get(net, "family")),
-			.netns = json_is_true(json_object_get(net, "netns")),
-			.srv_nsfd = (int)json_integer_value(json_object_get(net, "srv_nsfd")),
-			.peer = json_string_value(json_object_get(net, "peer")),
-			.key = json_string_value(json_object_get(net, "key"))};
+		struct bench_net netset;
+		struct clock_info clk;
 		struct sweep_opts o;
-		memset(&o, 0, sizeof(o));
-		o.quick = json_is_true(json_object_get(job, "quick"));
-		o.max_latency_ns = json_number_value(json_object_get(job, "max_latency_ns"));
-		o.net = &netset;
-		struct task t = {.b = b, .o = &o, .sh = sh, .k = k, .dir = tdir,
-				 .shared = json_is_true(json_object_get(job, "shared")),
-				 .load = (uint64_t)json_integer_value(json_object_get(job, "load")),
-				 .params = json_is_object(params) ? params : NULL};
+		job_sweep_opts(&job, &o, &netset, &clk);
+		struct task t = {.b = b, .o = &o, .sh = sh, .k = k, .dir = tdir, .shared = job.shared,
+				 .load = job.load, .params = job.params};
 		task_run(&t);
 		reg_cleanup();
 	}
-	json_decref(job);
+	job_clear(&job);
 	munmap(sh, len);
 	return rc ? 1 : 0;
 }

@@ -174,6 +174,8 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "variant", json_string(b->variant));
 	if (b->target)
 		json_object_set_new(o, "target", json_string(b->target));
+	if (b->job)
+		json_object_set_new(o, "job", json_string(b->job));
 	if (b->unit)
 		json_object_set_new(o, "unit", json_string(b->unit));
 	if (b->params)
@@ -215,6 +217,8 @@ json_t *result_to_json(const struct run_result *r)
 		snap, "benches", benches);
 	if (o && r->targets)
 		json_object_set(o, "targets", r->targets);
+	if (o && r->job)
+		json_object_set(o, "job", r->job);
 	return o;
 }
 
@@ -565,7 +569,7 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 	    get_sbuf(rd, o, "status", status, sizeof(status)) ||
 	    get_str(rd, o, "skip_reason", &b->skip_reason, 0) ||
 	    get_str(rd, o, "variant", &b->variant, 0) || get_str(rd, o, "unit", &b->unit, 0) ||
-	    get_str(rd, o, "target", &b->target, 0) ||
+	    get_str(rd, o, "target", &b->target, 0) || get_str(rd, o, "job", &b->job, 0) ||
 	    read_strs(rd, json_object_get(o, "notes"), "notes", &b->notes, &b->nnotes) ||
 	    read_verdict(rd, json_object_get(o, "verdict"), &b->v))
 		return -1;
@@ -667,6 +671,8 @@ int result_from_json(const json_t *j, struct run_result *r, char *err, size_t er
 	r->snapshot = json_is_object(snap) ? json_incref(snap) : json_object();
 	json_t *tg = json_object_get(j, "targets");
 	r->targets = json_is_object(tg) ? json_incref(tg) : NULL;
+	json_t *jb = json_object_get(j, "job");
+	r->job = json_is_object(jb) ? json_incref(jb) : NULL;
 	json_t *benches = json_object_get(j, "benches");
 	if (!rc && !json_is_array(benches))
 		rc = bad(&rd, "benches", "missing or not an array");

@@ -70,7 +70,9 @@ static const char css[] =
 	".fail{color:#a00}.skip{color:#777}.sw{display:inline-block;width:12px;height:12px;"
 	"margin-right:6px;vertical-align:-1px}"
 	".g-O1{color:#176b1a}.g-N,.g-NLOGN,.g-WORSE{color:#a00;font-weight:600}.g-LOGN{color:#8a5a00}"
-	".u-linear{color:#176b1a}.u-saturates{color:#8a5a00}.u-retrograde{color:#a00;font-weight:600}";
+	".u-linear{color:#176b1a}.u-saturates{color:#8a5a00}.u-retrograde{color:#a00;font-weight:600}"
+	".best{background:#d9f2d9;font-weight:600}.ref p{background:#f6f6f0;border-left:3px solid #bba;"
+	"padding:6px 10px;margin:0}";
 
 static const char *growth_class(enum growth g)
 {
@@ -697,6 +699,7 @@ int report_write_html_floors(const struct run_result *const *inputs, const char 
 		   "Times are per operation; curves show the median with a band up to p99.</p>\n",
 		css, n, n == 1 ? "" : "s", SB_VERSION);
 	inputs_table(f, rs, labels, n);
+	report_study(f, rs, labels, n);
 	fputs("<h2>Verdicts</h2>\n", f);
 	verdict_table(f, rs, labels, n, names, nn);
 	for (int k = 0; k < nn; k++) {

@@ -51,6 +51,11 @@ int report_write_html_floors(const struct run_result *const *rs, const char *con
 int fleet_format_from_name(const char *s);
 int fleet_write(FILE *f, int format, const struct run_result *r, const json_t *cmp);
 
+/* src/out/report_study.c: when rs[0] was run from a study's job file
+ * (job.global.study), the study view: the talk-form phase tables and one
+ * graph per job section, inputs overlaid, its reference beside it. */
+void report_study(FILE *f, const struct run_result *const *rs, const char *const *labels, int n);
+
 /* src/out/report_snap.c: the snapshots side by side, differences first. */
 void report_snapshots(FILE *f, const struct run_result *const *rs, const char *const *labels,
 		      int n);

@@ -43,6 +43,8 @@ deb=$(ls "$T/build"/scalebench_"$v"_*.deb 2>/dev/null | head -1)
 check "the package is scalebench_${v}_ARCH.deb, beside the source tree" test -f "$deb"
 check "the package holds the binary and the man page" sh -c \
 	'dpkg-deb -c "$1" | grep -q " ./usr/bin/scalebench$" && dpkg-deb -c "$1" | grep -q " ./usr/share/man/man1/scalebench.1.gz$"' _ "$deb"
+check "the package holds the studies (job files)" sh -c \
+	'dpkg-deb -c "$1" | grep -q " ./usr/share/scalebench/studies/vonleitner-2003.job$" && dpkg-deb -c "$1" | grep -q " ./usr/share/scalebench/studies/vonleitner-2006.job$"' _ "$deb"
 check "the package's version is the Makefile's" sh -c '[ "$(dpkg-deb -f "$1" Version)" = "$2" ]' _ "$deb" "$v"
 check "the SQLite and PostgreSQL libraries are only recommended/suggested (loaded on use)" sh -c \
 	'dpkg-deb -f "$1" Recommends | grep -q libsqlite3-0 && dpkg-deb -f "$1" Suggests | grep -q libpq5 &&

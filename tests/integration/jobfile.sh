@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: MIT
+# Job files (docs/studies.md): every refusal before any work (exit 2, one
+# line naming the file and line, nothing made, no result), variables and
+# includes, the command line over the file, the job recorded in the
+# result, and the round trip: show --job prints a job file that runs the
+# same benches, parameters and N. Also -o where no file can be made,
+# found before any work.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$T/target" "$T/jobs"
+export TMPDIR="$T/target"
+# expect_job "desc" pattern FILE-TEXT [options]: exit 2, one stderr line matching pattern
+expect_job() {
+	d=$1; pat=$2; printf '%b' "$3" >"$T/jobs/bad.job"; shift 3
+	"$SB" run "$T/jobs/bad.job" -q --no-db -o "$T/bad.json" "$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "$pat" "$T/err" && [ ! -s "$T/out" ] &&
+	   [ ! -e "$T/bad.json" ]; then
+		echo "ok - $d"
+	else
+		echo "not ok - $d (exit $rc: $(cat "$T/err"))"
+	fi
+}
+J="$T/jobs/bad.job"
+expect_job "a bad value: file and line" "^scalebench run: $J:3: --max-n: 'ten' is not" '[a]\nbench = net.socket\nmax-n = ten\n'
+expect_job "an unknown bench" "$J:2: unknown bench or family 'net.sokcet'" '[a]\nbench = net.sokcet\n'
+expect_job "an unknown key (no bench takes it)" "$J:4: \\[a\\]: --param famly" '# c\n[a]\nbench = net.request\nfamly = 6\n'
+expect_job "a parameter value out of range" "$J:3: \\[a\\]: .*mech" '[a]\nbench = net.request\nmech = kqueue\n'
+expect_job "a [global] key no job takes" "$J:2: " '[global]\nwidth = 5\n[a]\nbench = net.socket\n'
+expect_job "a whole-run option in a job section" "$J:3: output: only in \\[global\\]" '[a]\nbench = net.socket\noutput = x.json\n'
+expect_job "a job without a bench" "$J:1: \\[a\\]: which bench" '[a]\nmax-n = 5\n'
+expect_job "a key outside any section" "$J:1: max-n: outside any section" 'max-n = 5\n[a]\nbench = net.socket\n'
+expect_job "a key given twice" "$J:3: max-n given twice in this section (first at $J:2)" '[a]\nmax-n = 5\nmax-n = 6\nbench = net.socket\n'
+expect_job "an unset variable" "$J:3: \$SB_TEST_UNSET_VAR: no such variable" '[a]\nbench = net.socket\nmax-n = $SB_TEST_UNSET_VAR\n'
+expect_job "a missing include" "$J:2: include .*nothere.inc: No such file" '[a]\ninclude nothere.inc\nbench = net.socket\n'
+printf '[b]\ninclude loop-b.inc\n' >"$T/jobs/loop-a.inc"
+printf 'bench = net.socket\ninclude loop-a.inc\n' >"$T/jobs/loop-b.inc"
+expect_job "a loop of includes" "loop-b.inc:2: include loop: .*loop-a.inc -> .*loop-b.inc -> .*loop-a.inc" '[a]\nbench = net.socket\ninclude loop-a.inc\n'
+expect_job "a switch with a value" "$J:3: quick: a switch" '[a]\nbench = net.socket\nquick = maybe\n'
+expect_job "a file with no job" "bad.job: no job in it" '[global]\nrepeat = 2\n'
+expect_job "the command line's values are checked too" "\\-\\-max-n: '0' is not" '[a]\nbench = net.socket\n' -n 0
+expect_usage_run() { "$SB" run "$@" >"$T/out" 2>"$T/err"; echo $?; }
+check "a missing job file: exit 2" test "$(expect_usage_run "$T/jobs/absent.job" -q --no-db)" = 2
+check "a missing job file: named" out_has "$T/err" "absent.job: No such file"
+check "a job file with bench names beside it: exit 2" test "$(expect_usage_run "$T/jobs/bad.job" net.socket -q --no-db)" = 2
+check "nothing left in the target after the refusals" empty_dir "$T/target"
+
+# -o where no file can be made (root passes access() in /proc): before any work
+"$SB" run net.socket -n 5 --quick --no-db -o /proc/sbtest.json >"$T/out" 2>"$T/err"; rc=$?
+check "-o /proc/x.json: exit 2 before any work" sh -c "[ $rc -eq 2 ] && grep -q 'cannot make a file there' '$T/err' && [ ! -s '$T/out' ]"
+check "-o /proc/x.json: nothing left" empty_dir "$T/target"
+
+# a job with a variable, an include, [global] defaults, two sections
+cat >"$T/jobs/common.inc" <<'EOF'
+[global]
+# every section's, unless it says otherwise
+repeat = 2
+quick
+in-process
+EOF
+cat >"$T/jobs/rt.job" <<'EOF'
+include common.inc
+[sockets]
+bench = net.socket
+max-n = ${SB_TEST_MAXN}
+title = socket with $$ in the title
+[stat]
+bench = fs.stat
+max_n = 50
+repeat = 1
+[requests]
+bench = net.request
+mech = poll
+max-n = 5
+EOF
+SB_TEST_MAXN=20 "$SB" run "$T/jobs/rt.job" -q --no-db -o "$T/r1.json" --budget 0.02 --no-decide >/dev/null 2>"$T/err1"
+check "the job runs" test -s "$T/r1.json"
+check "the result records the job, resolved" jtrue "$T/r1.json" \
+	"[j['name'] for j in d['job']['jobs']] == ['sockets', 'stat', 'requests'] and d['job']['jobs'][0]['keys']['max-n'] == '20' and d['job']['jobs'][0]['keys']['repeat'] == '2' and d['job']['jobs'][1]['keys']['repeat'] == '1' and d['job']['jobs'][0]['keys']['title'] == 'socket with \$ in the title'"
+check "each bench ran in its section, with its N and passes" jtrue "$T/r1.json" \
+	"[(b['name'], b['job'], b['max_n'], len(b['repetitions'])) for b in d['benches']] == [('net.socket', 'sockets', 20, 2), ('fs.stat', 'stat', 50, 1), ('net.request', 'requests', 5, 2)] and $(B net.request)['params']['mech'] == 'poll'"
+"$SB" show --job "$T/r1.json" >"$T/jobs/back.job" 2>"$T/err"
+check "show --job prints a job file" out_has "$T/jobs/back.job" "^\\[sockets\\]"
+check "show --job keeps a dollar sign a dollar sign" out_has "$T/jobs/back.job" "^title = socket with \\$\\$ in the title"
+"$SB" run "$T/jobs/back.job" -q --no-db -o "$T/r2.json" --budget 0.02 --no-decide >/dev/null 2>"$T/err2"
+same="[(b['name'], b.get('job'), b.get('params'), [[p['n'] for p in r['points']] for r in b['repetitions']]) for b in d['benches']]"
+check "round trip: the same benches, parameters and N" sh -c \
+	'[ "$(jget "$1" "$2")" = "$(jget "$3" "$2")" ] && [ -n "$(jget "$1" "$2")" ]' _ "$T/r1.json" "$same" "$T/r2.json"
+check "round trip: the same job" sh -c '[ "$(jget "$1" "d[\"job\"][\"jobs\"]")" = "$(jget "$2" "d[\"job\"][\"jobs\"]")" ]' _ "$T/r1.json" "$T/r2.json"
+# the command line over the file
+SB_TEST_MAXN=20 "$SB" run "$T/jobs/rt.job" -q --no-db -o "$T/r3.json" --budget 0.02 --no-decide -n 10 -r 1 -p mech=epoll >/dev/null 2>&1
+check "command-line options override the file's" jtrue "$T/r3.json" \
+	"every(b['max_n'] == 10 and len(b['repetitions']) == 1 for b in d['benches']) and $(B net.request)['params']['mech'] == 'epoll' and d['job']['jobs'][2]['keys']['mech'] == 'epoll' and d['job']['jobs'][0]['keys']['max-n'] == '10'"
+"$SB" show --job "$T/jobs/rt.job" >/dev/null 2>"$T/err"; rc=$?
+check "show --job on what is no result: exit 2" test $rc = 2
+"$SB" run net.socket -n 5 --quick --no-db -q -o "$T/plain.json" --in-process >/dev/null 2>&1
+"$SB" show --job "$T/plain.json" >"$T/out" 2>"$T/err"; rc=$?
+check "show --job on a result of no job file: exit 2, said" sh -c "[ $rc = 2 ] && grep -q 'records no job' '$T/err'"
+check "nothing left in the target after the runs" empty_dir "$T/target"

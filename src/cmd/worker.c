@@ -316,6 +316,11 @@ static void merge(struct bench_result *br, struct bench_result *got, int first)
 	}
 	for (int i = 0; i < got->nnotes; i++)
 		bench_add_note(br, "%s", got->notes[i]);
+	if (got->profile) { /* run --profile: the last repetition's */
+		json_decref(br->profile);
+		br->profile = got->profile;
+		got->profile = NULL;
+	}
 	if (got->status == BS_SKIPPED && br->status != BS_SKIPPED) {
 		br->status = BS_SKIPPED;
 		br->skip_reason = got->skip_reason;
@@ -372,6 +377,7 @@ static int decide(const char *exe, const struct bench *b, const struct sweep_opt
 		for (int k = 0; k < np && !reg_stop_requested() && clock_ns() - t0 < cap; k++) {
 			struct sweep_opts one = *so;
 			one.min_n = one.max_n = ns[k];
+			one.profile = 0; /* the profile is the sweeps' */
 			one.repeat = 1;
 			one.rep_first = 0;
 			one.rep_count = 1;

@@ -465,6 +465,7 @@ void bench_result_clear(struct bench_result *b)
 	free(b->job);
 	free(b->unit);
 	json_decref(b->params);
+	json_decref(b->profile);
 	free(b->skip_reason);
 	for (int i = 0; i < b->nnotes; i++)
 		free(b->notes[i]);

@@ -107,6 +107,10 @@ struct bench_result {
 	 * repetitions pooled, the headline there; USL_NONE otherwise. Not read
 	 * from a result but refitted from its points (bench_usl) */
 	struct usl usl;
+	/* run --profile: where the op spends its CPU at the smallest and largest
+	 * N, and the growth attribution (src/core/profile.h; docs/result-schema.md),
+	 * or {"unavailable": why} (owned); NULL without --profile */
+	json_t *profile;
 };
 
 struct clock_info {

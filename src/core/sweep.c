@@ -44,6 +44,7 @@
 
 #include "clock.h"
 #include "param.h"
+#include "profile.h"
 #include "registry.h"
 #include "sys.h"
 #include "tasks.h"
@@ -603,6 +604,11 @@ void point_usage(struct point *p, const struct usage_acc *acc, double ops,
 	p->usage_scope = sc;
 }
 
+/* run --profile: the profile whose point is being measured (profile_at),
+ * its events enabled around the timed region only; NULL otherwise. */
+static struct profile *prof_live;
+static int prof_armed; /* after the point's warm-up (whose ops are not counted) */
+
 struct ctx {
 	const struct bench *b;
 	const struct sweep_opts *o;
@@ -630,6 +636,7 @@ static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **pha
 	struct usage_read r0, r1;
 	if (acc)
 		usage_begin(&r0);
+	profile_on(prof_armed && !ctl ? prof_live : NULL);
 	uint64_t t0 = clock_ns(), t1;
 	if (!ctl && b->op_far) { /* timed in the bench's other process (bench.h) */
 		uint64_t far = 0;
@@ -640,6 +647,7 @@ static int sample(struct ctx *c, unsigned k, uint64_t *elapsed, const char **pha
 			rc = fn(c->st, s);
 		t1 = clock_ns();
 	}
+	profile_off(prof_armed && !ctl ? prof_live : NULL);
 	if (acc) {
 		usage_end(&r1);
 		usage_acc_add(acc, &r0, &r1, (double)(t1 - t0) / 1e9);
@@ -697,8 +705,10 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	 * least a second, rather than end with no sample. */
 	m.hard_deadline = m.start + (uint64_t)((budget * 10 > 1.0 ? budget * 10 : 1.0) * 1e9);
 	m.stop = STOP_BUDGET;
+	profile_on(prof_live);
 	int rc = c->b->run(c->st, &m);
 	uint64_t end = clock_ns();
+	profile_off(prof_live);
 	usage_take_as(&u1, USAGE_PROCESS, 1);
 	json_t *peers = peers_close(&c->env, (double)m.ops);
 	json_t *placed = place_take();
@@ -747,6 +757,26 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	return 0;
 }
 
+/* A bench whose timed loop runs in another process (op_far, bench.h:
+ * proc.syscall's caller): the point's CPU per op is that process's, its
+ * "caller" side over the sampling window (the process's clock: its
+ * untimed round trips are in it, its split, switches and faults are not
+ * known: null), and the harness's own, waiting for it, becomes a side,
+ * "harness". */
+static void op_far_usage(struct point *p, double ops)
+{
+	json_t *cs = json_object_get(p->peers, "caller");
+	double far = json_number_value(json_object_get(cs, "cpu_s"));
+	if (!cs || !(ops > 0))
+		return;
+	usage_side_add(&p->peers, "harness", p->cpu_s * ops, 1, ops);
+	json_object_del(p->peers, "caller");
+	p->cpu_s = far;
+	p->user_s = p->sys_s = p->vcsw = p->ivcsw = p->minflt = p->majflt = NAN;
+	p->usage_counter = USAGE_PROCESS;
+	p->usage_scope = USAGE_WINDOW;
+}
+
 static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct failure **fail)
 {
 	const struct sweep_opts *o = c->o;
@@ -790,6 +820,7 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	}
 	qsort(warm, (size_t)nw, sizeof(warm[0]), cmp_u64);
 	double est = (double)warm[nw / 2];
+	prof_armed = prof_live != NULL; /* a profiled point samples from here on */
 
 	/* 2. batch size, once per sweep */
 	if (!c->batch) {
@@ -916,6 +947,8 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	/* children reaped in the timed region (proc.fork's) are a side too */
 	usage_side_add(&p->peers, "children", acc.kid_user_s + acc.kid_sys_s, 0,
 		       (double)p->ops * per_unit);
+	if (c->b->op_far)
+		op_far_usage(p, (double)p->ops * per_unit);
 	point_set_bins(p, c->h);
 	p->cpu_end = sys_current_cpu();
 	return 0;
@@ -1012,6 +1045,46 @@ static void setup_note(struct bench_result *out, const struct repetition *rep, u
 		       p->setup_cpu_s / per_sample, fmt_ns(per_sample * 1e9, b, sizeof(b)));
 }
 
+/* run --profile: a profiled point at N = n right after the timed point
+ * (timed) of the same N, measured as it was but on the whole of a budget
+ * as long as the timed point's sampling (at least PROFILE_MIN_S), with the
+ * sampling events on around the timed regions; kept apart from the
+ * repetition, so the verdict's figures are those of a run without it.
+ * Adds its wall time to *wall_s. */
+static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const struct point *timed,
+		       double *wall_s)
+{
+	uint64_t t0 = clock_ns();
+	struct sweep_opts po = *c->o;
+	double want = timed->elapsed_s > PROFILE_MIN_S ? timed->elapsed_s : PROFILE_MIN_S;
+	if (want < po.budget_s || (c->b->run && want < po.run_budget_s))
+		po.budget_s = po.run_budget_s = want;
+	po.ci_target = -1; /* no early stop: the samples need the time */
+	const struct sweep_opts *saved = c->o;
+	c->o = &po;
+	if (profile_point_begin(pf, &c->env, n) == 0) {
+		struct point pt;
+		struct failure *f = NULL;
+		memset(&pt, 0, sizeof(pt));
+		prof_live = pf;
+		int rc = measure_point(c, n, &pt, &f);
+		prof_live = NULL;
+		prof_armed = 0;
+		if (rc < 0) {
+			profile_point_fail(pf, f ? f->msg : strerror(-rc));
+		} else {
+			profile_point_end(pf, &pt, timed);
+		}
+		if (f) {
+			json_decref(f->state);
+			free(f);
+		}
+		point_clear(&pt);
+	}
+	c->o = saved;
+	*wall_s += (double)(clock_ns() - t0) / 1e9;
+}
+
 static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		   struct bench_result *out, struct hist *h, struct hist *hc)
 {
@@ -1075,6 +1148,11 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 			b->teardown(c.st);
 		goto out;
 	}
+	/* run --profile: in the last repetition, at its first and last N */
+	struct profile *pf = o->profile && repi == o->repeat - 1
+				     ? profile_new(b, b->op_far ? "caller" : "bench")
+				     : NULL;
+	double prof_wall = 0;
 	uint64_t have = 0;
 	for (int i = 0; i < np; i++) {
 		uint64_t target = series[i];
@@ -1105,10 +1183,23 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 			break;
 		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted)
 			break;
+		if (pf && (i == 0 || i == np - 1) && !reg_stop_requested())
+			profile_at(&c, target, pf, &rep->pts[rep->npts - 1], &prof_wall);
 	}
 done:
 	if (b->teardown)
 		b->teardown(c.st);
+	if (pf && rep->npts && rep->pts[rep->npts - 1].n != series[np - 1]) {
+		char m[160];
+		snprintf(m, sizeof(m), "the sweep stopped at N=%llu before its largest N (%llu): no "
+				       "profiled point there",
+			 (unsigned long long)rep->pts[rep->npts - 1].n, (unsigned long long)series[np - 1]);
+		profile_note(pf, m);
+	}
+	if (pf) {
+		json_decref(out->profile);
+		out->profile = profile_finish(pf, prof_wall);
+	}
 out:
 	if (nsaved)
 		sys_pin_set(saved, SYS_MAX_CPUS);
@@ -1126,8 +1217,11 @@ out:
 
 int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_result *out)
 {
-	if (o->tasks) /* K tasks at the base load instead of one over N (tasks.c) */
+	if (o->tasks) { /* K tasks at the base load instead of one over N (tasks.c) */
+		if (o->profile && !out->profile)
+			out->profile = json_pack("{s:s}", "unavailable", "not with run --tasks");
 		return tasks_sweep(b, o, out);
+	}
 	out->max_n = sweep_max_n(b, o);
 	struct hist *h = hist_new(), *hc = b->control && !b->run ? hist_new() : NULL;
 	if (!h || (b->control && !b->run && !hc)) {

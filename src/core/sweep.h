@@ -33,6 +33,7 @@ struct sweep_opts {
 	int no_decide;           /* not even for a bench with BENCH_DECIDE */
 	double max_latency_ns;   /* --max-latency (0: none), handed to the bench */
 	uint64_t tasks;          /* run --tasks: largest K (0: the load sweep); tasks.c */
+	int profile;             /* run --profile: profiled points in the last repetition (profile.h) */
 	const char *exe;         /* scalebench's binary, which runs `__task` (tasks.c): task
 				  * processes start afresh from it; NULL: they are copies */
 	const struct bench_net *net; /* handed to the bench as env->net; NULL: IPv4 loopback */

@@ -187,6 +187,8 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "cpus_online", json_integer(b->cpus_online));
 	if (b->fit_oversub)
 		json_object_set_new(o, "fit_oversubscribed", json_true());
+	if (b->profile)
+		json_object_set(o, "profile", b->profile);
 	if (b->axis_kind == 1) /* AXIS_CONCURRENCY: the headline verdict */
 		json_object_set_new(o, "throughput_verdict", usl_json(&b->usl));
 	double n0, c0, n1, c1;
@@ -576,6 +578,11 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 	json_t *pr = json_object_get(o, "params");
 	if (json_is_object(pr))
 		b->params = json_incref(pr);
+	json_t *pf = json_object_get(o, "profile"); /* run --profile (docs/result-schema.md) */
+	if (pf && !json_is_object(pf))
+		return bad(rd, "profile", "not an object");
+	if (pf)
+		b->profile = json_incref(pf);
 	json_t *ak = json_object_get(o, "axis_kind");
 	if (ak) { /* added within schema_version 1: older results lack it (load) */
 		int k = axis_kind_from_name(json_string_value(ak));

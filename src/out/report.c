@@ -70,6 +70,7 @@ static const char css[] =
 	".fail{color:#a00}.skip{color:#777}.sw{display:inline-block;width:12px;height:12px;"
 	"margin-right:6px;vertical-align:-1px}"
 	".g-O1{color:#176b1a}.g-N,.g-NLOGN,.g-WORSE{color:#a00;font-weight:600}.g-LOGN{color:#8a5a00}"
+	"svg.flame{width:100%;height:auto;font:11px sans-serif}svg.flame text{fill:#222}"
 	".u-linear{color:#176b1a}.u-saturates{color:#8a5a00}.u-retrograde{color:#a00;font-weight:600}"
 	".best{background:#d9f2d9;font-weight:600}.ref p{background:#f6f6f0;border-left:3px solid #bba;"
 	"padding:6px 10px;margin:0}";
@@ -744,6 +745,11 @@ int report_write_html_floors(const struct run_result *const *inputs, const char 
 			fputs("</div></div>\n", f);
 		}
 		bench_failures(f, rs, labels, n, names[k]);
+		for (int i = 0; i < n; i++) { /* run --profile */
+			const struct bench_result *bi = find_bench(rs[i], names[k]);
+			if (bi && bi->profile)
+				report_profile(f, bi, n > 1 ? labels[i] : NULL);
+		}
 	}
 	fputs("<h2>Snapshots</h2>\n", f);
 	report_snapshots(f, rs, labels, n);

@@ -12,6 +12,9 @@
  * SVG): & < > " ' escaped, control characters other than tab and newline,
  * and invalid UTF-8, replaced by U+FFFD. */
 void html_escape(FILE *f, const char *s);
+/* src/out/report_profile.c: a bench's run --profile (tables and a
+ * differential flame graph); nothing when it has none. label: the input's. */
+void report_profile(FILE *f, const struct bench_result *b, const char *label);
 /* One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or
  * LF; a text starting with = + - @ tab or CR gets a leading ' so that a
  * spreadsheet does not run it as a formula. */

@@ -6,6 +6,7 @@
  * about), repetitions and failures. The whole table is in the JSON. */
 #include "result.h"
 #include "result_io.h"
+#include "profile.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -483,6 +484,90 @@ static void print_notes(const struct run_result *r, FILE *f, int *any)
 	}
 }
 
+/* run --profile: a line per bench whose cost grows, saying which functions
+ * the growth is in (src/core/profile.c); the reasons a profile could not
+ * be taken, once each; what the profiled points cost the run. */
+static void print_profiles(const struct run_result *r, FILE *f, int *any)
+{
+	char a[32], lb[160], why[8][240];
+	int nwhy = 0, nwhyb[8] = {0}, nprof = 0;
+	double wall = 0, slow[512];
+	int nslow = 0;
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *br = &r->benches[i];
+		const json_t *pf = br->profile;
+		if (!pf)
+			continue;
+		const char *un = json_string_value(json_object_get(pf, "unavailable"));
+		if (un) {
+			int k = 0;
+			while (k < nwhy && strncmp(why[k], un, sizeof(why[k]) - 1))
+				k++;
+			if (k == nwhy && nwhy < 8)
+				snprintf(why[nwhy++], sizeof(why[0]), "%s", un);
+			if (k < 8)
+				nwhyb[k]++;
+			continue;
+		}
+		nprof++;
+		const json_t *ov = json_object_get(pf, "overhead");
+		wall += json_number_value(json_object_get(ov, "wall_s"));
+		double sl = json_number_value(json_object_get(ov, "slowdown"));
+		if (sl > 0 && nslow < 512)
+			slow[nslow++] = sl;
+		const json_t *g = profile_growth(pf);
+		const json_t *at = json_object_get(g, "attribution");
+		double d = json_number_value(json_object_get(g, "delta_ns"));
+		double from = json_number_value(json_object_get(g, "from_cpu_per_op_ns"));
+		if (!json_array_size(at) || !(d > 0.1 * from) || br->v.cls == GROWTH_O1)
+			continue;
+		if (!(*any)++)
+			fprintf(f, "\n");
+		const char *unit = br->unit ? br->unit : "op";
+		fprintf(f, "why  %s%s%s: ", br->target ? br->target : "", br->target ? ": " : "",
+			bench_label(br, lb, sizeof(lb)));
+		size_t k;
+		const json_t *e;
+		json_array_foreach(at, k, e) {
+			double dn = json_number_value(json_object_get(e, "delta_ns"));
+			fprintf(f, "%s%s %s%s/%s (%.0f%% -> %.0f%%)", k ? ", " : "",
+				json_string_value(json_object_get(e, "name")), dn >= 0 ? "+" : "",
+				fmt_ns(dn, a, sizeof(a)), unit,
+				100 * json_number_value(json_object_get(e, "share_from")),
+				100 * json_number_value(json_object_get(e, "share_to")));
+		}
+		fprintf(f, "; explains %.0f%% of the growth (N=%lld -> %lld: CPU +%s/%s)\n",
+			100 * json_number_value(json_object_get(g, "explained")),
+			(long long)json_integer_value(json_object_get(g, "from_n")),
+			(long long)json_integer_value(json_object_get(g, "to_n")), fmt_ns(d, a, sizeof(a)),
+			unit);
+	}
+	for (int k = 0; k < nwhy; k++) {
+		if (!(*any)++)
+			fprintf(f, "\n");
+		fprintf(f, "prof unavailable (%d bench%s): %s\n", nwhyb[k], nwhyb[k] == 1 ? "" : "es",
+			why[k]);
+	}
+	if (nprof) {
+		for (int i = 1; i < nslow; i++) /* the median slowdown */
+			for (int j = i; j > 0 && slow[j - 1] > slow[j]; j--) {
+				double t = slow[j];
+				slow[j] = slow[j - 1];
+				slow[j - 1] = t;
+			}
+		if (!(*any)++)
+			fprintf(f, "\n");
+		fprintf(f, "prof %d bench%s profiled: %.1f s of the run's %.1f s (%.0f%%)", nprof,
+			nprof == 1 ? "" : "es", wall, r->duration_s,
+			r->duration_s > 0 ? 100 * wall / r->duration_s : 0.0);
+		if (nslow)
+			fprintf(f, "; the op under sampling: x%.2f its timed median (median of %d benches)",
+				nslow % 2 ? slow[nslow / 2] : (slow[nslow / 2 - 1] + slow[nslow / 2]) / 2,
+				nslow);
+		fputc('\n', f);
+	}
+}
+
 void result_print_text(const struct run_result *r, FILE *f)
 {
 	char a[32], b[32], c[32], lb[160];
@@ -588,6 +673,7 @@ void result_print_text(const struct run_result *r, FILE *f)
 				br->axis_kind == 1 ? br->usl.reason : br->v.reason);
 		}
 	}
+	print_profiles(r, f, &any);
 	if (r->interrupted)
 		fprintf(f, "\ninterrupted: the result is partial\n");
 }

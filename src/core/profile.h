@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* run --profile: where the timed operation spends its CPU, kernel and user,
+ * at a bench's smallest and largest N, and which functions the growth
+ * between them is in (docs/method.md, "Profiles").
+ *
+ * The sweep (sweep.c) takes a profiled point right after the timed point
+ * of the same N in the last repetition: the same measurement, apart (its
+ * samples are not kept in the repetition), with the sampling events of
+ * every process doing the work (the bench's own, its peers: server,
+ * helpers, the process holding proc.syscall's filters) enabled only around
+ * the timed region. This file turns the samples into functions (kernel
+ * addresses from the kernel's symbol table, modules included; user ones
+ * from the ELF symbol tables of the files mapped), self and inclusive
+ * shares, the cost per op (share x the processes' CPU per op), and the
+ * growth attribution; the result's "profile" (docs/result-schema.md). */
+#ifndef SB_PROFILE_H
+#define SB_PROFILE_H
+
+#include <stdint.h>
+#include <jansson.h>
+#include "bench.h"
+#include "result.h"
+
+#define PROFILE_PERIOD_NS 100000u /* one sample per 100 us of CPU (10 kHz) */
+#define PROFILE_MIN_S 0.25        /* a profiled point samples at least this long */
+#define PROFILE_MAX_PROCS 8       /* processes of one side profiled (the rest said) */
+
+struct profile;
+
+/* A profile of bench b (op_side: the side whose process runs the timed
+ * operation: "bench", or a peer's side such as "caller"); NULL when out
+ * of memory. */
+struct profile *profile_new(const struct bench *b, const char *op_side);
+/* Before a profiled point at N = n: open the events on the bench's process
+ * and on each peer in env. 0; -1 when profiling is unavailable (the reason
+ * is kept, and every later call is a no-op). */
+int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_t n);
+/* Around the timed region (the sweep calls them; cheap when pf is NULL). */
+void profile_on(struct profile *pf);
+void profile_off(struct profile *pf);
+/* After it: pt is the profiled point, timed the timed point of the same N
+ * (for the sampling's overhead), or NULL. Reads the processes' mappings
+ * (they must still live) and turns the samples into functions. */
+void profile_point_end(struct profile *pf, const struct point *pt, const struct point *timed);
+/* The point failed: its samples are dropped, the reason noted. */
+void profile_point_fail(struct profile *pf, const char *why);
+/* A line for the profile's notes (kept once). */
+void profile_note(struct profile *pf, const char *msg);
+/* The bench's "profile" object ({"unavailable": reason} when it could
+ * not be taken); wall_s: what the profiled points cost the run. Frees pf. */
+json_t *profile_finish(struct profile *pf, double wall_s);
+
+/* Growth attribution of a result's profile object (what the text summary,
+ * the report and compare read): the "growth" member, or NULL. */
+const json_t *profile_growth(const json_t *profile);
+
+#endif

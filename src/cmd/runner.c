@@ -805,20 +805,9 @@ int runner_finish(struct runner *rn, int exit_code)
 		exit_code = EXIT_RUNTIME;
 	if (rn->a.report && run_write_report(r, rn->cmd, rn->a.report))
 		exit_code = EXIT_RUNTIME;
-	if (!strcmp(rn->a.format, "json")) {
-		json_t *j = result_to_json(r);
-		if (!j || json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
-			exit_code = EXIT_RUNTIME;
-		putchar('\n');
-		json_decref(j);
-	} else if (fleet_format_from_name(rn->a.format) >= 0) {
-		if (fleet_write(stdout, fleet_format_from_name(rn->a.format), r, NULL))
-			exit_code = EXIT_RUNTIME;
-	} else {
-		result_print_text(r, stdout);
-		if (rn->a.output)
-			printf("result: %s\n", rn->a.output);
-	}
+	struct outfmt_job job = {.r = r, .output = rn->a.output};
+	if (outfmt_write(rn->a.format, &job))
+		exit_code = EXIT_RUNTIME;
 	if (fflush(stdout))
 		exit_code = EXIT_RUNTIME;
 	/* --max-latency: a sample over the bound fails the run as a regression does */
@@ -826,17 +815,14 @@ int runner_finish(struct runner *rn, int exit_code)
 		for (int k = 0; k < r->benches[i].nreps; k++) {
 			const struct failure *f = r->benches[i].reps[k].fail;
 			if (f && !strcmp(f->kind, "bound")) {
-				json_t *d = json_object_get(f->state, "bench");
-				const char *load = json_string_value(json_object_get(d, "load"));
+				/* the bench's own words (bench.h, fail_data), else the failure's */
+				const char *why = json_string_value(
+					json_object_get(json_object_get(f->state, "bench"), "why"));
 				if (exit_code == EXIT_OK)
 					exit_code = EXIT_REGRESSION;
-				fprintf(stderr, "scalebench %s: %s: --max-latency %g us exceeded: %.1f us on "
-					"CPU %lld at cycle %lld under load %s (N=%llu)\n", rn->cmd,
-					r->benches[i].name, rn->a.max_latency_us,
-					json_number_value(json_object_get(d, "latency_us")),
-					(long long)json_integer_value(json_object_get(d, "cpu")),
-					(long long)json_integer_value(json_object_get(d, "cycle")),
-					load ? load : "?", (unsigned long long)f->n);
+				fprintf(stderr, "scalebench %s: %s: --max-latency %g us exceeded: %s (N=%llu)\n",
+					rn->cmd, r->benches[i].name, rn->a.max_latency_us, why ? why : f->msg,
+					(unsigned long long)f->n);
 			}
 		}
 	if (r->interrupted) {

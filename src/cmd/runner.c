@@ -21,6 +21,7 @@
 #include "fsspec.h"
 #include "registry.h"
 #include "sys.h"
+#include "verdict.h"
 #include "worker.h"
 
 void runner_defaults(struct runner *rn, const char *cmd)
@@ -420,7 +421,7 @@ static json_t *options_json(const struct runner *rn)
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",
 			 (json_int_t)rn->so.min_samples, "op_timeout_s", rn->so.op_timeout_s,
 			 "params", rn->over, "isolation", rn->exe[0] ? "worker" : "in-process", "decide",
-			 rn->so.decide && rn->exe[0]);
+			 rn->so.decide);
 }
 
 /* --mem-limit in the options: the limit and the cgroup, or null. */
@@ -744,9 +745,8 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 		rn->pg.last_point = 0;
 		/* --decide's rounds, on a fresh file system of their own (all the
 		 * bench's rounds on it); none once one could not be made */
-		const char *exe = rn->exe[0] ? rn->exe : NULL;
 		struct sweep_opts so = rn->so;
-		if (rn->renew && worker_decides(exe, j->b, &so) && !lost && !reg_stop_requested() &&
+		if (rn->renew && verdict_decides(j->b, &so) && !lost && !reg_stop_requested() &&
 		    renew_target(rn, scratch, sizeof(scratch))) {
 			exit_code = EXIT_RUNTIME;
 			lost = 1;
@@ -755,7 +755,16 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 			so.decide = 0;
 			so.no_decide = 1;
 		}
-		if (worker_settle(exe, j->b, &so, rn->pg.on, &r->benches[j->idx], j->ns, err, sizeof(err)))
+		/* the verdict, and --decide's points: in workers, or here */
+		struct bench_result *br = &r->benches[j->idx];
+		struct worker_here wh = {.exe = rn->exe, .b = j->b, .so = &so, .want_progress = rn->pg.on,
+					 .br = br};
+		struct sweep_here sh = {.b = j->b, .so = &so, .br = br};
+		struct verdict_ops ops = rn->exe[0] ? (struct verdict_ops){&wh, worker_measure_point,
+									    "in a fresh worker"}
+						    : (struct verdict_ops){&sh, sweep_measure_point,
+									    "measured afresh (its load built from zero)"};
+		if (verdict_bench(j->b, &so, br, j->ns, &ops))
 			exit_code = EXIT_RUNTIME;
 	}
 	/* stopped (Ctrl-C) before a bench began: it is not in the result, as

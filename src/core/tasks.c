@@ -75,6 +75,7 @@
 #include "registry.h"
 #include "sys.h"
 #include "usage.h"
+#include "verdict.h"
 
 #define TASK_INTERVALS 20
 #define MAX_K_POINTS 16
@@ -810,7 +811,7 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 #else
 	free(w.sh);
 #endif
-	sweep_settle(out, count);
+	verdict_settle(out, count);
 	return rc;
 }
 

@@ -76,7 +76,7 @@ else
 	"$SB" compare "$T/ps.json" "$T/ps2.json" --format json >"$T/cmp.json" 2>/dev/null
 	check "compare of two profiled runs: a profile line at the largest N" out_has "$T/cmp.out" "profile  at N=256, CPU/op .* self cost per op: "
 	check "compare --format json: the functions' changes" jtrue "$T/cmp.json" \
-		"len(d['benches'][0]['profile']['functions']) > 0 and every('self_delta_ns' in f for f in d['benches'][0]['profile']['functions'])"
+		"len(d['comparisons'][0]['benches'][0]['profile']['functions']) > 0 and every('self_delta_ns' in f for f in d['comparisons'][0]['benches'][0]['profile']['functions'])"
 fi
 
 # 3. fs.create on ext2 without dir_index: ext4's linear directory search

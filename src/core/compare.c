@@ -29,6 +29,7 @@
  * threshold is the larger of --threshold and the floor (compare_threshold),
  * so a change within the usual spread between runs is "same". */
 #include "compare.h"
+#include "profile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -698,7 +699,7 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 	json_t *jd = rr && rr->lv ? decisive_json(&dz) : json_null();
 	double sw = rr && rr->lv ? 100 * rr->sw.change : NAN;
 	double st = rr && rr->lv && rr->two ? 100 * rr->st.change : NAN;
-	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
+	json_t *out = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
 			 bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
 			 bench_status_name(ba->status), "status_b", bench_status_name(bb->status),
 			 "word", cmp_word_name(w), "test", test, "repetitions_a", ka,
@@ -707,6 +708,11 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 			 "median_change_pct", num(mc * 100), "points_compared",
 			 (int)json_array_size(pts), "points_slower", nslow, "points_faster", nfast,
 			 "points", pts, "n_only_in_a", only_a, "n_only_in_b", only_b);
+	json_t *pc = out && ba->profile && bb->profile ? profile_compare(ba->profile, bb->profile)
+						      : NULL;
+	if (pc) /* both ran with --profile: where the time moved (profile.h) */
+		json_object_set_new(out, "profile", pc);
+	return out;
 }
 
 /* Where the run swept its benches; results from before workers have no

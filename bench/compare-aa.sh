@@ -16,6 +16,16 @@
 #                                           multiplied by each factor (each bench of
 #                                           POWER_BENCHES in turn), compared with A: how
 #                                           often that bench is SLOWER (the sensitivity)
+#   HIST=1 (with FROM)                      compare each pair (and its POWER copies) with
+#                                           --history-from the other stored runs of FROM (not
+#                                           pair I's, at most 32): the run-to-run spread of each
+#                                           bench on this host, as a history database of
+#                                           earlier runs gives it (docs/compare.md, "Power")
+#   ONE=1                                   also compare the first repetition of each side
+#                                           alone (no --strict) and, with POWER, one bench
+#                                           made slower by DECISIVE (default 8) in that first
+#                                           repetition: the decisive rule's false alarms and
+#                                           what it finds
 #   env: SB (./scalebench), DIR (/dev/shm), REPEAT (3), ARGS (--quick),
 #        STRICT=1 also compares each pair with --strict on its first
 #        repetition alone (what one run a side would have said);
@@ -87,7 +97,17 @@ while [ $i -le "$PAIRS" ]; do
 		run "$W/a.json"; run "$W/b.json"
 		[ -n "$KEEP" ] && { cp "$W/a.json" "$KEEP/a$i.json"; cp "$W/b.json" "$KEEP/b$i.json"; }
 	fi
-	"$SB" compare "$W/a.json" "$W/b.json" --format json >"$W/c.json" 2>/dev/null; rc=$?
+	HARGS=""
+	if [ "${HIST:-0}" = 1 ] && [ -n "$FROM" ]; then
+		nh=0
+		for h in "$FROM"/a*.json "$FROM"/b*.json; do
+			case "$h" in "$FROM/a$i.json"|"$FROM/b$i.json") continue ;; esac
+			[ -f "$h" ] && [ $nh -lt 32 ] || continue
+			HARGS="$HARGS --history-from=$h"; nh=$((nh + 1))
+		done
+	fi
+	# shellcheck disable=SC2086
+	"$SB" compare "$W/a.json" "$W/b.json" $HARGS --format json >"$W/c.json" 2>/dev/null; rc=$?
 	set -- $(words "$W/c.json")
 	n=$1; s=$2; f=$3; z=$4; shift 5
 	tot=$((tot + n)); slow=$((slow + s)); fast=$((fast + f)); noisy=$((noisy + z))
@@ -114,13 +134,49 @@ PY
 		fslow=$((fslow + $2)); fused=$((fused + u)); [ $frc = 3 ] && fexit3=$((fexit3 + 1))
 		line="$line; --noise-floor: $2 slower, exit $frc, floor above the threshold in $u${6:+ (slower: $(shift 5; echo "$*"))}"
 	fi
+	if [ "${ONE:-0}" = 1 ]; then
+		python3 - "$W/a.json" "$W/b.json" <<'PY'
+import json, sys
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    for b in d["benches"]:
+        b["repetitions"] = b["repetitions"][:1]
+    json.dump(d, open(f + ".1", "w"))
+PY
+		# shellcheck disable=SC2086
+		"$SB" compare "$W/a.json.1" "$W/b.json.1" $HARGS --format json >"$W/o.json" 2>/dev/null; orc=$?
+		set -- $(words "$W/o.json")
+		oslow=$((${oslow:-0} + $2)); [ $orc = 3 ] && oexit3=$((${oexit3:-0} + 1))
+		line="$line; one repetition a side: $2 slower, exit $orc${6:+ (slower: $(shift 5; echo "$*"))}"
+	fi
 	echo "$line"
 	if [ -n "${POWER:-}" ]; then
 		python3 - "$SB" "$W/a.json" "$W/b.json" "$W/p.json" "$POWER" \
-			"${POWER_BENCHES:-fs.create fs.stat net.bind mem.mmap proc.fork net.udp}" >>"$W/power" <<'PY'
+			"${POWER_BENCHES:-fs.create fs.stat net.bind mem.mmap proc.fork net.udp}" "$HARGS" \
+			"${ONE:-0}" "${DECISIVE:-8}" >>"$W/power" <<'PY'
 import json, subprocess, sys
-sb, a, b, tmp, factors, names = sys.argv[1:]
+sb, a, b, tmp, factors, names, hargs, one, dec = sys.argv[1:]
+hargs = hargs.split()
 base = json.load(open(b))
+if one == "1":  # one repetition a side, one bench DECISIVE times slower
+    a1 = json.load(open(a + ".1"))
+    b1 = json.load(open(b + ".1"))
+    for nm in names.split():
+        d = json.loads(json.dumps(b1))
+        hit = [x for x in d["benches"] if x["name"] == nm][:1]
+        for x in hit:
+            for r in x["repetitions"]:
+                for p in r["points"]:
+                    for k, v in list(p["stats"].items()):
+                        if k.endswith("_ns") and isinstance(v, (int, float)):
+                            p["stats"][k] = v * float(dec)
+        if not hit:
+            continue
+        json.dump(d, open(tmp, "w"))
+        out = subprocess.run([sb, "compare", "-f", "json", a + ".1", tmp] + hargs, capture_output=True, text=True).stdout
+        c = json.loads(out)["comparisons"][0]
+        w = [x["word"] for x in c["benches"] if x["name"] == nm][0]
+        print("one" + dec, nm, int(w == "slower"))
 for f in factors.split():
     for nm in names.split():
         d = json.loads(json.dumps(base))
@@ -134,7 +190,7 @@ for f in factors.split():
         if not hit:
             continue
         json.dump(d, open(tmp, "w"))
-        out = subprocess.run([sb, "compare", "-f", "json", a, tmp], capture_output=True, text=True).stdout
+        out = subprocess.run([sb, "compare", "-f", "json", a, tmp] + hargs, capture_output=True, text=True).stdout
         c = json.loads(out)["comparisons"][0]
         w = [x["word"] for x in c["benches"] if x["name"] == nm][0]
         print(f, nm, int(w == "slower"))
@@ -145,11 +201,15 @@ done
 if [ -n "${POWER:-}" ] && [ -f "$W/power" ]; then
 	for f in $POWER; do
 		awk -v f="$f" '$1 == f { n++; s += $3 } END { printf "one bench x%s: SLOWER in %d of %d\n", f, s, n }' "$W/power"
+		awk -v f="$f" '$1 == f { n[$2]++; s[$2] += $3 } END { for (b in n) printf "  %s %d/%d", b, s[b], n[b]; print "" }' "$W/power"
 	done
+	[ "${ONE:-0}" = 1 ] && awk -v f="one${DECISIVE:-8}" '$1 == f { n++; s += $3 } END { printf "one repetition a side, one bench x%s: SLOWER in %d of %d\n", substr(f, 4), s, n }' "$W/power"
 fi
 pct=$(echo "scale=2; 100 * $slow / ($tot + ($tot == 0))" | bc)
 echo "total: $tot bench comparisons: $slow slower ($pct%), $fast faster, $noisy noisy; exit 3 in $exit3 of $PAIRS compares"
 [ "${STRICT:-0}" = 1 ] && echo "one repetition a side with --strict: $sslow slower, exit 3 in $sexit3 of $PAIRS"
+[ "${ONE:-0}" = 1 ] && echo "one repetition a side (decisive rule only): ${oslow:-0} slower, exit 3 in ${oexit3:-0} of $PAIRS"
+[ "${HIST:-0}" = 1 ] && echo "(every compare with --history-from the other stored runs)"
 [ "$FLOOR" = 1 ] && echo "with --noise-floor: $fslow slower ($(echo "scale=2; 100 * $fslow / ($tot + ($tot == 0))" | bc)%), exit 3 in $fexit3 of $PAIRS; the floor decided $fused bench comparisons"
 [ "$FLOOR" = 1 ] && { echo "the spread per bench over all the runs (history --spread):"; "$SB" history --spread --db "$W/h.db"; }
 [ -z "$FROM" ] && echo "time per run (-r $REPEAT): $(echo "scale=1; $secs / (2 * $PAIRS)" | bc) s"

@@ -32,7 +32,12 @@ static void usage(FILE *f, const struct opt *opts)
 		"so --alpha is the chance that an unchanged system gives any bench slower or\n"
 		"faster, not each bench's. With fewer than 3 repetitions a side the word is\n"
 		"insufficient and no regression is called (one run cannot tell a change from\n"
-		"the run's own luck), unless --strict, which judges the samples of one run: a\n"
+		"the run's own luck), unless the change is decisive or --strict. Decisive:\n"
+		"at the top of the sweep (its two largest N) every repetition of one side is\n"
+		"at least F times every one of the other, F being --decisive, else 6 times\n"
+		"this bench's run-to-run spread there in the history (with --noise-floor or\n"
+		"--history-from; at least 1.5), else 6: far beyond the noise, called with one\n"
+		"repetition a side. --strict judges the samples of one run: a\n"
 		"Mann-Whitney U test per point on the histograms, slower when 2/3 of the\n"
 		"points are, or the top third. Per point, the change of the median and p99,\n"
 		"the U test and Cliff's delta are shown as detail. Verdict changes come\n"
@@ -165,13 +170,16 @@ int cmd_compare(int argc, char **argv)
 	double threshold = 5, alpha = 0.01;
 	int help = 0, strict = 0, floor_on = 0;
 	uint64_t min_reps = 3, floor_runs = 3;
-	double floor_k = 3;
+	double floor_k = 3, decisive = 0;
 	struct fleet_sel sel = {0};
+	struct opt_list hist = {0};
 	const struct opt opts[] = {
 		{"threshold", 't', OPT_DOUBLE, "PCT", "a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
 		{"alpha", 0, OPT_DOUBLE, "P", "family-wise significance level over the benches (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
 		{"min-repetitions", 0, OPT_U64, "K", "repetitions a side needed to call a change (default 3)", 2, 1000, NULL, &min_reps, NULL},
 		{"strict", 0, OPT_FLAG, NULL, "with fewer repetitions, judge on the samples of one run (false alarms likely)", 0, 0, NULL, &strict, NULL},
+		{"decisive", 0, OPT_DOUBLE, "F", "a change of F times or more at the top of the sweep, every repetition beyond every other side's, is called with any repetitions (default: 6 x the history's spread, else 6)", 1.01, 1e6, NULL, &decisive, NULL},
+		{"history-from", 0, OPT_LIST, "RESULT", "earlier results of B's host to take the run-to-run spread from instead of the history database (repeatable, up to 32)", 0, 0, NULL, &hist, NULL},
 		{"noise-floor", 0, OPT_FLAG, NULL, "also demand a change beyond the run-to-run spread of earlier runs in the history", 0, 0, NULL, &floor_on, NULL},
 		{"floor-k", 0, OPT_DOUBLE, "K", "with --noise-floor: the floor is K times the spread (default 3)", 0.1, 1000, NULL, &floor_k, NULL},
 		{"floor-runs", 0, OPT_U64, "M", "with --noise-floor: earlier runs needed for a floor (default 3)", 2, 1000, NULL, &floor_runs, NULL},
@@ -195,6 +203,11 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "scalebench compare: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (hist.n && sel.latest) {
+		fprintf(stderr, "scalebench compare: --history-from compares given results, not "
+				"--latest-per-host\n");
+		return EXIT_USAGE;
+	}
 	if (floor_on && sel.latest) {
 		fprintf(stderr, "scalebench compare: --noise-floor compares given results, not "
 				"--latest-per-host\n");
@@ -202,7 +215,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (sel.latest) {
 		struct cmp_opts fo = {.threshold = threshold / 100, .alpha = alpha,
-				      .min_reps = (int)min_reps, .strict = strict};
+				      .min_reps = (int)min_reps, .strict = strict, .decisive = decisive};
 		return compare_fleet(&sel, dbspec, &fo, !strcmp(format, "json"));
 	}
 	if (npos < 2) {
@@ -225,21 +238,46 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha, .min_reps = (int)min_reps,
-			     .strict = strict};
+			     .strict = strict, .decisive = decisive};
+	struct noise_set given = {0}; /* --history-from: the same spread for every candidate */
+	for (int i = 0; i < hist.n; i++) {
+		struct run_result h;
+		char hl[64];
+		if (result_load_spec(hist.v[i], dbspec, &h, hl, sizeof(hl), err, sizeof(err))) {
+			fprintf(stderr, "scalebench compare: --history-from: %s\n", err);
+			rc = EXIT_USAGE;
+			noise_free(&given);
+			goto out;
+		}
+		int bad = noise_add_run(&given, &h);
+		result_free(&h);
+		if (bad) {
+			fprintf(stderr, "scalebench compare: out of memory\n");
+			rc = EXIT_RUNTIME;
+			noise_free(&given);
+			goto out;
+		}
+	}
+	if (hist.n)
+		noise_finish(&given);
 	int json = !strcmp(format, "json"), any = 0, insufficient = 0;
 	json_t *all = json_array();
 	for (int i = 1; i < npos; i++) {
 		int reg = 0, nruns = 0;
 		struct noise_set ns = {0};
-		if (floor_on) {
+		o.floor_min_runs = (int)floor_runs;
+		if (hist.n) {
+			o.floors = given.floors;
+			o.nfloors = given.floors ? given.n : 0;
+		} else if (floor_on) {
 			if (noise_for_result(dbspec, &rs[i], &ns, &nruns, err, sizeof(err)))
 				fprintf(stderr, "scalebench compare: no noise floor for %s: %s\n",
 					labels[i], err);
-			o.floor_k = floor_k;
-			o.floor_min_runs = (int)floor_runs;
 			o.floors = ns.floors;
 			o.nfloors = ns.floors ? ns.n : 0;
 		}
+		if (floor_on)
+			o.floor_k = floor_k;
 		json_t *c = compare_results(&rs[0], labels[0], &rs[i], labels[i], &o, &reg);
 		noise_free(&ns);
 		o.floors = NULL;
@@ -267,10 +305,11 @@ int cmd_compare(int argc, char **argv)
 		json_decref(doc);
 	}
 	json_decref(all);
+	noise_free(&given);
 	if (insufficient)
 		fprintf(stderr, "scalebench compare: %d bench comparison%s with fewer than %d "
-				"repetitions a side: no regression called there (run with -r %d, or "
-				"--strict to judge the samples of one run)\n",
+				"repetitions a side and no decisive change: no regression called there "
+				"(run with -r %d, or --strict to judge the samples of one run)\n",
 			insufficient, insufficient == 1 ? "" : "s", (int)min_reps, (int)min_reps);
 	if (fflush(stdout))
 		rc = EXIT_RUNTIME;

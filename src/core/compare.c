@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmpstat.h"
+
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 /* What a bench is matched by: bench_label() (name or name[variant]), and
@@ -340,44 +342,6 @@ static int rep_levels(const struct bench_result *b, const uint64_t *ns, int from
 	return k;
 }
 
-struct welch {
-	double change; /* exp(mean B - mean A) - 1 */
-	double t, df, p;
-	double se2; /* the squared standard error of the difference of means */
-};
-
-static void mean_var(const double *x, int k, double *m, double *v)
-{
-	double s = 0, q = 0;
-	for (int i = 0; i < k; i++)
-		s += x[i];
-	*m = s / k;
-	for (int i = 0; i < k; i++)
-		q += (x[i] - *m) * (x[i] - *m);
-	*v = k > 1 ? q / (k - 1) : 0;
-}
-
-/* Welch's t-test of the levels of B against those of A (k >= 2 a side). */
-static void welch_test(const double *a, int ka, const double *b, int kb, struct welch *w)
-{
-	double ma, va, mb, vb;
-	mean_var(a, ka, &ma, &va);
-	mean_var(b, kb, &mb, &vb);
-	double d = mb - ma, sa = va / ka, sb = vb / kb, se2 = sa + sb;
-	w->change = expm1(d);
-	w->se2 = se2;
-	if (!(se2 > 0)) { /* identical repetitions on both sides */
-		w->t = d == 0 ? 0 : d > 0 ? INFINITY : -INFINITY;
-		w->df = ka + kb - 2;
-		w->p = d == 0 ? 1 : 0;
-		return;
-	}
-	w->t = d / sqrt(se2);
-	double den = (ka > 1 ? sa * sa / (ka - 1) : 0) + (kb > 1 ? sb * sb / (kb - 1) : 0);
-	w->df = den > 0 ? se2 * se2 / den : ka + kb - 2;
-	w->p = fit_t_pvalue(w->t, w->df);
-}
-
 /* A verdict change counts as real when both verdicts are definite, the
  * pooled exponents' confidence intervals do not overlap and, with two or
  * more repetitions a side, the repetitions' own exponents differ by
@@ -401,8 +365,8 @@ static json_t *verdict_change(const char *name, const struct bench_result *ba,
 		if (isfinite(bb->reps[r].v.exponent) && bb->reps[r].v.cls != GROWTH_NONE)
 			xb[kb++] = bb->reps[r].v.exponent;
 	if (ka >= 2 && kb >= 2) {
-		struct welch w;
-		welch_test(xa, ka, xb, kb, &w);
+		struct cmp_welch w;
+		cmp_welch(xa, ka, xb, kb, &w);
 		rep_p = w.p;
 		sig = sig && w.p < o->alpha / (t->family > 1 ? t->family : 1);
 	}
@@ -415,32 +379,44 @@ static json_t *verdict_change(const char *name, const struct bench_result *ba,
 			 "worse", worse, "judged", judged, "repetitions_p", num(rep_p));
 }
 
-/* A test of one bench as the family sees it: Welch's t with a moderated
- * variance (moderate) and the run-effect scale (run_scale). */
-struct ftest {
-	double d;      /* log(1 + change) */
-	double se2;    /* moderated */
-	double df;     /* moderated: Welch's plus the prior's */
-};
-
 /* The repetition tests of one bench, made before any word is given: the
  * scale and the family correction need every bench's test first. */
 struct rep_res {
+	int lv;  /* levels made (a repetition or more a side, common N) */
 	int ok;  /* tested on the repetitions (enough a side, common N) */
+	/* the levels' range per side, sweep [0], top third [1] and the top two
+	 * points [2] (the top of the sweep: decisive() looks there) */
+	double amin[3], amax[3], bmin[3], bmax[3];
+	/* the history's run-to-run spread of this bench, sweep and top third
+	 * (NAN: none, or too few runs), over hruns earlier runs */
+	double hs, ht;
+	int hruns;
+	double es_s, es_t; /* the scale each test was made with (1 with a history) */
+	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
 	int ka, kb, nn;
-	struct welch sw, st;
+	struct cmp_welch sw, st;
 	double ps, pt; /* the p of sweep and top with the run-effect scale */
 	double p;      /* the bench's: 2 x the smaller of ps and pt when two */
 	double padj;   /* Holm-adjusted over the benches of the compare */
 	double scale_s, scale_t;
-	struct ftest fs, ft; /* moderated sweep and top tests */
+	struct cmp_test fs, ft; /* moderated sweep and top tests */
 };
 
 struct fam { /* what family() found */
 	double scale_s, scale_t, d0_s, d0_t;
 	int used, used_t;
 };
+
+static void range(const double *x, int k, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int i = 0; i < k; i++) {
+		*lo = fmin(*lo, x[i]);
+		*hi = fmax(*hi, x[i]);
+	}
+}
 
 /* The levels over every common N (a change of the whole sweep) and over
  * its top third, at least 2 points (growth that only shows at large N). */
@@ -459,153 +435,25 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	r->nn = nn;
 	r->ka = rep_levels(ba, ns, 0, nn, la);
 	r->kb = rep_levels(bb, ns, 0, nn, lb);
-	welch_test(la, r->ka, lb, r->kb, &r->sw);
+	cmp_welch(la, r->ka, lb, r->kb, &r->sw);
+	range(la, r->ka, &r->amin[0], &r->amax[0]);
+	range(lb, r->kb, &r->bmin[0], &r->bmax[0]);
 	if (r->two) {
 		rep_levels(ba, ns, from, nn, la);
 		rep_levels(bb, ns, from, nn, lb);
-		welch_test(la, r->ka, lb, r->kb, &r->st);
+		cmp_welch(la, r->ka, lb, r->kb, &r->st);
+		range(la, r->ka, &r->amin[1], &r->amax[1]);
+		range(lb, r->kb, &r->bmin[1], &r->bmax[1]);
 	}
-	r->ok = 1;
+	int t2 = nn >= 2 ? nn - 2 : 0;
+	rep_levels(ba, ns, t2, nn, la);
+	rep_levels(bb, ns, t2, nn, lb);
+	cmp_welch(la, r->ka, lb, r->kb, &r->s2);
+	range(la, r->ka, &r->amin[2], &r->amax[2]);
+	range(lb, r->kb, &r->bmin[2], &r->bmax[2]);
+	r->lv = r->ka > 0 && r->kb > 0;
 	free(la);
 	free(lb);
-}
-
-static double ft_p(const struct ftest *f, double scale)
-{
-	if (!(f->se2 > 0))
-		return f->d == 0 ? 1 : 0;
-	return fit_t_pvalue(f->d / sqrt(scale * f->se2), f->df);
-}
-
-/* Benches a compare needs to measure the run effect and the prior of the
- * variances (below: neither, Welch alone). */
-#define SCALE_MIN_BENCHES 8
-
-static double digamma(double x)
-{
-	double r = 0;
-	for (; x < 6; x++)
-		r -= 1 / x;
-	double f = 1 / (x * x);
-	return r + log(x) - 0.5 / x -
-	       f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f / 132))));
-}
-
-static double trigamma(double x)
-{
-	double r = 0;
-	for (; x < 6; x++)
-		r += 1 / (x * x);
-	double f = 1 / (x * x);
-	return r + 1 / x + f / 2 + f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f / 30)));
-}
-
-/* The x with trigamma(x) = y (y > 0), by bisection on log x. */
-static double trigamma_inv(double y)
-{
-	double lo = 1e-8, hi = 1e8;
-	for (int i = 0; i < 200; i++) {
-		double m = sqrt(lo * hi);
-		if (trigamma(m) > y)
-			lo = m;
-		else
-			hi = m;
-	}
-	return sqrt(lo * hi);
-}
-
-/* The variances of 3 repetitions a side have 2-4 degrees of freedom, so
- * one bench's test is weak and erratic (a lucky tight triple looks like a
- * change). The benches of one compare share a distribution of variances:
- * each bench's is moderated toward it, empirical Bayes as in Smyth 2004
- * (limma): the prior's d0 and s0^2 from the mean and variance of the log
- * variances, then se2 = (d0 s0^2 + df se2) / (d0 + df) with df + d0
- * degrees of freedom. Similar variances give a large d0 (the test gains
- * degrees of freedom), scattered ones a small d0 (little changes).
- * *d0 is 0 with fewer than SCALE_MIN_BENCHES tests. */
-static void moderate(struct ftest *f, int k, double *d0)
-{
-	double se = 0, sv = 0, st = 0;
-	int m = 0;
-	*d0 = 0;
-	for (int i = 0; i < k; i++)
-		if (f[i].se2 > 0 && f[i].df >= 1) {
-			double e = log(f[i].se2) - digamma(f[i].df / 2) + log(f[i].df / 2);
-			se += e;
-			sv += e * e;
-			st += trigamma(f[i].df / 2);
-			m++;
-		}
-	if (m < SCALE_MIN_BENCHES)
-		return;
-	double mean = se / m, var = (sv - se * se / m) / (m - 1), rhs = var - st / m;
-	double g = rhs > 0 ? 2 * trigamma_inv(rhs) : 1e6;
-	if (g > 1e6)
-		g = 1e6;
-	double s0 = exp(mean + digamma(g / 2) - log(g / 2));
-	*d0 = g;
-	for (int i = 0; i < k; i++)
-		if (f[i].se2 > 0 && f[i].df >= 1) {
-			f[i].se2 = fmax(f[i].se2, (g * s0 + f[i].df * f[i].se2) / (g + f[i].df));
-			f[i].df += g;
-		}
-}
-
-/* The run effect of a compare: repetitions of one run share what differs
- * between runs (placement, frequency, load, cache state), so the
- * difference of two runs' levels varies more than the repetitions' spread
- * says. Across the benches of one compare, most of which did not change,
- * the p-values would have a median of 1/2 if the repetitions saw all the
- * variance; the scale is the factor the variance needs for that (an
- * empirical null, Efron 2004, its centre kept at 0 so that a change of
- * every bench still shows in the changes), at least 1. */
-static double run_scale(const struct ftest *f, int k)
-{
-	double *p = malloc(((size_t)k + 1) * sizeof(double));
-	if (!p || k < SCALE_MIN_BENCHES) {
-		free(p);
-		return 1;
-	}
-	double lo = 1, hi = 1;
-	for (int it = 0; it < 200; it++) {
-		double s = it == 0 ? 1 : sqrt(lo * hi);
-		for (int i = 0; i < k; i++)
-			p[i] = ft_p(&f[i], s);
-		qsort(p, (size_t)k, sizeof(double), cmp_double);
-		double med = k % 2 ? p[k / 2] : (p[k / 2 - 1] + p[k / 2]) / 2;
-		if (it == 0) {
-			if (med >= 0.5)
-				break; /* the repetitions see it all */
-			for (hi = 2; hi < 1e12; hi *= 2) { /* bracket */
-				for (int i = 0; i < k; i++)
-					p[i] = ft_p(&f[i], hi);
-				qsort(p, (size_t)k, sizeof(double), cmp_double);
-				if ((k % 2 ? p[k / 2] : (p[k / 2 - 1] + p[k / 2]) / 2) >= 0.5)
-					break;
-				lo = hi;
-			}
-			continue;
-		}
-		if (med < 0.5)
-			lo = s;
-		else
-			hi = s;
-		if (hi / lo < 1 + 1e-9)
-			break;
-	}
-	free(p);
-	return hi;
-}
-
-struct pidx {
-	double p;
-	int i;
-};
-
-static int cmp_pidx(const void *x, const void *y)
-{
-	double a = ((const struct pidx *)x)->p, b = ((const struct pidx *)y)->p;
-	return a < b ? -1 : a > b;
 }
 
 /* The moderated, scaled tests of every tested bench (sweep, or top: the
@@ -613,23 +461,41 @@ static int cmp_pidx(const void *x, const void *y)
  * scale, *d0 the prior's degrees of freedom, *used the tests. */
 static double family_side(struct rep_res *rr, int nb, int top, double *d0, int *used)
 {
-	struct ftest *f = malloc(((size_t)nb + 1) * sizeof(*f));
+	struct cmp_test *f = malloc(((size_t)nb + 1) * sizeof(*f));
 	int *at = malloc(((size_t)nb + 1) * sizeof(int)), k = 0;
 	double scale = 1;
 	*d0 = 0;
 	if (f && at) {
 		for (int i = 0; i < nb; i++) {
-			const struct welch *w = top ? &rr[i].st : &rr[i].sw;
+			const struct cmp_welch *w = top ? &rr[i].st : &rr[i].sw;
 			if (!rr[i].ok || (top && !rr[i].two) || !isfinite(w->change))
 				continue;
-			f[k] = (struct ftest){log1p(w->change), w->se2, w->df};
+			f[k] = (struct cmp_test){log1p(w->change), w->se2, w->df};
 			at[k++] = i;
 		}
-		moderate(f, k, d0);
-		scale = run_scale(f, k);
+		cmp_moderate(f, k, d0);
+		scale = cmp_run_scale(f, k);
 		for (int j = 0; j < k; j++) {
 			struct rep_res *r = &rr[at[j]];
-			double p = ft_p(&f[j], scale);
+			double h = top ? r->ht : r->hs, p;
+			if (isfinite(h) && h > 0 && r->hruns >= 2) {
+				/* the history knows how far this bench's level moves
+				 * from run to run here: two runs differ by 2 h^2 in
+				 * variance, known from hruns - 1 degrees of freedom
+				 * (the repetitions' own variance when it is larger) */
+				const struct cmp_welch *w = top ? &r->st : &r->sw;
+				struct cmp_test ht = {f[j].d, 2 * h * h, r->hruns - 1};
+				if (w->se2 > ht.se2) {
+					ht.se2 = w->se2;
+					ht.df = w->df;
+				}
+				f[j] = ht;
+				p = cmp_test_p(&ht, 1);
+				*(top ? &r->es_t : &r->es_s) = 1;
+			} else {
+				p = cmp_test_p(&f[j], scale);
+				*(top ? &r->es_t : &r->es_s) = scale;
+			}
 			if (top) {
 				r->ft = f[j];
 				r->pt = p;
@@ -652,8 +518,8 @@ static int family(struct rep_res *rr, int nb, struct fam *fm)
 {
 	fm->scale_s = family_side(rr, nb, 0, &fm->d0_s, &fm->used);
 	fm->scale_t = family_side(rr, nb, 1, &fm->d0_t, &fm->used_t);
-	struct pidx *v = malloc(((size_t)nb + 1) * sizeof(*v));
-	int m = 0;
+	double *p = malloc(((size_t)nb + 1) * sizeof(*p));
+	int *at = malloc(((size_t)nb + 1) * sizeof(*at)), m = 0;
 	for (int i = 0; i < nb; i++) {
 		struct rep_res *r = &rr[i];
 		if (!r->ok)
@@ -662,25 +528,25 @@ static int family(struct rep_res *rr, int nb, struct fam *fm)
 		r->scale_t = fm->scale_t;
 		if (!r->two)
 			r->pt = NAN;
-		double p = r->two ? fmin(1, 2 * fmin(isnan(r->ps) ? 1 : r->ps, isnan(r->pt) ? 1 : r->pt))
+		double q = r->two ? fmin(1, 2 * fmin(isnan(r->ps) ? 1 : r->ps, isnan(r->pt) ? 1 : r->pt))
 				  : (isnan(r->ps) ? 1 : r->ps);
-		r->p = r->padj = p;
-		if (v)
-			v[m++] = (struct pidx){p, i};
+		r->p = r->padj = q;
+		if (p && at) {
+			p[m] = q;
+			at[m++] = i;
+		}
 	}
-	if (!v)
-		return m;
-	qsort(v, (size_t)m, sizeof(*v), cmp_pidx);
-	double run = 0;
-	for (int j = 0; j < m; j++) {
-		run = fmax(run, fmin(1, (m - j) * v[j].p));
-		rr[v[j].i].padj = run;
+	if (p && at) {
+		cmp_holm(p, m, p);
+		for (int j = 0; j < m; j++)
+			rr[at[j]].padj = p[j];
 	}
-	free(v);
+	free(p);
+	free(at);
 	return m;
 }
 
-static json_t *welch_json(const struct welch *w, const struct ftest *f, double ps,
+static json_t *welch_json(const struct cmp_welch *w, const struct cmp_test *f, double ps,
 			  enum cmp_word word)
 {
 	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "change_pct", num(w->change * 100),
@@ -715,12 +581,72 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 			 r->scale_s, "p_bench", num(r->p), "p_holm", num(r->padj), "family_tests", m);
 	if (*out && r->two)
 		json_object_set_new(*out, "variance_scale_top", json_real(r->scale_t));
+	/* the power: the change (one bench's, the others unchanged: Holm's
+	 * first step, alpha / m, halved for two tests) this test finds 9 times
+	 * in 10, from its standard error and degrees of freedom */
+	double ae = o->alpha / (m > 1 ? m : 1) / (r->two ? 2 : 1);
+	double ds = cmp_detectable(sqrt(r->es_s * r->fs.se2), r->fs.df, ae, CMP_POWER);
+	double dt = r->two ? cmp_detectable(sqrt(r->es_t * r->ft.se2), r->ft.df, ae, CMP_POWER) : NAN;
+	if (*out)
+		json_object_set_new(*out, "detectable",
+				    json_pack("{s:f,s:o,s:o}", "power", CMP_POWER, "sweep_pct",
+					      num(100 * expm1(ds)), "top_pct", num(100 * expm1(dt))));
+	if (*out && isfinite(r->hs) && r->hs > 0) /* the test's variance from the history */
+		json_object_set_new(*out, "history",
+				    json_pack("{s:i,s:o,s:o}", "runs", r->hruns, "spread_pct",
+					      num(100 * r->hs), "spread_top_pct", num(100 * r->ht)));
 	return word;
+}
+
+/* A change far beyond any run-to-run noise is called whatever the
+ * repetitions (one a side will do): every repetition of one side at least
+ * `factor` times every one of the other at the top of the sweep (the mean
+ * log median of the two largest N: growth shows there, and a change of
+ * the whole sweep shows there too). The factor: --decisive when given;
+ * else from the history (this bench's run-to-run spread at the top of the
+ * sweep on this host, CMP_DECISIVE_SD standard deviations, at least
+ * CMP_DECISIVE_MIN); else CMP_DECISIVE_DEFAULT, above the largest change
+ * between two repetitions of an unchanged system measured here
+ * (docs/compare.md, "A large change"). */
+struct decisive {
+	int dir;       /* +1 B slower, -1 B faster, 0 neither */
+	double change; /* there: exp(mean B - mean A) - 1 */
+	double factor;
+	const char *basis; /* "history", "default", "--decisive" */
+};
+
+static void decisive(const struct rep_res *r, const struct cmp_opts *o, const struct cmp_floor *f,
+		     struct decisive *d)
+{
+	int need = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
+	*d = (struct decisive){0, NAN, CMP_DECISIVE_DEFAULT, "default"};
+	if (o->decisive > 1) {
+		d->factor = o->decisive;
+		d->basis = "--decisive";
+	} else if (f && f->runs >= need && isfinite(f->spread_top2)) {
+		d->factor = fmax(exp(CMP_DECISIVE_SD * f->spread_top2), CMP_DECISIVE_MIN);
+		d->basis = "history";
+	}
+	/* never under the threshold the bench is judged with (a noise floor
+	 * the user asked for is a smallest change worth calling) */
+	d->factor = fmax(d->factor, 1 + o->threshold);
+	if (!r || !r->lv)
+		return;
+	double lf = log(d->factor), up = r->bmin[2] - r->amax[2], down = r->amin[2] - r->bmax[2];
+	d->dir = up >= lf ? 1 : down >= lf ? -1 : 0;
+	d->change = r->s2.change;
+}
+
+static json_t *decisive_json(const struct decisive *d)
+{
+	return json_pack("{s:f,s:s,s:s,s:o}", "factor", d->factor, "basis", d->basis, "word",
+			 d->dir > 0 ? "slower" : d->dir < 0 ? "faster" : "none", "top_change_pct",
+			 num(100 * d->change));
 }
 
 static json_t *compare_bench(const struct bench_result *ba, const struct bench_result *bb,
 			     const struct cmp_opts *o, struct tally *t, uint64_t *ca, uint64_t *cb,
-			     const struct rep_res *rr, int *judged)
+			     const struct rep_res *rr, const struct cmp_floor *fl, int *judged)
 {
 	int na, nb;
 	uint64_t *va = distinct_n(ba, &na), *vb = distinct_n(bb, &nb);
@@ -750,6 +676,13 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 		test = "none";
 		w = CMP_INSUFFICIENT;
 	}
+	struct decisive dz;
+	decisive(rr, o, fl, &dz);
+	if (dz.dir && w != CMP_SLOWER && (dz.dir > 0 || w != CMP_FASTER)) {
+		if (w == CMP_INSUFFICIENT || !strcmp(test, "samples"))
+			test = "decisive";
+		w = dz.dir > 0 ? CMP_SLOWER : CMP_FASTER;
+	}
 	*judged = w != CMP_INSUFFICIENT;
 	t->bench_words[w]++;
 	if (w == CMP_SLOWER)
@@ -762,11 +695,15 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 		nslow += pw && !strcmp(pw, "slower");
 		nfast += pw && !strcmp(pw, "faster");
 	}
-	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
+	json_t *jd = rr && rr->lv ? decisive_json(&dz) : json_null();
+	double sw = rr && rr->lv ? 100 * rr->sw.change : NAN;
+	double st = rr && rr->lv && rr->two ? 100 * rr->st.change : NAN;
+	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
 			 bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
 			 bench_status_name(ba->status), "status_b", bench_status_name(bb->status),
 			 "word", cmp_word_name(w), "test", test, "repetitions_a", ka,
 			 "repetitions_b", kb, "repetition_test", rt ? rt : json_null(),
+			 "decisive", jd, "sweep_change_pct", num(sw), "top_change_pct", num(st),
 			 "median_change_pct", num(mc * 100), "points_compared",
 			 (int)json_array_size(pts), "points_slower", nslow, "points_faster", nfast,
 			 "points", pts, "n_only_in_a", only_a, "n_only_in_b", only_b);
@@ -825,7 +762,9 @@ static void conditions(const struct run_result *a, const struct run_result *b, j
 		{0, "cpu.model", "CPU model"},
 		{0, "cpu.count_online", "CPUs online"},
 		{0, "memory.thp.enabled", "transparent huge pages"},
-		{0, "virtualization.hypervisor.type", "hypervisor"},
+		{0, "virtualization.hypervisor.name", "hypervisor"},
+		{0, "virtualization.hypervisor.cpuid_vendor", "hypervisor's CPUID signature"},
+		{0, "virtualization.hypervisor.type", "hypervisor type (/sys/hypervisor)"},
 		{1, "scale", "scale (--quick/--full)"},
 		{1, "ci_target", "CI target (--ci)"},
 	};
@@ -849,6 +788,11 @@ static void conditions(const struct run_result *a, const struct run_result *b, j
 			continue;
 		cond_text(ra, c[i].path, va, sizeof(va));
 		cond_text(rb, c[i].path, vb, sizeof(vb));
+		/* the hypervisor's name and signature are recorded since 2026-12-05:
+		 * an older result says nothing, which is not a difference */
+		if (!strncmp(c[i].path, "virtualization.hypervisor.", 26) && strcmp(c[i].path + 26, "type") &&
+		    (!*va || !*vb))
+			continue;
 		if (strcmp(va, vb))
 			json_array_append_new(caveats,
 					      json_sprintf("%s differs: A %s, B %s", c[i].what,
@@ -966,12 +910,12 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 		int nfa, nxa, nfb, nxb;
 		rep_figures(ba, n, sa, kpa, &nfa, xa, &nxa);
 		rep_figures(bb, n, sb, kpb, &nfb, xb, &nxb);
-		struct welch w;
+		struct cmp_welch w;
 		if (nfa >= 2 && nfb >= 2) {
 			by_reps = 1;
-			welch_test(sa, nfa, sb, nfb, &w);
+			cmp_welch(sa, nfa, sb, nfb, &w);
 			sig_s = material && w.p < alpha;
-			welch_test(kpa, nfa, kpb, nfb, &w);
+			cmp_welch(kpa, nfa, kpb, nfb, &w);
 			sig_k = material && w.p < alpha;
 		} else if (o->strict || !judged) { /* not from repetitions: only with --strict */
 			sig_s = material && ci_apart(ua->sigma_lo, ua->sigma_hi, ub->sigma_lo, ub->sigma_hi);
@@ -979,10 +923,10 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 		}
 		double ma, mb, sea, seb;
 		if (nxa >= 2 && nxb >= 2) {
-			welch_test(xa, nxa, xb, nxb, &w);
+			cmp_welch(xa, nxa, xb, nxb, &w);
 			chg = w.change;
-			struct ftest fx = {log1p(w.change), w.se2, w.df};
-			px = ft_p(&fx, t->scale); /* a level, as the latency's: the run effect */
+			struct cmp_test fx = {log1p(w.change), w.se2, w.df};
+			px = cmp_test_p(&fx, t->scale); /* a level, as the latency's: the run effect */
 			sig_x = w.p < alpha && fabs(chg) > o->threshold;
 		} else if ((o->strict || !judged) && n && ops_at(ba, n, &ma, &sea) &&
 			   ops_at(bb, n, &mb, &seb)) {
@@ -1046,11 +990,20 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		int nn = 0;
 		if (!ba->name || find_bench(a, bench_key(ba, ka, sizeof(ka))) != ba ||
 		    !(bb = find_bench(b, ka)) || ba->version != bb->version ||
-		    reps_with_points(ba) < need || reps_with_points(bb) < need)
+		    !reps_with_points(ba) || !reps_with_points(bb))
 			continue;
 		uint64_t *ns = common_n(ba, bb, &nn);
 		if (ns && nn > 0)
 			rep_stats(ba, bb, ns, nn, &rr[i]);
+		rr[i].ok = rr[i].lv && reps_with_points(ba) >= need && reps_with_points(bb) >= need;
+		const struct cmp_floor *f = floor_of(o, ka, bb->version);
+		int fneed = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
+		rr[i].hs = rr[i].ht = NAN;
+		if (f && f->runs >= fneed) {
+			rr[i].hs = f->spread;
+			rr[i].ht = f->spread_top;
+			rr[i].hruns = f->runs;
+		}
 		free(ns);
 	}
 	struct fam fm;
@@ -1081,7 +1034,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		struct cmp_opts ob = *o; /* this bench's threshold: the floor's when larger */
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);
 		ob.threshold = compare_threshold(o, f, &fused, &fl);
-		json_t *jb = compare_bench(ba, bb, &ob, &t, ca, cb, &rr[i], &judged);
+		json_t *jb = compare_bench(ba, bb, &ob, &t, ca, cb, &rr[i], f, &judged);
 		if (jb && o->floor_k > 0)
 			json_object_set_new(jb, "noise_floor", floor_json(o, f, ob.threshold, fused, fl));
 		json_array_append_new(benches, jb);
@@ -1135,7 +1088,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 					      "tests", t.family, "variance_scale", fm.scale_s,
 					      "variance_scale_top", fm.scale_t, "prior_df", fm.d0_s,
 					      "prior_df_top", fm.d0_t, "scale_benches", fm.used,
-					      "scale_min_benches", SCALE_MIN_BENCHES));
+					      "scale_min_benches", CMP_SCALE_MIN_TESTS));
 	/* concurrency benches only (older outputs have none: the key is absent) */
 	if (out && json_array_size(tchg))
 		json_object_set_new(out, "throughput_changes", tchg);

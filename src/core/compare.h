@@ -18,6 +18,10 @@ struct cmp_floor {
 	int version;   /* of the bench in those runs */
 	int runs, points;
 	double spread; /* NAN when fewer than 2 runs or no common N */
+	/* the same over the top third of the common N (at least 2) and over
+	 * the top two (the top of the sweep, where a decisive change is looked
+	 * for); NAN likewise */
+	double spread_top, spread_top2;
 };
 
 struct cmp_opts {
@@ -32,7 +36,21 @@ struct cmp_opts {
 	int floor_min_runs;
 	const struct cmp_floor *floors;
 	int nfloors;
+	/* --decisive: a change of this factor or more, every repetition of one
+	 * side beyond every one of the other, is called with any number of
+	 * repetitions (0: from the history's spread, else the default below) */
+	double decisive;
 };
+
+/* The decisive factor without history (docs/compare.md, "A large change"),
+ * and with it: CMP_DECISIVE_SD times the bench's run-to-run spread, at
+ * least CMP_DECISIVE_MIN. */
+#define CMP_DECISIVE_DEFAULT 6.0
+#define CMP_DECISIVE_SD 6.0
+#define CMP_DECISIVE_MIN 1.5
+/* The power a bench's detectable change is stated at (docs/compare.md,
+ * "Power"): found in 9 of 10 compares. */
+#define CMP_POWER 0.9
 
 /* The threshold a bench is judged with: o->threshold, or the noise floor
  * when o->floor_k > 0, f has enough runs and its floor is larger; *used

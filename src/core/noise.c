@@ -172,26 +172,40 @@ void noise_finish(struct noise_set *s)
 		f->spread = NAN;
 		if (a->nruns < 1)
 			continue;
+		f->spread_top = f->spread_top2 = NAN;
 		double *lv = calloc((size_t)a->nruns, sizeof(*lv));
-		if (!lv)
+		int *at = calloc((size_t)a->runs[0].npts + 1, sizeof(*at));
+		if (!lv || !at) {
+			free(lv);
+			free(at);
 			continue;
+		}
 		const struct noise_run *r0 = &a->runs[0];
 		for (int j = 0; j < r0->npts; j++) { /* the common N */
 			int all = 1;
 			for (int r = 1; r < a->nruns && all; r++)
 				all = isfinite(run_at(&a->runs[r], r0->n[j]));
-			if (!all)
-				continue;
-			f->points++;
-			for (int r = 0; r < a->nruns; r++)
-				lv[r] += run_at(&a->runs[r], r0->n[j]);
+			if (all)
+				at[f->points++] = j;
 		}
-		if (f->points) {
-			for (int r = 0; r < a->nruns; r++)
-				lv[r] /= f->points;
-			f->spread = noise_spread(lv, a->nruns);
+		/* the whole sweep, its top third (at least 2 points, as compare
+		 * takes it) and its top two points */
+		int k = f->points, top = k / 3 < 2 ? 2 : k / 3;
+		int from[3] = {0, k > top ? k - top : 0, k >= 2 ? k - 2 : 0};
+		double *out[3] = {&f->spread, &f->spread_top, &f->spread_top2};
+		for (int w = 0; w < 3 && k; w++) {
+			if (w == 1 && !from[1])
+				continue; /* no top third apart from the sweep */
+			for (int r = 0; r < a->nruns; r++) {
+				lv[r] = 0;
+				for (int j = from[w]; j < k; j++)
+					lv[r] += run_at(&a->runs[r], r0->n[at[j]]);
+				lv[r] /= k - from[w];
+			}
+			*out[w] = noise_spread(lv, a->nruns);
 		}
 		free(lv);
+		free(at);
 	}
 }
 

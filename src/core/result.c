@@ -454,6 +454,40 @@ int bench_per_kib(const struct bench_result *b, double *nmin, double *at_min, do
 	return 0;
 }
 
+static double ops_at_n(const struct bench_result *b, uint64_t n)
+{
+	double s = 0;
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++)
+			if (b->reps[r].pts[i].n == n && b->reps[r].pts[i].ops_per_s > 0) {
+				s += b->reps[r].pts[i].ops_per_s;
+				k++;
+			}
+	return k ? s / k : NAN;
+}
+
+int bench_ops_range(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
+		    double *at_max)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->ops_per_s > 0) {
+				lo = p->n < lo ? p->n : lo;
+				hi = p->n > hi ? p->n : hi;
+			}
+		}
+	if (!hi || lo == hi)
+		return -1;
+	*nmin = (double)lo;
+	*nmax = (double)hi;
+	*at_min = ops_at_n(b, lo);
+	*at_max = ops_at_n(b, hi);
+	return 0;
+}
+
 void bench_result_clear(struct bench_result *b)
 {
 	free(b->name);

@@ -175,6 +175,11 @@ double point_ops_se(const struct point *p);
  * median over them); 0, or -1 when no point moved bytes. */
 int bench_per_kib(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
 		  double *at_max);
+/* Concurrency axes: the mean throughput (ops/s, repetitions pooled) at the
+ * smallest and the largest N that measured one; 0, or -1 with fewer than
+ * two such N. */
+int bench_ops_range(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
+		    double *at_max);
 /* For a bench with a control (points with has_ctl): a note "control: ..."
  * with the op's and the control's own verdicts, saying when the control's
  * growth explains the op's; replaces an earlier one; none without. */

@@ -156,7 +156,7 @@ void compare_print_text(const json_t *c, FILE *f)
 		if (json_array_size(pts)) {
 			const char *w = js(v, "word");
 			const json_t *rt = json_object_get(v, "repetition_test");
-			char how[320];
+			char how[400];
 			if (json_is_object(rt)) {
 				const json_t *sw = json_object_get(rt, "sweep"), *tp = json_object_get(rt, "top");
 				char pa[16], pt[80];
@@ -165,28 +165,60 @@ void compare_print_text(const json_t *c, FILE *f)
 				if (json_is_object(tp))
 					snprintf(pt, sizeof(pt), ", top third %s p %.3g",
 						 pct(jnum(tp, "change_pct"), b3, sizeof(b3)), jnum(tp, "p"));
-				char ph[64] = ""; /* Holm over the compare's benches (absent in old JSON) */
+				char ph[160] = ""; /* Holm over the compare's benches (absent in old JSON) */
+				const json_t *hi = json_object_get(rt, "history");
+				char hs[80] = "";
+				if (json_is_object(hi))
+					snprintf(hs, sizeof(hs), "; run-to-run spread %.2g%% (%lld earlier runs)",
+						 jnum(hi, "spread_pct"),
+						 (long long)json_integer_value(json_object_get(hi, "runs")));
 				if (json_is_number(json_object_get(rt, "p_holm")))
-					snprintf(ph, sizeof(ph), "; family p %.3g (Holm, %lld benches)",
+					snprintf(ph, sizeof(ph), "%s; family p %.3g (Holm, %lld benches)", hs,
 						 jnum(rt, "p_holm"),
 						 (long long)json_integer_value(json_object_get(rt, "family_tests")));
-				snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s%s",
+				const json_t *dt = json_object_get(rt, "detectable");
+				char fd[64] = "";
+				double dv = jnum(dt, "sweep_pct");
+				if (isfinite(dv) && dv < 100)
+					snprintf(fd, sizeof(fd), "; finds +%.2g%% (%.0f%% power)", dv,
+						 100 * jnum(dt, "power"));
+				else if (isfinite(dv))
+					snprintf(fd, sizeof(fd), "; finds %.3gx (%.0f%% power)", 1 + dv / 100,
+						 100 * jnum(dt, "power"));
+				snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s%s%s",
 					 (long long)json_integer_value(json_object_get(rt, "repetitions_a")),
 					 (long long)json_integer_value(json_object_get(rt, "repetitions_b")),
-					 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt, ph);
-			} else if (!strcmp(w, "insufficient")) {
-				snprintf(how, sizeof(how), "; %lld and %lld repetitions",
+					 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt, ph, fd);
+			} else if (!strcmp(w, "insufficient") || !strcmp(js(v, "test"), "decisive")) {
+				char lv[96] = "";
+				if (isfinite(jnum(v, "sweep_change_pct")))
+					snprintf(lv, sizeof(lv), ": sweep %s%s%s",
+						 pct(jnum(v, "sweep_change_pct"), b2, sizeof(b2)),
+						 isfinite(jnum(v, "top_change_pct")) ? ", top third " : "",
+						 isfinite(jnum(v, "top_change_pct"))
+							 ? pct(jnum(v, "top_change_pct"), b3, sizeof(b3)) : "");
+				snprintf(how, sizeof(how), "; %lld and %lld repetitions%s",
 					 (long long)json_integer_value(json_object_get(v, "repetitions_a")),
-					 (long long)json_integer_value(json_object_get(v, "repetitions_b")));
+					 (long long)json_integer_value(json_object_get(v, "repetitions_b")), lv);
 			} else {
 				snprintf(how, sizeof(how), "; from the samples (--strict)");
 			}
+			const json_t *dz = json_object_get(v, "decisive");
+			char dec[200] = "";
+			if (strcmp(js(dz, "word"), "none") && json_is_string(json_object_get(dz, "word"))) {
+				const char *basis = js(dz, "basis");
+				snprintf(dec, sizeof(dec), "; decisive: the top two points %s, beyond %.3gx (%s)",
+					 pct(jnum(dz, "top_change_pct"), b4, sizeof(b4)), jnum(dz, "factor"),
+					 !strcmp(basis, "history") ? "6 x this bench's run-to-run spread here"
+					 : !strcmp(basis, "default") ? "the default; no history of this bench here"
+								     : basis);
+			}
 			fprintf(f, "%-12s %8s  median change %s; slower at %lld, faster at %lld of %lld "
-				   "points%s  => %s\n",
+				   "points%s%s  => %s\n",
 				js(v, "name"), "bench", pct(jnum(v, "median_change_pct"), b1, sizeof(b1)),
 				(long long)json_integer_value(json_object_get(v, "points_slower")),
 				(long long)json_integer_value(json_object_get(v, "points_faster")),
-				(long long)json_integer_value(json_object_get(v, "points_compared")), how,
+				(long long)json_integer_value(json_object_get(v, "points_compared")), how, dec,
 				!strcmp(w, "slower") ? "SLOWER" : w);
 		}
 		const json_t *nf = json_object_get(v, "noise_floor");

@@ -104,6 +104,11 @@ static const char *headline(const struct bench_result *b, char *buf, size_t len)
 			snprintf(buf + l, len - l, ", sigma %.3f [%.3f, %.3f], kappa %.2g [%.2g, %.2g], "
 				 "efficiency %.2f at N=%g", u->sigma, u->sigma_lo, u->sigma_hi, u->kappa,
 				 u->kappa_lo, u->kappa_hi, u->efficiency, u->nmax);
+		} else if (bench_ops_range(b, &n0, &c0, &n1, &c1) == 0) {
+			/* no fit: what it measured, the throughput at both ends */
+			size_t l = strlen(buf);
+			snprintf(buf + l, len - l, " (no fit): %.4g %s/s at N=%g, %.4g at N=%g", c0,
+				 b->unit ? b->unit : "op", n0, c1, n1);
 		}
 	} else if (b->axis_kind == 2 && bench_per_kib(b, &n0, &c0, &n1, &c1) == 0) {
 		char a[32], c[32];

@@ -67,6 +67,11 @@ static void print_usl(FILE *f, const struct bench_result *br)
 	else if (u->noversub && !u->oversub_fitted)
 		fprintf(f, " (%d oversubscribed point%s left out)", u->noversub,
 			u->noversub == 1 ? "" : "s");
+	double n0, x0, n1, x1;
+	char y[32];
+	if (!(u->lambda > 0) && bench_ops_range(br, &n0, &x0, &n1, &x1) == 0) /* what it measured */
+		fprintf(f, " (no fit) %s %s/s@N=%g, %s@N=%g", fmt_rate(x0, x, sizeof(x)),
+			br->unit ? br->unit : "op", n0, fmt_rate(x1, y, sizeof(y)), n1);
 }
 
 enum headline { HL_GROWTH, HL_USL, HL_PER_KIB };
@@ -365,14 +370,31 @@ static void list_add(char *buf, size_t len, const char *s)
 		snprintf(buf + len - 4, 4, "...");
 }
 
+static void cpu_flush(char *buf, size_t len, const char *name, const char *label, int count)
+{
+	char item[200];
+	if (!count)
+		return;
+	if (count > 1)
+		snprintf(item, sizeof(item), "%s (%d variants)", name, count);
+	else
+		snprintf(item, sizeof(item), "%s", label);
+	list_add(buf, len, item);
+}
+
+/* Above this many times cpus_online x the throughput at the smallest N, a
+ * saturating concurrency axis is not levelling off at the CPUs. */
+#define CPU_BOUND_SLACK 1.25
+
 /* The findings on top: benches whose cost grows, that stopped on a failure
  * or limit, that stalled (a bench's own "findings" in a point's extras),
  * and how many stayed unclear. */
 static void print_findings(const struct run_result *r, FILE *f)
 {
 	char grows[1024] = "", stops[1024] = "", stalls[1024] = "", unclear[1024] = "", lb[160],
-	     item[400], sat[1024] = "", retro[1024] = "";
-	int nunclear = 0, nmeasured = 0;
+	     item[400], sat[1024] = "", retro[1024] = "", cpubound[1024] = "";
+	int nunclear = 0, nmeasured = 0, ncpu = 0, cpus = 0, cpu_cnt = 0;
+	char cpu_last[160] = "", cpu_lb[160] = "";
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
 		if (br->status == BS_SKIPPED)
@@ -381,7 +403,26 @@ static void print_findings(const struct run_result *r, FILE *f)
 		bench_label(br, lb, sizeof(lb));
 		if (br->axis_kind == 1) { /* concurrency: throughput is the headline */
 			const struct usl *u = &br->usl;
-			if (u->cls == USL_SATURATES) {
+			double x0, x1, n0, n1;
+			/* throughput levelling off at the CPUs: the concurrency adds
+			 * no CPU, so at most cpus_online times one's throughput is
+			 * what a CPU-bound axis can give; said once, below */
+			if (u->cls == USL_SATURATES && br->cpus_online > 0 &&
+			    bench_ops_range(br, &n0, &x0, &n1, &x1) == 0 && n1 > br->cpus_online &&
+			    x1 <= CPU_BOUND_SLACK * br->cpus_online * x0) {
+				ncpu++;
+				cpus = br->cpus_online;
+				/* one entry per bench name: "io.randread (6 variants)" */
+				int same = ncpu > 1 && !strcmp(cpu_last, br->name);
+				if (same)
+					cpu_cnt++;
+				else {
+					cpu_flush(cpubound, sizeof(cpubound), cpu_last, cpu_lb, cpu_cnt);
+					snprintf(cpu_last, sizeof(cpu_last), "%s", br->name);
+					snprintf(cpu_lb, sizeof(cpu_lb), "%s", lb);
+					cpu_cnt = 1;
+				}
+			} else if (u->cls == USL_SATURATES) {
 				snprintf(item, sizeof(item), "%s (efficiency %.2f at N=%g)", lb,
 					 u->efficiency, u->nmax);
 				list_add(sat, sizeof(sat), item);
@@ -432,9 +473,14 @@ static void print_findings(const struct run_result *r, FILE *f)
 		fprintf(f, "  saturates %s\n", sat);
 	if (*retro)
 		fprintf(f, "  retrograde %s\n", retro);
+	cpu_flush(cpubound, sizeof(cpubound), cpu_last, cpu_lb, cpu_cnt);
+	if (ncpu)
+		fprintf(f, "  expected %d concurrency bench%s level off at the %d CPUs (throughput at "
+			   "most %d x one's, as CPU-bound work does): %s\n",
+			ncpu, ncpu == 1 ? "" : "es", cpus, cpus, cpubound);
 	if (nunclear)
 		fprintf(f, "  unclear  %d of %d: %s (why below)\n", nunclear, nmeasured, unclear);
-	if (!*grows && !*stops && !*stalls && !*sat && !*retro && !nunclear)
+	if (!*grows && !*stops && !*stalls && !*sat && !*retro && !nunclear && !ncpu)
 		fprintf(f, "  nothing grows, stops or stalls (%d bench%s O(1) or on a parameter axis)\n",
 			nmeasured, nmeasured == 1 ? "" : "es");
 	fputc('\n', f);

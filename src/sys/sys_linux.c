@@ -22,6 +22,9 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #define ERRLEN 512
 #define SYSLOG_ACTION_READ_ALL 3
@@ -317,9 +320,75 @@ static json_t *container_json(void)
 	return o;
 }
 
+/* CPUID's hypervisor leaf 0x40000000: the hypervisor's 12-byte vendor
+ * signature in EBX, ECX, EDX ("KVMKVMKVM", "Microsoft Hv", "bhyve bhyve "),
+ * valid when CPUID.1:ECX bit 31 (the hypervisor bit) is set. A hypervisor
+ * may give a signature of another kind (this project's VM: the kernel says
+ * PVM, CPUID says bhyve), so the kernel's own line is recorded beside it. */
+static json_t *hv_cpuid_json(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char s[13];
+	size_t n;
+
+	__cpuid(1, a, b, c, d);
+	if (!(c >> 31 & 1))
+		return sb_unavailable("CPUID: no hypervisor bit");
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(s, &b, 4);
+	memcpy(s + 4, &c, 4);
+	memcpy(s + 8, &d, 4);
+	s[12] = 0;
+	for (n = strlen(s); n && s[n - 1] == ' '; n--)
+		s[n - 1] = 0;
+	for (n = 0; s[n]; n++)
+		if ((unsigned char)s[n] < 32 || (unsigned char)s[n] > 126)
+			s[n] = '?';
+	if (!*s)
+		return sb_unavailable("CPUID leaf 0x40000000: empty signature");
+	return json_string(s);
+#else
+	return sb_unavailable("CPUID: not an x86 machine");
+#endif
+}
+
+/* The kernel's own "Hypervisor detected: NAME" line (arch/x86 at boot),
+ * from the kernel log while it is still there and readable. */
+static json_t *hv_kernel_json(void)
+{
+	static const char key[] = "Hypervisor detected: ";
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0), n = -1, e;
+	char *buf = NULL, *p, *end;
+	json_t *v;
+
+	if (size > 0 && (buf = malloc((size_t)size + 1)))
+		n = klogctl(SYSLOG_ACTION_READ_ALL, buf, size);
+	if (n < 0) {
+		e = buf || size < 0 ? errno : ENOMEM;
+		free(buf);
+		return sb_unavailable("klogctl: %s%s", strerror(e),
+				      e == EPERM ? " (kernel.dmesg_restrict?)" : "");
+	}
+	buf[n] = 0;
+	p = strstr(buf, key);
+	if (!p) {
+		free(buf);
+		return sb_unavailable("no \"%s\" line in the kernel log (none, or "
+				      "rotated out)", "Hypervisor detected:");
+	}
+	p += sizeof key - 1;
+	end = p + strcspn(p, "\r\n");
+	while (end > p && end[-1] == ' ')
+		end--;
+	v = json_stringn(p, (size_t)(end - p));
+	free(buf);
+	return v ? v : sb_unavailable("kernel line not text");
+}
+
 static json_t *virtualization_json(void)
 {
-	json_t *o = json_object(), *hv = json_object();
+	json_t *o = json_object(), *hv = json_object(), *kd, *cv;
 	char err[ERRLEN], flags[8192];
 	char *info = sb_read_file("/proc/cpuinfo", 8 << 20, NULL, err,
 				  sizeof err);
@@ -334,6 +403,15 @@ static json_t *virtualization_json(void)
 							     "hypervisor")));
 	free(info);
 	sb_set(hv, "type", sb_file_string("/sys/hypervisor/type"));
+	sb_set(hv, "cpuid_vendor", hv_cpuid_json());
+	sb_set(hv, "kernel_detected", hv_kernel_json());
+	/* the name compare matches on: the kernel's word, else CPUID's */
+	kd = json_object_get(hv, "kernel_detected");
+	cv = json_object_get(hv, "cpuid_vendor");
+	sb_set(hv, "name", json_is_string(kd) ? json_string(json_string_value(kd))
+		: json_is_string(cv) ? json_string(json_string_value(cv))
+		: json_is_false(json_object_get(hv, "cpu_flag")) ? json_string("none")
+		: sb_unavailable("no hypervisor name readable (CPUID, kernel log)"));
 	sb_set(hv, "sys_vendor", sb_file_string("/sys/class/dmi/id/sys_vendor"));
 	sb_set(hv, "product_name",
 	       sb_file_string("/sys/class/dmi/id/product_name"));

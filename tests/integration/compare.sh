@@ -55,8 +55,25 @@ assert all(p["word"] == "slower" and p["p"] < 0.01 and p["delta"] > 0.5 and abs(
 "$SB" run fs.stat --dir "$T/target" --max-n 20 --budget 0.01 -q --no-db -o "$T/one.json" >/dev/null 2>&1
 python3 "$H/doctor.py" "$T/one.json" "$T/one-slow.json" --factor 1.5
 "$SB" compare "$T/one.json" "$T/one-slow.json" >"$T/ins" 2>"$T/ins.err"; rc=$?
-check "one repetition a side, 1.5x slower: insufficient, exit 0" sh -c '[ $1 = 0 ] && grep -q "1 and 1 repetitions  => insufficient" "$2" && grep -q "0 slower, 0 noisy, 1 insufficient" "$2"' _ $rc "$T/ins"
-check "... with a one-line warning on stderr naming -r 3 and --strict" sh -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "fewer than 3 repetitions a side.*-r 3.*--strict" "$1"' _ "$T/ins.err"
+check "one repetition a side, 1.5x slower: insufficient, exit 0" sh -c '[ $1 = 0 ] && grep -q "1 and 1 repetitions: sweep +50.0%, top third +50.0%  => insufficient" "$2" && grep -q "0 slower, 0 noisy, 1 insufficient" "$2"' _ $rc "$T/ins"
+check "... with a one-line warning on stderr naming -r 3 and --strict" sh -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "fewer than 3 repetitions a side and no decisive change.*-r 3.*--strict" "$1"' _ "$T/ins.err"
+# a change far beyond any run-to-run noise (the default factor, 6) is
+# called with one repetition a side; within it, and with --decisive above
+# it, it is not
+python3 "$H/doctor.py" "$T/one.json" "$T/one-10x.json" --factor 10
+"$SB" compare "$T/one.json" "$T/one-10x.json" >"$T/dec" 2>"$T/dec.err"; rc=$?
+check "one repetition a side, 10x slower: decisive, SLOWER, exit 3" sh -c '[ $1 = 3 ] && grep -q "decisive: the top two points +900.0%, beyond 6x (the default; no history of this bench here)  => SLOWER" "$2" && [ ! -s "$3" ]' _ $rc "$T/dec" "$T/dec.err"
+"$SB" compare "$T/one-10x.json" "$T/one.json" >"$T/decf" 2>&1; rc=$?
+check "... the reverse: faster, exit 0" sh -c '[ $1 = 0 ] && grep -q "decisive: the top two points -90.0%.*=> faster" "$2"' _ $rc "$T/decf"
+"$SB" compare --decisive 12 "$T/one.json" "$T/one-10x.json" >"$T/dec12" 2>&1; rc=$?
+check "... --decisive 12: insufficient, exit 0" sh -c '[ $1 = 0 ] && grep -q "=> insufficient" "$2"' _ $rc "$T/dec12"
+python3 "$H/doctor.py" "$T/one.json" "$T/one-5x.json" --factor 5
+"$SB" compare "$T/one.json" "$T/one-5x.json" >"$T/dec5" 2>&1; rc=$?
+check "... 5x, under the default factor: insufficient, exit 0" sh -c '[ $1 = 0 ] && grep -q "=> insufficient" "$2"' _ $rc "$T/dec5"
+"$SB" compare --decisive 1 "$T/one.json" "$T/one.json" >/dev/null 2>"$T/d1"; rc=$?
+check "--decisive 1: exit 2" sh -c '[ $1 = 2 ] && grep -q "decisive" "$2"' _ $rc "$T/d1"
+"$SB" compare --history-from "$T/nonexistent.json" "$T/one.json" "$T/one.json" >/dev/null 2>"$T/hf"; rc=$?
+check "--history-from a missing file: exit 2, named" sh -c '[ $1 = 2 ] && grep -q "history-from.*nonexistent.json" "$2"' _ $rc "$T/hf"
 "$SB" compare --strict "$T/one.json" "$T/one-slow.json" >"$T/strict" 2>&1; rc=$?
 check "--strict: judged on the samples of one run, exit 3" sh -c '[ $1 = 3 ] && grep -q "from the samples (--strict)  => SLOWER" "$2"' _ $rc "$T/strict"
 "$SB" compare --min-repetitions 1 "$T/one.json" "$T/one.json" >/dev/null 2>"$T/mr"; rc=$?
@@ -65,6 +82,30 @@ check "--min-repetitions below 2: exit 2" sh -c '[ $1 = 2 ] && grep -q "min-repe
 python3 "$H/doctor.py" "$T/a.json" "$T/cs.json" --snapshot clocksource.current=hpet
 "$SB" compare "$T/a.json" "$T/cs.json" >"$T/cond" 2>&1
 check "a different clock source is named as a caveat" grep -q "caveat: clock source differs: A .*, B hpet" "$T/cond"
+check "the snapshot names the hypervisor (or none): kernel line, CPUID signature" python3 -c '
+import json, sys
+h = json.load(open(sys.argv[1]))["snapshot"]["virtualization"]["hypervisor"]
+assert all(k in h for k in ("name", "cpuid_vendor", "kernel_detected")), h
+if h["cpu_flag"] is True:
+    assert isinstance(h["name"], str) and h["name"] != "none", h
+    assert h["name"] in (h["kernel_detected"], h["cpuid_vendor"]), h
+elif h["cpu_flag"] is False:
+    assert h["name"] == "none", h
+' "$T/a.json"
+python3 "$H/doctor.py" "$T/a.json" "$T/hv.json" --snapshot virtualization.hypervisor.name=OtherHV
+"$SB" compare "$T/a.json" "$T/hv.json" >"$T/hv" 2>&1
+check "a different hypervisor is named as a caveat" grep -q "caveat: hypervisor differs: A .*, B OtherHV" "$T/hv"
+python3 "$H/doctor.py" "$T/a.json" "$T/hv0.json" --snapshot virtualization.hypervisor.name=
+python3 - "$T/hv0.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = d["snapshot"]["virtualization"]["hypervisor"]
+for k in ("name", "cpuid_vendor", "kernel_detected"):
+    h.pop(k, None)
+json.dump(d, open(sys.argv[1], "w"))
+PY
+"$SB" compare "$T/hv0.json" "$T/a.json" >"$T/hv0" 2>&1
+check "an older result without the hypervisor's name: no caveat for it" sh -c '! grep -q "caveat: hypervisor" "$1"' _ "$T/hv0"
 
 "$SB" compare "$T/a.json" "$T/v2.json" >"$T/ver" 2>&1; rc=$?
 check "different bench version: refused loudly, exit 0" sh -c '[ $1 = 0 ] && grep -q "fs.stat: REFUSED, version 1 in A but 99 in B" "$2"' _ $rc "$T/ver"

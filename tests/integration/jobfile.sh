@@ -53,6 +53,8 @@ check "-o /proc/x.json: nothing left" empty_dir "$T/target"
 cat >"$T/jobs/common.inc" <<'EOF'
 [global]
 # every section's, unless it says otherwise
+study = test-study
+title = A <test> study
 repeat = 2
 quick
 in-process
@@ -63,6 +65,8 @@ include common.inc
 bench = net.socket
 max-n = ${SB_TEST_MAXN}
 title = socket with $$ in the title
+reference = then: flat at 5,000 cycles
+reference-us = 3
 [stat]
 bench = fs.stat
 max_n = 50
@@ -72,8 +76,12 @@ bench = net.request
 mech = poll
 max-n = 5
 EOF
-SB_TEST_MAXN=20 "$SB" run "$T/jobs/rt.job" -q --no-db -o "$T/r1.json" --budget 0.02 --no-decide >/dev/null 2>"$T/err1"
+SB_TEST_MAXN=20 "$SB" run "$T/jobs/rt.job" -q --no-db -o "$T/r1.json" --budget 0.02 --no-decide --report "$T/r1.html" >/dev/null 2>"$T/err1"
 check "the job runs" test -s "$T/r1.json"
+check "the report leads with the study view (escaped title)" sh -c \
+	"grep -q '<h2 id=\"study\">Study: A &lt;test&gt; study</h2>' '$T/r1.html' && [ \$(grep -o '<h3 id=\"job-' '$T/r1.html' | wc -l) = 3 ]"
+check "the study view: the section's reference beside its graph, and its line" sh -c \
+	"grep -q '<b>Then:</b> then: flat at 5,000 cycles' '$T/r1.html' && grep -q 'reference (then): 3 us' '$T/r1.html'"
 check "the result records the job, resolved" jtrue "$T/r1.json" \
 	"[j['name'] for j in d['job']['jobs']] == ['sockets', 'stat', 'requests'] and d['job']['jobs'][0]['keys']['max-n'] == '20' and d['job']['jobs'][0]['keys']['repeat'] == '2' and d['job']['jobs'][1]['keys']['repeat'] == '1' and d['job']['jobs'][0]['keys']['title'] == 'socket with \$ in the title'"
 check "each bench ran in its section, with its N and passes" jtrue "$T/r1.json" \
@@ -125,8 +133,11 @@ EOF2
 	check "matrix FILE.job: nothing left" none_left
 	printf '[global]\nfs = tmpfs\n[a]\nbench = fs.stat\nfs = ext4\n' >"$T/jobs/mbad.job"
 	"$SB" matrix "$T/jobs/mbad.job" -q --no-db >"$T/out" 2>"$T/err"; rc=$?
-	check "matrix FILE.job: a job's fs outside the run's: exit 2 at its line" sh -c \
-		"[ $rc = 2 ] && grep -q 'mbad.job:5: fs: ext4 is not among the run' '$T/err'"
+	if [ $rc = 2 ] && grep -q 'mbad.job:5: fs: ext4 is not among the run' "$T/err"; then
+		echo "ok - matrix FILE.job: a job's fs outside the run's: exit 2 at its line"
+	else
+		echo "not ok - matrix FILE.job: a job's fs outside the run's: exit 2 at its line (exit $rc: $(cat "$T/err"))"
+	fi
 	printf '[a]\nbench = fs.stat\nfs = tmpfs\n' >"$T/jobs/rbad.job"
 	"$SB" run "$T/jobs/rbad.job" -q --no-db >"$T/out" 2>"$T/err"; rc=$?
 	check "run FILE.job: fs in a job is matrix's: exit 2 at its line" sh -c \

@@ -66,7 +66,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all setup run check test unit fuzz install uninstall clean print-link dist print-version
+.PHONY: all setup setup-run setup-deb deb run check test unit fuzz install uninstall clean print-link dist print-version
 all: scalebench
 
 ifeq ($(BUILD),build/native)
@@ -114,12 +114,36 @@ unit: $(UNIT_BIN) $(BUILD)/scalebench
 print-link:
 	@echo $(CODEGEN) $(LDFLAGS) -Wl,--whole-archive $(BUILD)/libsb.a -Wl,--no-whole-archive $(LDLIBS)
 
+# What each goal installs (tools/setup-deps.sh): `make run` only what
+# building and running need, `make deb` that and the packaging tools,
+# `make check` (and test, fuzz) everything the tests need.
 setup:
-	@sh tools/setup-deps.sh
+	@sh tools/setup-deps.sh check
 
-run: setup
-	$(MAKE) scalebench
+setup-run:
+	@sh tools/setup-deps.sh run
+
+setup-deb:
+	@sh tools/setup-deps.sh deb
+
+run: setup-run
+	$(MAKE) all
 	./scalebench run --quick -o scalebench-quick.json
+
+# The Debian package, from what git holds at HEAD (make dist), built in a
+# scratch directory with dpkg-buildpackage; the .deb is written to DEB_DIR
+# (default: here) and its path printed last. DEB_BUILD_OPTIONS=nocheck
+# skips the package's unit tests.
+DEB_DIR ?= .
+deb: setup-deb
+	@set -e; tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/scalebench-deb.XXXXXX"); \
+	trap 'rm -rf "$$tmp"' EXIT; \
+	$(MAKE) -s dist DIST_DIR="$$tmp" >/dev/null; \
+	tar -xzf "$$tmp/$(DIST).tar.gz" -C "$$tmp"; \
+	( cd "$$tmp/$(DIST)" && dpkg-buildpackage -us -uc -b -J2 ) >"$$tmp/build.log" 2>&1 || \
+		{ tail -30 "$$tmp/build.log" >&2; echo "make deb: dpkg-buildpackage failed" >&2; exit 1; }; \
+	for f in "$$tmp"/scalebench_$(VERSION)_*.deb; do \
+		cp "$$f" "$(DEB_DIR)/" && echo "$(DEB_DIR)/$$(basename "$$f")"; done
 
 # The whole suite: native build, unit + integration tests, then the same
 # under AddressSanitizer+UndefinedBehaviorSanitizer, the POSIX-only build,
@@ -175,6 +199,11 @@ install: scalebench scalebench-forker
 	install -m 644 docs/result-schema.json $(DESTDIR)$(DATADIR)/result-schema.json
 	install -d $(DESTDIR)$(DATADIR)/studies
 	install -m 644 studies/*.job $(DESTDIR)$(DATADIR)/studies/
+	@# fleet/: the LAVA test definition, the Ansible playbook and role, the
+	@# KCIDB test paths (docs/fleet.md), under $(DATADIR)/fleet
+	set -e; for f in $$(find fleet -type f | sort); do \
+		m=644; [ -x "$$f" ] && m=755; \
+		install -D -m $$m "$$f" "$(DESTDIR)$(DATADIR)/$$f"; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scalebench $(DESTDIR)$(MANDIR)/man1/scalebench.1
@@ -182,6 +211,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(DATADIR)/result-schema.json $(DESTDIR)$(DATADIR)/studies/*.job
 	-rmdir $(DESTDIR)$(DATADIR)/studies 2>/dev/null
+	rm -rf $(DESTDIR)$(DATADIR)/fleet
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:

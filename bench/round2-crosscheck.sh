@@ -18,6 +18,17 @@
 #      server is held) three times vs the bench's unpack phase (the A runs):
 #      wall time per file. Reported, not judged (GNU tar does more per
 #      entry: owners as root, its own checks).
+#   3. FS="ext4 xfs btrfs ..." (root): the unpack alone on each of those
+#      file systems, made fresh on a loop-mounted image in DIR (removed
+#      after): A (the bench's unpack phase, s/file) alternated with B (GNU
+#      tar -xf of the same archive into a new directory on the same file
+#      system, its tree removed after as the bench's delete phase removes
+#      its own), A B A B A; ratio = median A / median B, the load printed
+#      beside. FS=... with UNPACK_ONLY=1 skips 1 and 2. "ext4-nojournal" is
+#      ext4 made without a journal (/ on this VM is one): there the kernel's
+#      inode allocator skips the inodes deleted in the last minute one by
+#      one (recently_deleted()), so any create just after a delete pays
+#      for the deletes: docs/benches.md, "work.round2 against GNU tar".
 # usage: bench/round2-crosscheck.sh [SECONDS, default 5] [FILES, default 2000] [K, default 32] [DIR]
 # DIR: where trees are made (default ${TMPDIR:-/tmp}); a scratch directory
 # inside it is removed on exit. Needs wrk, GNU tar, python3.
@@ -29,9 +40,67 @@ SB=${SB:-./scalebench}
 command -v wrk >/dev/null || { echo "wrk is missing (tools/setup-deps.sh installs it)" >&2; exit 2; }
 W=$(mktemp -d "$PARENT/sb-r2x.XXXXXX") || exit 2
 hold=""
-cleanup() { [ -n "$hold" ] && kill -INT "$hold" 2>/dev/null && wait "$hold" 2>/dev/null; rm -rf "$W"; }
+mnt=""
+cleanup() {
+	[ -n "$hold" ] && kill -INT "$hold" 2>/dev/null && wait "$hold" 2>/dev/null
+	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	rm -rf "$W"
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+median() { echo "$@" | tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# unpack_fs FS: the unpack alone on a fresh FS image, A B A B A (above, 3.)
+unpack_fs() {
+	fs=$1
+	img="$W/$fs.img"; mnt="$W/$fs.mnt"
+	truncate -s 4G "$img" && mkdir -p "$mnt" || return 1
+	case $fs in
+	ext4-nojournal) mkfs.ext4 -q -F -O ^has_journal "$img" >/dev/null 2>&1 ;;
+	ext2|ext3|ext4) mkfs."$fs" -q -F "$img" >/dev/null 2>&1 ;;
+	xfs) mkfs.xfs -q -f "$img" >/dev/null 2>&1 ;;
+	btrfs) mkfs.btrfs -q -f "$img" >/dev/null 2>&1 ;;
+	*) echo "FS=$fs: ext2, ext3, ext4, ext4-nojournal, xfs or btrfs" >&2; return 1 ;;
+	esac || { echo "$fs: mkfs failed" >&2; rm -f "$img"; return 1; }
+	mount -o loop "$img" "$mnt" || { rm -f "$img"; return 1; }
+	mkdir "$mnt/a" "$mnt/h"
+	# the archive, made by the bench itself (hold_s keeps it while copied)
+	: >"$W/uh.err"
+	"$SB" run work.round2 $UCOMMON -p hold_s=5 --dir "$mnt/h" -o "$W/uh.json" 2>"$W/uh.err" >/dev/null &
+	uh=$!
+	i=0
+	while [ $i -lt 600 ] && ! grep -q 'serving http' "$W/uh.err"; do sleep 0.1; i=$((i + 1)); done
+	t=$(grep 'serving http' "$W/uh.err" | head -1 | sed 's/.* tar \([^ ]*\) .*/\1/')
+	[ -n "$t" ] && cp "$t" "$mnt/copy.tar"
+	kill -INT $uh 2>/dev/null; wait $uh 2>/dev/null
+	ua=""; ub=""; k=0
+	for step in A B A B A; do
+		k=$((k + 1))
+		if [ $step = A ]; then
+			"$SB" run work.round2 $UCOMMON --dir "$mnt/a" -o "$W/ua.json" >/dev/null 2>&1
+			v=$(python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['benches'][0]['repetitions'][0]['points'][-1]['extra']['phases']['unpack']; print('%.9f' % (p['seconds'] / p['files']))" "$W/ua.json")
+			ua="$ua $v"
+		else
+			mkdir "$mnt/x$k"
+			t0=$(date +%s%N); tar -xf "$mnt/copy.tar" -C "$mnt/x$k"; t1=$(date +%s%N)
+			v=$(awk -v a="$t0" -v b="$t1" -v f="$F" 'BEGIN {printf "%.9f", (b - a) / 1e9 / f}')
+			ub="$ub $v"
+			rm -rf "$mnt/x$k"
+		fi
+		awk -v s=$step -v v="$v" -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {printf "  %s %s: %.1f us/file (load %s)\n", s, (s == "A" ? "work.round2 unpack" : "GNU tar -xf      "), v * 1e6, l}'
+	done
+	ma=$(median $ua); mb=$(median $ub)
+	awk -v fs="$fs" -v a="$ma" -v b="$mb" -v l="$(uptime | sed 's/.*load/load/')" 'BEGIN {printf "unpack on %s: work.round2 %.1f us/file, GNU tar %.1f us/file (medians of 3 and 2); round2/tar %.2f; %s\n", fs, a * 1e6, b * 1e6, (b > 0 ? a / b : 0), l}'
+	umount "$mnt" && mnt=""
+	rm -f "$img"
+}
+UCOMMON="-p layout=flat -p min_kib=${KIB:-4} -p max_kib=${KIB:-4} -p serve_ms=10 -p conns=1 -p reqs_per_file=1 -n $F --min-n $F --no-db -q"
+if [ -n "${FS:-}" ]; then
+	[ "$(id -u)" = 0 ] || { echo "FS=...: root only (loop-mounted images)" >&2; exit 2; }
+	echo "unpack cross-check: F=$F files of ${KIB:-4} KiB, layout flat, A B A B A per file system; $(uptime)"
+	for fs in $FS; do unpack_fs "$fs"; done
+	[ "${UNPACK_ONLY:-0}" = 1 ] && exit 0
+fi
 mkdir "$W/a" "$W/h" "$W/x"
 KIB=${KIB:-4}
 SIZES=""; [ "$KIB" != 0 ] && SIZES="-p min_kib=$KIB -p max_kib=$KIB"
@@ -80,7 +149,6 @@ for step in A B A B A; do
 	fi
 done
 kill -INT "$hold" 2>/dev/null; wait "$hold" 2>/dev/null; hold=""
-median() { echo "$@" | tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 ma=$(median $ra); mb=$(median $rb)
 ratio=$(awk -v a="$ma" -v b="$mb" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')
 verdict=$(awk -v r="$ratio" 'BEGIN {print (r >= 0.90 && r <= 1.10) ? "PASS" : "FAIL"}')

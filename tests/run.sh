@@ -134,7 +134,7 @@ if [ $fast = 0 ]; then
 fi
 # The longest steps first (measured 2026-12-04, tests/run.sh prints them),
 # so that the workers end together; the others in the order queued.
-slow="valgrind/run integration/worker integration/quick_fs integration/deb integration/fuzz
+slow="valgrind/run integration/fleet_ansible integration/worker integration/quick_fs integration/deb integration/fuzz
 	integration/schema integration/decide integration/fio_crosscheck integration/io_benches
 	integration/native-san/worker integration/readme integration/native-san/quick_tmpdir
 	integration/rt_wakeup integration/mem_limit integration/posix/worker integration/quick_tmpdir

@@ -1,27 +1,71 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Installs the Debian packages scalebench needs to build and test, when
-# they are missing. As root it runs apt-get; otherwise it names what is
-# missing and fails. One list, used by `make run`, `make check` and CI.
+# Installs the Debian packages scalebench needs, when they are missing. As
+# root it runs apt-get; otherwise it names what is missing and fails.
+#
+#   setup-deps.sh run     what `make run` needs: build ./scalebench and run
+#                         the quick suite (nothing a test or a cross-check needs)
+#   setup-deps.sh deb     run's, and what `make deb` needs (the Debian package)
+#   setup-deps.sh check   everything the tests need (`make check`, CI); the default
+#   setup-deps.sh --list run|runtime|suggests|deb|check   print a list, one a line
+#
+# The lists are the one source: debian/control's Recommends is RUNTIME and
+# its Suggests is SUGGESTS, word for word (tests/integration/deps.sh
+# compares them), so that a host installed from the package and a host
+# set up with `make run` hold the same.
 set -eu
-# liburing-dev, libaio-dev: io engines; xfsprogs, btrfs-progs: the matrix;
-# fio, iperf3: cross-checks; iproute2: --netns; libsqlite3-dev, libpq-dev:
-# history backends; postgresql: its test server; chromium: the report test;
-# clang + libclang-rt-14-dev: the libFuzzer target; strace: kills a run in
-# the middle of storing it; git: make dist; dpkg-dev, debhelper, lintian,
-# man-db: the Debian package and its test (tests/integration/deb.sh);
-# python3-jsonschema: results checked against docs/result-schema.json,
-# and the KCIDB output against its schema; rt-tests (cyclictest) and
-# stress-ng: bench/cyclictest-crosscheck.sh; libarchive-dev: work.round2
-# (headers; the library is loaded at run time); wrk: its cross-check;
-# bindfs, fuse3: the matrix's TYPE+fuse pass-through (and bench/fuse-crosscheck.sh).
-# libssl3: libcrypto, loaded by serve and run --peer for the
-# challenge-response (strace also shows what the serve client sends).
-PKGS="gcc make libc6-dev libjansson-dev e2fsprogs util-linux procps valgrind python3
-      liburing-dev libaio-dev xfsprogs btrfs-progs fio mount iperf3 iproute2
-      pkg-config libsqlite3-dev libpq-dev postgresql chromium clang libclang-rt-14-dev strace
-      git dpkg-dev debhelper lintian man-db python3-jsonschema
-      rt-tests stress-ng libarchive-dev wrk libssl3 bindfs fuse3"
+
+# Building ./scalebench: the compiler, jansson, the io engines (linked),
+# and the headers of the libraries loaded at run time (SQLite, libpq,
+# libarchive: src/out/db_*.c, work.round2).
+BUILD="gcc make libc6-dev pkg-config libjansson-dev liburing-dev libaio-dev
+       libsqlite3-dev libpq-dev libarchive-dev"
+# What the default run loads: SQLite (every run is stored in the history
+# database) and libarchive (work.round2). The package Recommends these.
+RUNTIME="libsqlite3-0 libarchive13"
+# What scalebench uses beyond the default run, each for one feature (the
+# package Suggests these): libpq5 the PostgreSQL history; libssl3
+# (libcrypto) serve and run --peer; iproute2 --netns; the mkfs tools and
+# bindfs + fuse3 the matrix; fio, iperf3, rt-tests, stress-ng, wrk the
+# cross-check scripts (bench/).
+SUGGESTS="libpq5 libssl3 iproute2 e2fsprogs xfsprogs btrfs-progs bindfs fuse3
+          fio iperf3 rt-tests stress-ng wrk"
+# `make deb`: make dist (git archive), dpkg-buildpackage and debhelper.
+DEB="git dpkg-dev debhelper"
+# The tests alone: util-linux, mount, procps (losetup, mount, pgrep);
+# valgrind; python3 + python3-jsonschema (results against
+# docs/result-schema.json, the KCIDB output against its schema) and
+# python3-yaml (the LAVA test definition); postgresql (its test server);
+# chromium (the report test); clang + libclang-rt-14-dev (the libFuzzer
+# target); strace (kills a run in the middle of storing it); lintian and
+# man-db (tests/integration/deb.sh); ansible-core + python3-apt
+# (ansible-playbook and its apt module: tests/integration/fleet_ansible.sh).
+CHECK="util-linux mount procps valgrind python3 python3-jsonschema python3-yaml
+       postgresql chromium clang libclang-rt-14-dev strace lintian man-db
+       ansible-core python3-apt"
+
+list() {
+	case $1 in
+	run) echo $BUILD $RUNTIME ;;
+	runtime) echo $RUNTIME ;;
+	suggests) echo $SUGGESTS ;;
+	deb) echo $BUILD $RUNTIME $DEB ;;
+	check) echo $BUILD $RUNTIME $DEB $SUGGESTS $CHECK ;;
+	*) return 1 ;;
+	esac
+}
+usage() {
+	echo "usage: setup-deps.sh [run|deb|check]  or  setup-deps.sh --list run|runtime|suggests|deb|check" >&2
+	exit 2
+}
+
+if [ "${1:-}" = --list ]; then
+	[ $# = 2 ] && list "$2" >/dev/null || usage
+	list "$2" | tr ' ' '\n'
+	exit 0
+fi
+[ $# -le 1 ] || usage
+PKGS=$(list "${1:-check}") || usage
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

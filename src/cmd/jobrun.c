@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "job.h"
 #include "jobfile.h"
 #include "param.h"
 #include "registry.h"
@@ -405,6 +406,35 @@ static int load_section(struct jobplan *plan, struct jobsec_plan *p, const struc
 	return 0;
 }
 
+/* The section as the core's job description (job.h) hands each of its
+ * benches to a worker: one struct job per bench, encoded by job_to_json,
+ * before the run (no scratch directory or clock yet). NULL: no memory. */
+static json_t *resolved_jobs(const struct jobsec_plan *p, const char *cmd)
+{
+	json_t *arr = json_array();
+	for (int i = 0; arr && i < p->sub.nsel; i++) {
+		const struct bench *b = p->sub.sel[i];
+		struct job j;
+		job_init(&j);
+		json_t *params = json_object(), *o = NULL;
+		const char *k;
+		json_t *v;
+		json_object_foreach(p->sub.over, k, v)
+			if (param_known(b, k))
+				json_object_set(params, k, v);
+		j.params = params;
+		if (params && job_from_sweep(&j, b->name, &p->sub.so) == 0 &&
+		    job_set(&j.dir, strcmp(cmd, "run") ? NULL : p->sub.a.dir) == 0)
+			o = job_to_json(&j);
+		job_clear(&j);
+		if (!o || json_array_append_new(arr, o)) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
 int jobrun_load(struct jobplan *plan, const char *path, const char *cmd, const struct opt *opts,
 		struct runner *rn, int argc, char **argv, char *err, size_t errlen)
 {
@@ -494,6 +524,12 @@ int jobrun_load(struct jobplan *plan, const char *path, const char *cmd, const s
 		const char *fs_all = fso ? *(const char **)fso->dst : NULL;
 		if (load_section(plan, p, s, g, cmd, rn, cp, ncp, fs_all, keys, err, errlen))
 			return -1;
+		json_t *res = resolved_jobs(p, cmd);
+		if (!res) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		json_object_set_new(json_array_get(jobs, json_array_size(jobs) - 1), "resolved", res);
 	}
 	/* a [global] parameter that no section's bench takes is a typo */
 	for (int i = 0; g && i < g->nkv; i++) {
@@ -603,6 +639,78 @@ static int print_kv(FILE *f, const char *k, const json_t *v, char *err, size_t e
 	return 0;
 }
 
+/* A section from its resolved jobs (job.h, decoded by job_from_json, as a
+ * worker would): the benches, N range, passes, scale, tasks, parameters;
+ * what the description does not hold, or holds only derived (budget, ci,
+ * dir, decide), from the keys the file gave; the words for the report. */
+static int print_resolved(FILE *f, const json_t *keys, const json_t *res, char *err, size_t errlen)
+{
+	size_t n = json_array_size(res);
+	struct job *js = calloc(n ? n : 1, sizeof(*js));
+	int rc = js ? 0 : -1;
+	char bench[2048] = "", num[64], e[512];
+	if (!js)
+		snprintf(err, errlen, "out of memory");
+	for (size_t i = 0; !rc && i < n; i++)
+		if (job_from_json(json_array_get(res, i), &js[i], e, sizeof(e))) {
+			snprintf(err, errlen, "the job's description of its bench %zu: %s", i, e);
+			rc = -1;
+			n = i;
+		} else {
+			snprintf(bench + strlen(bench), sizeof(bench) - strlen(bench), "%s%s", *bench ? " " : "",
+				 js[i].bench);
+		}
+	if (!rc && !n) {
+		snprintf(err, errlen, "a job that ran no bench");
+		rc = -1;
+	}
+	if (!rc) {
+		const struct job *j = &js[0];
+		static const char *const words[] = {"title", "axis", "reference", "reference-us", "note", "fs",
+						    "budget", "ci", "dir", "decide", "fit-oversubscribed", NULL};
+		json_t *b = json_string(bench);
+		rc = print_kv(f, "bench", b, err, errlen);
+		json_decref(b);
+		for (int w = 0; !rc && words[w]; w++)
+			if (json_object_get(keys, words[w]))
+				rc = print_kv(f, words[w], json_object_get(keys, words[w]), err, errlen);
+#define PRINT_NUM(key, cond, fmt, val)                                     \
+	if (!rc && (cond)) {                                               \
+		snprintf(num, sizeof(num), fmt, val);                      \
+		json_t *t_ = json_string(num);                             \
+		rc = print_kv(f, key, t_, err, errlen);                    \
+		json_decref(t_);                                           \
+	}
+		PRINT_NUM("min-n", j->min_n, "%llu", (unsigned long long)j->min_n)
+		PRINT_NUM("max-n", j->max_n, "%llu", (unsigned long long)j->max_n)
+		PRINT_NUM("repeat", 1, "%d", j->repeat)
+		PRINT_NUM("tasks", j->tasks, "%llu", (unsigned long long)j->tasks)
+		PRINT_NUM("max-latency", j->max_latency_ns > 0, "%.17g", j->max_latency_ns / 1e3)
+#undef PRINT_NUM
+		json_t *flag = json_string("");
+		if (!rc && j->quick)
+			rc = print_kv(f, "quick", flag, err, errlen);
+		if (!rc && j->full)
+			rc = print_kv(f, "full", flag, err, errlen);
+		if (!rc && j->no_decide && !j->tasks)
+			rc = print_kv(f, "no-decide", flag, err, errlen);
+		json_decref(flag);
+		json_t *params = json_object();
+		for (size_t i = 0; i < n; i++)
+			json_object_update(params, js[i].params);
+		const char *k;
+		json_t *v;
+		json_object_foreach(params, k, v)
+			if (!rc)
+				rc = print_kv(f, k, v, err, errlen);
+		json_decref(params);
+	}
+	for (size_t i = 0; js && i < n; i++)
+		job_clear(&js[i]);
+	free(js);
+	return rc;
+}
+
 int jobrun_print(FILE *f, const json_t *job, const char *origin, char *err, size_t errlen)
 {
 	const json_t *g = json_object_get(job, "global"), *jobs = json_object_get(job, "jobs");
@@ -624,12 +732,17 @@ int jobrun_print(FILE *f, const json_t *job, const char *origin, char *err, size
 	json_t *j;
 	json_array_foreach(jobs, i, j) {
 		const char *name = json_string_value(json_object_get(j, "name"));
-		const json_t *keys = json_object_get(j, "keys");
+		const json_t *keys = json_object_get(j, "keys"), *res = json_object_get(j, "resolved");
 		if (!name || !json_is_object(keys)) {
 			snprintf(err, errlen, "%s: job %zu has no name or keys", origin, i);
 			return -1;
 		}
 		fprintf(f, "\n[%s]\n", name);
+		if (json_is_array(res)) {
+			if (print_resolved(f, keys, res, err, errlen))
+				return -1;
+			continue;
+		}
 		json_object_foreach((json_t *)keys, k, v)
 			if (print_kv(f, k, v, err, errlen))
 				return -1;

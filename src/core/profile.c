@@ -812,10 +812,13 @@ void profile_point_end(struct profile *pf, const struct point *pt, const struct 
 		 * cost is not in it), the side's from its counters; the profiled
 		 * point's own, by the events, when the timed point has none */
 		double own = ops > 0 ? (double)s->running_ns / ops : NAN, side_cpu = NAN;
-		if (timed && !strcmp(s->name, "bench"))
+		/* the point's own CPU is the op's process's (the caller's for an
+		 * op_far bench, whose harness is then the side "harness") */
+		const char *peer = !strcmp(s->name, "bench") ? "harness" : s->name;
+		if (timed && !strcmp(s->name, pf->op_side))
 			side_cpu = timed->cpu_s * 1e9;
 		else if (timed)
-			side_cpu = json_number_value(json_object_get(json_object_get(timed->peers, s->name),
+			side_cpu = json_number_value(json_object_get(json_object_get(timed->peers, peer),
 								     "cpu_s")) * 1e9;
 		if (!(side_cpu > 0))
 			side_cpu = s->samples ? own : 0;

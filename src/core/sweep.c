@@ -757,6 +757,26 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	return 0;
 }
 
+/* A bench whose timed loop runs in another process (op_far, bench.h:
+ * proc.syscall's caller): the point's CPU per op is that process's, its
+ * "caller" side over the sampling window (the process's clock: its
+ * untimed round trips are in it, its split, switches and faults are not
+ * known: null), and the harness's own, waiting for it, becomes a side,
+ * "harness". */
+static void op_far_usage(struct point *p, double ops)
+{
+	json_t *cs = json_object_get(p->peers, "caller");
+	double far = json_number_value(json_object_get(cs, "cpu_s"));
+	if (!cs || !(ops > 0))
+		return;
+	usage_side_add(&p->peers, "harness", p->cpu_s * ops, 1, ops);
+	json_object_del(p->peers, "caller");
+	p->cpu_s = far;
+	p->user_s = p->sys_s = p->vcsw = p->ivcsw = p->minflt = p->majflt = NAN;
+	p->usage_counter = USAGE_PROCESS;
+	p->usage_scope = USAGE_WINDOW;
+}
+
 static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct failure **fail)
 {
 	const struct sweep_opts *o = c->o;
@@ -927,6 +947,8 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	/* children reaped in the timed region (proc.fork's) are a side too */
 	usage_side_add(&p->peers, "children", acc.kid_user_s + acc.kid_sys_s, 0,
 		       (double)p->ops * per_unit);
+	if (c->b->op_far)
+		op_far_usage(p, (double)p->ops * per_unit);
 	point_set_bins(p, c->h);
 	p->cpu_end = sys_current_cpu();
 	return 0;

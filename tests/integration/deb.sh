@@ -10,7 +10,7 @@
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
 if ! is_root; then skip "deb: installing a package needs root"; exit 0; fi
-for t in dpkg-buildpackage dh lintian apt-get git; do
+for t in dpkg-buildpackage dh lintian apt-get git flock; do
 	if ! command -v "$t" >/dev/null 2>&1; then
 		skip "deb: $t is not installed (tools/setup-deps.sh installs it)"; exit 0
 	fi
@@ -18,14 +18,6 @@ done
 if ! git -C "$root" rev-parse --verify -q HEAD >/dev/null 2>&1; then
 	skip "deb: $root is not a git checkout (the package is built from make dist)"; exit 0
 fi
-# Never touch a scalebench this test did not install.
-if dpkg-query -W -f='${Status}' scalebench 2>/dev/null | grep -q "installed"; then
-	skip "deb: a scalebench package is already installed (not this test's to remove)"; exit 0
-fi
-for f in /usr/bin/scalebench /usr/share/man/man1/scalebench.1.gz; do
-	if [ -e "$f" ]; then skip "deb: $f exists and belongs to no package of this test"; exit 0; fi
-done
-
 v=$(make -s -C "$root" print-version)
 check "the Makefile names a version ($v)" sh -c 'printf "%s\n" "$1" | grep -Eq "^[0-9]+\.[0-9]+\.[0-9]+$"' _ "$v"
 mkdir -p "$T/dist" "$T/build"
@@ -53,6 +45,18 @@ lintian --no-tag-display-limit "$T/build"/scalebench_"$v"_*.changes >"$T/lintian
 check "lintian reports no error" sh -c '! grep -q "^E: " "$1"' "_" "$T/lintian.log"
 grep "^[EW]: " "$T/lintian.log" | sed 's/^/#   lintian: /'
 
+# From here on the machine's package database is touched: one such test at
+# a time (fleet_ansible.sh installs the package too; flock on the directory
+# /var/lib/dpkg is machine-wide and leaves no file), and never a scalebench
+# this test did not install.
+exec 9</var/lib/dpkg
+flock -w 400 9 || { echo "not ok - deb: the package lock was not free in 400 s"; exit 1; }
+if dpkg-query -W -f='${Status}' scalebench 2>/dev/null | grep -q "installed"; then
+	skip "deb: a scalebench package is already installed (not this test's to remove)"; exit 0
+fi
+for f in /usr/bin/scalebench /usr/share/man/man1/scalebench.1.gz; do
+	if [ -e "$f" ]; then skip "deb: $f exists and belongs to no package of this test"; exit 0; fi
+done
 # Install it into this machine; from here on, remove it on any exit.
 at_exit 'apt-get purge -y -q -o DPkg::Lock::Timeout=120 scalebench >/dev/null 2>&1'
 ( cd "$T/build" && DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=120 \

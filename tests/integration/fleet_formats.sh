@@ -82,3 +82,17 @@ check "--baseline that cannot be read: exit 2, names it" sh -c '[ $1 = 2 ] && gr
 check "unknown format: exit 2" test $rc = 2
 "$SB" show "$T/nosuch.json" --format ktap >/dev/null 2>"$T/e4"; rc=$?
 check "a result file that does not exist: exit 2, names it" sh -c '[ $1 = 2 ] && grep -q "nosuch.json" "$2"' _ $rc "$T/e4"
+
+# The test paths, in one file ready to propose to KCIDB's catalog
+# (fleet/kernelci/tests.yaml): one key, scalebench, as the catalog wants;
+# every path of every KCIDB document above is of the form it describes and
+# of a family it lists; every family of `scalebench list` is listed.
+CAT="$(dirname "$0")/../../fleet/kernelci/tests.yaml"
+if python3 -c 'import yaml' 2>/dev/null; then
+	"$SB" list | awk 'NR > 1 && $1 ~ /\./ { split($1, a, "."); print a[1] }' | sort -u >"$T/families"
+	python3 "$(dirname "$0")/helpers/kcidbcat.py" "$CAT" "$T/families" "$T"/*.kcidb >"$T/cat.out" 2>&1
+	check "fleet/kernelci/tests.yaml: the catalog's form, every path written is one it lists, every family listed" test $? = 0
+	sed 's/^/#   /' "$T/cat.out" | tail -3
+else
+	skip "fleet formats: the KCIDB catalog entry needs python3-yaml"
+fi

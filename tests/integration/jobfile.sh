@@ -53,6 +53,8 @@ check "-o /proc/x.json: nothing left" empty_dir "$T/target"
 cat >"$T/jobs/common.inc" <<'EOF'
 [global]
 # every section's, unless it says otherwise
+study = test-study
+title = A <test> study
 repeat = 2
 quick
 in-process
@@ -63,6 +65,8 @@ include common.inc
 bench = net.socket
 max-n = ${SB_TEST_MAXN}
 title = socket with $$ in the title
+reference = then: flat at 5,000 cycles
+reference-us = 3
 [stat]
 bench = fs.stat
 max_n = 50
@@ -72,8 +76,12 @@ bench = net.request
 mech = poll
 max-n = 5
 EOF
-SB_TEST_MAXN=20 "$SB" run "$T/jobs/rt.job" -q --no-db -o "$T/r1.json" --budget 0.02 --no-decide >/dev/null 2>"$T/err1"
+SB_TEST_MAXN=20 "$SB" run "$T/jobs/rt.job" -q --no-db -o "$T/r1.json" --budget 0.02 --no-decide --report "$T/r1.html" >/dev/null 2>"$T/err1"
 check "the job runs" test -s "$T/r1.json"
+check "the report leads with the study view (escaped title)" sh -c \
+	"grep -q '<h2 id=\"study\">Study: A &lt;test&gt; study</h2>' '$T/r1.html' && [ \$(grep -o '<h3 id=\"job-' '$T/r1.html' | wc -l) = 3 ]"
+check "the study view: the section's reference beside its graph, and its line" sh -c \
+	"grep -q '<b>Then:</b> then: flat at 5,000 cycles' '$T/r1.html' && grep -q 'reference (then): 3 us' '$T/r1.html'"
 check "the result records the job, resolved" jtrue "$T/r1.json" \
 	"[j['name'] for j in d['job']['jobs']] == ['sockets', 'stat', 'requests'] and d['job']['jobs'][0]['keys']['max-n'] == '20' and d['job']['jobs'][0]['keys']['repeat'] == '2' and d['job']['jobs'][1]['keys']['repeat'] == '1' and d['job']['jobs'][0]['keys']['title'] == 'socket with \$ in the title'"
 check "each bench ran in its section, with its N and passes" jtrue "$T/r1.json" \
@@ -85,7 +93,12 @@ check "show --job keeps a dollar sign a dollar sign" out_has "$T/jobs/back.job" 
 same="[(b['name'], b.get('job'), b.get('params'), [[p['n'] for p in r['points']] for r in b['repetitions']]) for b in d['benches']]"
 check "round trip: the same benches, parameters and N" sh -c \
 	'[ "$(jget "$1" "$2")" = "$(jget "$3" "$2")" ] && [ -n "$(jget "$1" "$2")" ]' _ "$T/r1.json" "$same" "$T/r2.json"
-check "round trip: the same job" sh -c '[ "$(jget "$1" "d[\"job\"][\"jobs\"]")" = "$(jget "$2" "d[\"job\"][\"jobs\"]")" ]' _ "$T/r1.json" "$T/r2.json"
+check "round trip: the same job, keys and resolved descriptions" python3 -c '
+import json, sys
+a, b = (json.load(open(f))["job"]["jobs"] for f in sys.argv[1:3])
+assert a == b and len(a) == 3 and all(len(j["resolved"]) == 1 for j in a), (a, b)' "$T/r1.json" "$T/r2.json"
+check "the resolved job: the core's description of each bench" jtrue "$T/r1.json" \
+	"[(j['resolved'][0]['bench'], j['resolved'][0]['max_n'], j['resolved'][0]['repeat'], j['resolved'][0]['quick']) for j in d['job']['jobs']] == [('net.socket', 20, 2, True), ('fs.stat', 50, 1, True), ('net.request', 5, 2, True)] and d['job']['jobs'][2]['resolved'][0]['params'] == {'mech': 'poll'}"
 # the command line over the file
 SB_TEST_MAXN=20 "$SB" run "$T/jobs/rt.job" -q --no-db -o "$T/r3.json" --budget 0.02 --no-decide -n 10 -r 1 -p mech=epoll >/dev/null 2>&1
 check "command-line options override the file's" jtrue "$T/r3.json" \
@@ -96,3 +109,39 @@ check "show --job on what is no result: exit 2" test $rc = 2
 "$SB" show --job "$T/plain.json" >"$T/out" 2>"$T/err"; rc=$?
 check "show --job on a result of no job file: exit 2, said" sh -c "[ $rc = 2 ] && grep -q 'records no job' '$T/err'"
 check "nothing left in the target after the runs" empty_dir "$T/target"
+
+# matrix FILE.job: [global] fs, a job on some file systems only
+if is_root; then
+	mkdir -p "$T/d"
+	cat >"$T/jobs/m.job" <<EOF2
+[global]
+fs = tmpfs
+dir = $T/d
+image-size = 64M
+in-process
+[stat]
+bench = fs.stat
+max-n = 20
+[sock]
+bench = net.socket
+fs = tmpfs
+max-n = 10
+EOF2
+	"$SB" matrix "$T/jobs/m.job" -q --no-db -o "$T/m.json" --budget 0.02 >/dev/null 2>"$T/err"
+	check "matrix FILE.job: each job on the file system" jtrue "$T/m.json" \
+		"[(b['name'], b['job'], b['target'], b['max_n']) for b in d['benches']] == [('fs.stat', 'stat', 'tmpfs', 20), ('net.socket', 'sock', 'tmpfs', 10)] and d['job']['global']['fs'] == 'tmpfs'"
+	check "matrix FILE.job: nothing left" none_left
+	printf '[global]\nfs = tmpfs\n[a]\nbench = fs.stat\nfs = ext4\n' >"$T/jobs/mbad.job"
+	"$SB" matrix "$T/jobs/mbad.job" -q --no-db >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 2 ] && grep -q 'mbad.job:5: fs: ext4 is not among the run' "$T/err"; then
+		echo "ok - matrix FILE.job: a job's fs outside the run's: exit 2 at its line"
+	else
+		echo "not ok - matrix FILE.job: a job's fs outside the run's: exit 2 at its line (exit $rc: $(cat "$T/err"))"
+	fi
+	printf '[a]\nbench = fs.stat\nfs = tmpfs\n' >"$T/jobs/rbad.job"
+	"$SB" run "$T/jobs/rbad.job" -q --no-db >"$T/out" 2>"$T/err"; rc=$?
+	check "run FILE.job: fs in a job is matrix's: exit 2 at its line" sh -c \
+		"[ $rc = 2 ] && grep -q 'rbad.job:3: fs: ' '$T/err'"
+else
+	skip "matrix FILE.job (needs root)"
+fi

@@ -68,7 +68,8 @@ if grep -q '^Seccomp_filters:' /proc/self/status; then
 else
 	skip "run: the kernel's filter count (no Seccomp_filters in /proc/PID/status)"
 fi
-check "run: the caller's CPU is reported as a peer" jtrue "$T/r.json" "every('caller' in b['repetitions'][0]['points'][0]['peer_per_op'] for b in $V) and len($V) == $NV"
+check "run: the point's CPU is the caller's (window), the worker's a side of its own" jtrue "$T/r.json" "every(p['per_op']['scope'] == 'window' and p['per_op']['cpu_s'] > 0 and 'harness' in p['peer_per_op'] and 'caller' not in p['peer_per_op'] for b in $V for p in b['repetitions'][0]['points']) and len($V) == $NV"
+check "run: the caller's CPU per op is at least half the median (it runs the op)" jtrue "$T/r.json" "every(p['per_op']['cpu_s'] * 1e9 >= 0.5 * p['stats']['p50_ns'] for b in $V if 'none' in b['variant'] for p in b['repetitions'][0]['points']) and len($V) == $NV"
 [ $TRACED = 1 ] && check "run: the tracer's too, with a tracer" jtrue "$T/r.json" "every('tracer' in b['repetitions'][0]['points'][0]['peer_per_op'] for b in $V if 'none' not in b['variant']) and len($V) == $NV"
 check "run: caller and tracer processes were seen" test "$(wc -l <"$T/seen")" -ge 2
 sleep 0.2

@@ -11,6 +11,7 @@
 #include "result_io.h"
 #include "table.h"
 #include "opt.h"
+#include "outfmt.h"
 #include "result.h"
 #include "sweep.h"
 
@@ -59,7 +60,7 @@ struct run_args {
 	{"max-latency", 0, OPT_DOUBLE, "US", "fail (exit 3) when any sample of a bench that checks a bound (rt.wakeup) exceeds US microseconds, with first-failure data", 0, 1e9, NULL, &(a).max_latency_us, &(a).max_latency_seen}, \
 	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a parameter of the benches that take it (`scalebench list BENCH`); keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
 	{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &(a).output, NULL}, \
-	{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default), json, or kcidb, lava, lkp, ktap (docs/fleet.md)", 0, 0, "text|json|kcidb|lava|lkp|ktap", &(a).format, NULL}, \
+	{"format", 'f', OPT_CHOICE, "FMT", outfmt_help(OUTFMT_RUN), 0, 0, outfmt_choices(OUTFMT_RUN), &(a).format, NULL}, \
 	{"db", 0, OPT_STR, "PATH|URL", "store the result in this history database: a SQLite file or postgresql://... (default $XDG_DATA_HOME/scalebench/results.db)", 0, 0, NULL, &(a).db, NULL}, \
 	{"host-label", 0, OPT_STR, "NAME", "record NAME as the result's host instead of gethostname() (a fleet's own name for the machine)", 0, 0, NULL, &(a).host_label, NULL}, \
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \

@@ -6,6 +6,7 @@
 # a note says what was added. fs.stat on tmpfs in the quick suite is
 # usually unclear (a real step in cost between 2,000 and 5,000 entries);
 # when its sweep happens to decide, the test checks that nothing was added.
+# The same with --in-process (no worker processes).
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/target"
 "$SB" run fs.stat --decide --no-decide -q --no-db --dir "$T/target" >/dev/null 2>"$T/e"
@@ -27,6 +28,19 @@ if jtrue "$T/d.json" "d['benches'][0]['repetitions'][0]['verdict']['class'] == '
 	check "the summary shows the note" grep -q "more repetition" "$T/d.out"
 else
 	check "decided by its sweep: nothing added" jtrue "$T/d.json" "len(d['benches'][0]['repetitions']) == 1 and not any('verdict unclear' in n for n in d['benches'][0]['notes'])"
+fi
+# in-process (run --in-process): the same rounds, each point measured afresh
+# in the runner itself (core/verdict.c with sweep_measure_point)
+"$SB" run fs.stat --quick --decide --in-process --dir "$T/target" -q --no-db -o "$T/i.json" >"$T/i.out" 2>&1
+check "--decide --in-process: exit 0" test $? -eq 0
+check "--decide --in-process: options.decide recorded, isolation in-process" jtrue "$T/i.json" "d['options']['decide'] is True and d['options']['isolation'] == 'in-process'"
+sweep_n=$(jget "$T/i.json" "sorted(p['n'] for p in d['benches'][0]['repetitions'][0]['points'])")
+if jtrue "$T/i.json" "d['benches'][0]['repetitions'][0]['verdict']['class'] == 'unclear'"; then
+	check "in-process, unclear sweep: repetitions added, each visiting distinct N of the sweep's" jtrue "$T/i.json" \
+		"len(d['benches'][0]['repetitions']) > 1 and every(len(set(p['n'] for p in r['points'])) == len(r['points']) and set(p['n'] for p in r['points']) <= set($sweep_n) for r in d['benches'][0]['repetitions'][1:])"
+	check "in-process: the note says each N was measured afresh, and the verdict reached" jtrue "$T/i.json" "any('verdict unclear after the sweep' in n and 'measured afresh' in n and ('now O(' in n or 'still unclear' in n) for n in d['benches'][0]['notes'])"
+else
+	check "in-process, decided by its sweep: nothing added" jtrue "$T/i.json" "len(d['benches'][0]['repetitions']) == 1 and not any('verdict unclear' in n for n in d['benches'][0]['notes'])"
 fi
 "$SB" run fs.stat --quick --dir "$T/target" -q --no-db -o "$T/n.json" >/dev/null 2>&1
 check "without --decide (quick): one repetition, options.decide false" jtrue "$T/n.json" "len(d['benches'][0]['repetitions']) == 1 and d['options']['decide'] is False"

@@ -35,6 +35,7 @@
 #include "bench.h"
 #include "registry.h"
 #include "sys.h"
+#include "sys.h"
 
 #if defined(__linux__) && !defined(SB_POSIX_ONLY)
 #define SYSCALL_BENCH 1
@@ -433,26 +434,11 @@ static int op_far(void *state, unsigned k, uint64_t *ns)
 	return 0;
 }
 
-/* What the caller holds, as the kernel says (/proc/PID/status, 5.9+). */
-static long kernel_filters(pid_t pid)
-{
-	char path[64], line[256];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "re");
-	long n = -1;
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Seccomp_filters:", 16))
-			n = strtol(line + 16, NULL, 10);
-	if (f)
-		fclose(f);
-	return n;
-}
-
 static void teardown(void *state)
 {
 	struct st *s = state;
 	if (s->caller > 0) {
-		long k = kernel_filters(s->caller);
+		long k = sys_seccomp_filters(s->caller);
 		int n = snprintf(s->env->note, sizeof(s->env->note),
 				 "filters stacked point by point in a child process (they cannot be "
 				 "removed), which runs the timed loop; %llu filter=%s at the end",

@@ -7,69 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "hist.h"
 #include "round2.h"
+#include "sys.h"
 
-/* ---- what the kernel was doing: dirty and writeback pages, the journal ---- */
-static void meminfo(uint64_t *dirty, uint64_t *wb)
-{
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "re");
-	*dirty = *wb = 0;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v;
-		if (sscanf(line, "Dirty: %llu", &v) == 1)
-			*dirty = v;
-		else if (sscanf(line, "Writeback: %llu", &v) == 1)
-			*wb = v;
-	}
-	fclose(f);
-}
+/* ---- what the kernel was doing: dirty and writeback pages, the journal
+ * (src/sys/: sys_dirty_kib, sys_jbd2_find, sys_jbd2_info) ---- */
 
 /* /proc/fs/jbd2/<dev>-8/info of the target's block device, or "" */
 void r2_find_jbd2(struct st *s)
 {
-	struct stat sb;
-	char p[128], line[128];
-	s->jbd2[0] = 0;
-	if (fstat(s->env->dirfd, &sb))
-		return;
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", major(sb.st_dev), minor(sb.st_dev));
-	FILE *f = fopen(p, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "DEVNAME=", 8)) {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(s->jbd2, sizeof(s->jbd2), "/proc/fs/jbd2/%.64s-8/info", line + 8);
-		}
-	fclose(f);
-	if (s->jbd2[0] && access(s->jbd2, R_OK))
-		s->jbd2[0] = 0;
+	sys_jbd2_find(s->env->dirfd, s->jbd2, sizeof(s->jbd2));
 }
 
 json_t *r2_jbd2_read(const struct st *s)
 {
-	char line[256];
-	if (!s->jbd2[0])
-		return NULL;
-	FILE *f = fopen(s->jbd2, "re");
-	if (!f)
-		return NULL;
-	json_t *a = json_array();
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		char *t = line;
-		while (*t == ' ')
-			t++;
-		json_array_append_new(a, json_string(t));
-	}
-	fclose(f);
-	return a;
+	return sys_jbd2_info(s->jbd2);
 }
 
 static unsigned long long jbd2_transactions(json_t *info)
@@ -116,7 +70,7 @@ void r2_record(struct st *s, struct rec *r, uint64_t issued, uint64_t now, uint6
 		hist_add(r->h, (double)(now - issued));
 	if (now - r->last >= s->stall_ns && r->files) {
 		uint64_t d, w;
-		meminfo(&d, &w);
+		sys_dirty_kib(&d, &w);
 		json_array_append_new(s->findings,
 			json_pack("{s:s,s:s,s:f,s:f,s:s,s:I,s:I}", "finding", "stall", "phase", r->phase,
 				  "at_s", (double)(r->last - r->t0) / 1e9, "length_s",
@@ -130,7 +84,7 @@ void r2_record(struct st *s, struct rec *r, uint64_t issued, uint64_t now, uint6
 	if (rec_grow(r, i))
 		return;
 	if (r->dirty[i] == UINT64_MAX) { /* first completion in this interval */
-		meminfo(&r->dirty[i], &r->wb[i]);
+		sys_dirty_kib(&r->dirty[i], &r->wb[i]);
 		r->dirty_max = r->dirty[i] > r->dirty_max ? r->dirty[i] : r->dirty_max;
 		r->wb_max = r->wb[i] > r->wb_max ? r->wb[i] : r->wb_max;
 	}

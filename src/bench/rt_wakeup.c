@@ -516,10 +516,13 @@ static int run(void *state, struct meter *m)
 		snprintf(env->note, sizeof(env->note), "%s", note);
 
 	if (rc == 0 && ff.hit) {
-		json_t *fd = json_pack("{s:s,s:i,s:I,s:f,s:f,s:f,s:s}", "load", rtload_names[s->level],
+		char why[160];
+		snprintf(why, sizeof(why), "%.1f us on CPU %d at cycle %llu under load %s", ff.lat_ns / 1e3,
+			 ff.cpu, (unsigned long long)ff.cycle, rtload_names[s->level]);
+		json_t *fd = json_pack("{s:s,s:i,s:I,s:f,s:f,s:f,s:s,s:s}", "load", rtload_names[s->level],
 				       "cpu", ff.cpu, "cycle", (json_int_t)ff.cycle, "latency_us",
 				       ff.lat_ns / 1e3, "bound_us", s->bound_ns / 1e3, "at_s", ff.at_s,
-				       "policy", fifo ? "SCHED_FIFO" : "SCHED_OTHER");
+				       "policy", fifo ? "SCHED_FIFO" : "SCHED_OTHER", "why", why);
 		json_object_set_new(fd, "trace", s->trace_ok ? sys_trace_tail(&s->trace, TRACE_LINES)
 							    : (s->trace.info ? json_incref(s->trace.info)
 									     : json_null()));

@@ -12,7 +12,6 @@ const struct bench *const bench_table[] = {
 #include "list.h"
 #undef BENCH
 };
-const struct bench_param_spec bench_no_params[] = {{0}};
 const int bench_count = (int)(sizeof(bench_table) / sizeof(bench_table[0]));
 
 const struct bench *bench_find(const char *name)

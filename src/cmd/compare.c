@@ -34,10 +34,10 @@ static void usage(FILE *f, const struct opt *opts)
 		"insufficient and no regression is called (one run cannot tell a change from\n"
 		"the run's own luck), unless the change is decisive or --strict. Decisive:\n"
 		"at the top of the sweep (its two largest N) every repetition of one side is\n"
-		"at least F times every one of the other, F being --decisive, else 6 times\n"
-		"this bench's run-to-run spread there in the history (with --noise-floor or\n"
-		"--history-from; at least 1.5), else 6: far beyond the noise, called with one\n"
-		"repetition a side. --strict judges the samples of one run: a\n"
+		"at least F times every one of the other, F being --decisive, else 6, raised\n"
+		"to exp(6 x this bench's run-to-run spread there) when a history of it\n"
+		"(--noise-floor or --history-from) says more: far beyond the noise, called\n"
+		"with one repetition a side. --strict judges the samples of one run: a\n"
 		"Mann-Whitney U test per point on the histograms, slower when 2/3 of the\n"
 		"points are, or the top third. Per point, the change of the median and p99,\n"
 		"the U test and Cliff's delta are shown as detail. Verdict changes come\n"
@@ -178,7 +178,7 @@ int cmd_compare(int argc, char **argv)
 		{"alpha", 0, OPT_DOUBLE, "P", "family-wise significance level over the benches (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
 		{"min-repetitions", 0, OPT_U64, "K", "repetitions a side needed to call a change (default 3)", 2, 1000, NULL, &min_reps, NULL},
 		{"strict", 0, OPT_FLAG, NULL, "with fewer repetitions, judge on the samples of one run (false alarms likely)", 0, 0, NULL, &strict, NULL},
-		{"decisive", 0, OPT_DOUBLE, "F", "a change of F times or more at the top of the sweep, every repetition beyond every other side's, is called with any repetitions (default: 6 x the history's spread, else 6)", 1.01, 1e6, NULL, &decisive, NULL},
+		{"decisive", 0, OPT_DOUBLE, "F", "a change of F times or more at the top of the sweep, every repetition beyond every other side's, is called with any repetitions (default 6, more when the history's spread says so)", 1.01, 1e6, NULL, &decisive, NULL},
 		{"history-from", 0, OPT_LIST, "RESULT", "earlier results of B's host to take the run-to-run spread from instead of the history database (repeatable, up to 32)", 0, 0, NULL, &hist, NULL},
 		{"noise-floor", 0, OPT_FLAG, NULL, "also demand a change beyond the run-to-run spread of earlier runs in the history", 0, 0, NULL, &floor_on, NULL},
 		{"floor-k", 0, OPT_DOUBLE, "K", "with --noise-floor: the floor is K times the spread (default 3)", 0.1, 1000, NULL, &floor_k, NULL},

@@ -186,14 +186,9 @@ static int zram_up(const struct fs_spec *f, const char *scratch, uint64_t size, 
 		m->zram[0] = 0;
 		return -1;
 	}
-	char p[128], alg[128] = "unknown";
-	snprintf(p, sizeof(p), "/sys/block/%s/comp_algorithm", m->zram + 5);
-	FILE *fp = fopen(p, "r");
-	if (fp) {
-		if (fgets(alg, sizeof(alg), fp))
-			alg[strcspn(alg, "\n")] = 0;
-		fclose(fp);
-	}
+	char alg[128];
+	if (sys_zram_algorithm(m->zram, alg, sizeof(alg)))
+		snprintf(alg, sizeof(alg), "unknown");
 	json_object_set_new(info, "zram", json_pack("{s:s,s:I,s:s,s:s}", "device", m->zram, "disksize",
 						      (json_int_t)size, "comp_algorithm", alg, "what",
 						      "RAM block device (compressed): no disk noise"));

@@ -22,6 +22,7 @@
 #include "fsspec.h"
 #include "registry.h"
 #include "sys.h"
+#include "verdict.h"
 #include "worker.h"
 
 void runner_defaults(struct runner *rn, const char *cmd)
@@ -376,10 +377,7 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	rn->so = (struct sweep_opts){
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
-		/* --decide's rounds: by default for one-repetition runs (sequential
-		 * testing: more where the verdict is undecided or weak, none where
-		 * it is clear; with -r K the user chose the repetitions) */
-		.decide = !a->no_decide && (a->decide || a->full || a->repeat <= 1) && !tasks, .tasks = tasks,
+		.decide = !a->no_decide && (a->decide || a->full) && !tasks, .tasks = tasks,
 		.no_decide = a->no_decide || tasks,
 	};
 	rn->so.net = &rn->net;
@@ -424,7 +422,7 @@ static json_t *options_json(const struct runner *rn)
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",
 			 (json_int_t)rn->so.min_samples, "op_timeout_s", rn->so.op_timeout_s,
 			 "params", rn->over, "isolation", rn->exe[0] ? "worker" : "in-process", "decide",
-			 rn->so.decide && rn->exe[0]);
+			 rn->so.decide);
 }
 
 /* --mem-limit in the options: the limit and the cgroup, or null. */
@@ -753,9 +751,8 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 		rn->pg.last_point = 0;
 		/* --decide's rounds, on a fresh file system of their own (all the
 		 * bench's rounds on it); none once one could not be made */
-		const char *exe = rn->exe[0] ? rn->exe : NULL;
 		struct sweep_opts so = rn->so;
-		if (rn->renew && worker_decides(exe, j->b, &so) && !lost && !reg_stop_requested() &&
+		if (rn->renew && verdict_decides(j->b, &so) && !lost && !reg_stop_requested() &&
 		    renew_target(rn, scratch, sizeof(scratch))) {
 			exit_code = EXIT_RUNTIME;
 			lost = 1;
@@ -764,7 +761,16 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 			so.decide = 0;
 			so.no_decide = 1;
 		}
-		if (worker_settle(exe, j->b, &so, rn->pg.on, &r->benches[j->idx], j->ns, err, sizeof(err)))
+		/* the verdict, and --decide's points: in workers, or here */
+		struct bench_result *br = &r->benches[j->idx];
+		struct worker_here wh = {.exe = rn->exe, .b = j->b, .so = &so, .want_progress = rn->pg.on,
+					 .br = br};
+		struct sweep_here sh = {.b = j->b, .so = &so, .br = br};
+		struct verdict_ops ops = rn->exe[0] ? (struct verdict_ops){&wh, worker_measure_point,
+									    "in a fresh worker"}
+						    : (struct verdict_ops){&sh, sweep_measure_point,
+									    "measured afresh (its load built from zero)"};
+		if (verdict_bench(j->b, &so, br, j->ns, &ops))
 			exit_code = EXIT_RUNTIME;
 	}
 	/* stopped (Ctrl-C) before a bench began: it is not in the result, as
@@ -805,20 +811,9 @@ int runner_finish(struct runner *rn, int exit_code)
 		exit_code = EXIT_RUNTIME;
 	if (rn->a.report && run_write_report(r, rn->cmd, rn->a.report))
 		exit_code = EXIT_RUNTIME;
-	if (!strcmp(rn->a.format, "json")) {
-		json_t *j = result_to_json(r);
-		if (!j || json_dumpf(j, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
-			exit_code = EXIT_RUNTIME;
-		putchar('\n');
-		json_decref(j);
-	} else if (fleet_format_from_name(rn->a.format) >= 0) {
-		if (fleet_write(stdout, fleet_format_from_name(rn->a.format), r, NULL))
-			exit_code = EXIT_RUNTIME;
-	} else {
-		result_print_text(r, stdout);
-		if (rn->a.output)
-			printf("result: %s\n", rn->a.output);
-	}
+	struct outfmt_job job = {.r = r, .output = rn->a.output};
+	if (outfmt_write(rn->a.format, &job))
+		exit_code = EXIT_RUNTIME;
 	if (fflush(stdout))
 		exit_code = EXIT_RUNTIME;
 	/* --max-latency: a sample over the bound fails the run as a regression does */
@@ -826,17 +821,14 @@ int runner_finish(struct runner *rn, int exit_code)
 		for (int k = 0; k < r->benches[i].nreps; k++) {
 			const struct failure *f = r->benches[i].reps[k].fail;
 			if (f && !strcmp(f->kind, "bound")) {
-				json_t *d = json_object_get(f->state, "bench");
-				const char *load = json_string_value(json_object_get(d, "load"));
+				/* the bench's own words (bench.h, fail_data), else the failure's */
+				const char *why = json_string_value(
+					json_object_get(json_object_get(f->state, "bench"), "why"));
 				if (exit_code == EXIT_OK)
 					exit_code = EXIT_REGRESSION;
-				fprintf(stderr, "scalebench %s: %s: --max-latency %g us exceeded: %.1f us on "
-					"CPU %lld at cycle %lld under load %s (N=%llu)\n", rn->cmd,
-					r->benches[i].name, rn->a.max_latency_us,
-					json_number_value(json_object_get(d, "latency_us")),
-					(long long)json_integer_value(json_object_get(d, "cpu")),
-					(long long)json_integer_value(json_object_get(d, "cycle")),
-					load ? load : "?", (unsigned long long)f->n);
+				fprintf(stderr, "scalebench %s: %s: --max-latency %g us exceeded: %s (N=%llu)\n",
+					rn->cmd, r->benches[i].name, rn->a.max_latency_us, why ? why : f->msg,
+					(unsigned long long)f->n);
 			}
 		}
 	if (r->interrupted) {

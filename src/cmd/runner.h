@@ -11,6 +11,7 @@
 #include "result_io.h"
 #include "table.h"
 #include "opt.h"
+#include "outfmt.h"
 #include "result.h"
 #include "sweep.h"
 
@@ -59,13 +60,13 @@ struct run_args {
 	{"max-latency", 0, OPT_DOUBLE, "US", "fail (exit 3) when any sample of a bench that checks a bound (rt.wakeup) exceeds US microseconds, with first-failure data", 0, 1e9, NULL, &(a).max_latency_us, &(a).max_latency_seen}, \
 	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a parameter of the benches that take it (`scalebench list BENCH`); keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
 	{"output", 'o', OPT_STR, "FILE", "write the JSON result to FILE (atomically)", 0, 0, NULL, &(a).output, NULL}, \
-	{"format", 'f', OPT_CHOICE, "FMT", "what goes to stdout: text (summary, default), json, or kcidb, lava, lkp, ktap (docs/fleet.md)", 0, 0, "text|json|kcidb|lava|lkp|ktap", &(a).format, NULL}, \
+	{"format", 'f', OPT_CHOICE, "FMT", outfmt_help(OUTFMT_RUN), 0, 0, outfmt_choices(OUTFMT_RUN), &(a).format, NULL}, \
 	{"db", 0, OPT_STR, "PATH|URL", "store the result in this history database: a SQLite file or postgresql://... (default $XDG_DATA_HOME/scalebench/results.db)", 0, 0, NULL, &(a).db, NULL}, \
 	{"host-label", 0, OPT_STR, "NAME", "record NAME as the result's host instead of gethostname() (a fleet's own name for the machine)", 0, 0, NULL, &(a).host_label, NULL}, \
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
 	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
-	{"decide", 0, OPT_FLAG, NULL, "an unclear verdict, or a growth on weak evidence: more repetitions, N in shuffled order, up to 1x (--quick), 2x or 3x (--full) the sweeps' time (the default with one repetition a sweep, with --full, and for net.request)", 0, 0, NULL, &(a).decide, NULL}, \
+	{"decide", 0, OPT_FLAG, NULL, "an unclear verdict: more repetitions, N in shuffled order, up to 3x the sweep's time (default with --full, and for net.request)", 0, 0, NULL, &(a).decide, NULL}, \
 	{"no-decide", 0, OPT_FLAG, NULL, "not even with --full or for net.request", 0, 0, NULL, &(a).no_decide, NULL}, \
 	{"profile", 0, OPT_FLAG, NULL, "also sample where each bench's operation spends its CPU (kernel and user, perf_event_open) at its smallest and largest N, in points apart from the timed ones: top functions, cost per op, and which functions the growth is in (docs/method.md, Profiles)", 0, 0, NULL, &(a).profile, NULL}, \
 	{"fit-oversubscribed", 0, OPT_FLAG, NULL, "concurrency axes counting tasks: fit the throughput of points with more tasks than online CPUs too (default: marked and left out)", 0, 0, NULL, &(a).fit_oversub, NULL}, \

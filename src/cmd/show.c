@@ -13,6 +13,7 @@
 #include "db.h"
 #include "jobrun.h"
 #include "opt.h"
+#include "outfmt.h"
 #include "report.h"
 #include "result.h"
 
@@ -38,7 +39,7 @@ int cmd_show(int argc, char **argv)
 	int help = 0, job = 0;
 	const struct opt opts[] = {
 		{"job", 0, OPT_FLAG, NULL, "print the job of a run made from a job file, resolved, as a job file that runs the same benches, parameters and N", 0, 0, NULL, &job, NULL},
-		{"format", 'f', OPT_CHOICE, "FMT", "text (summary, default), json (the result document), csv (one row per bench and point), kcidb, lava, lkp or ktap", 0, 0, "text|json|csv|kcidb|lava|lkp|ktap", &format, NULL},
+		{"format", 'f', OPT_CHOICE, "FMT", outfmt_help(OUTFMT_SHOW), 0, 0, outfmt_choices(OUTFMT_SHOW), &format, NULL},
 		{"baseline", 0, OPT_STR, "ID|FILE", "kcidb, lava, lkp, ktap: compare with this run; a bench compare calls slower fails", 0, 0, NULL, &baseline, NULL},
 		{"threshold", 't', OPT_DOUBLE, "PCT", "with --baseline: a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
 		{"strict", 0, OPT_FLAG, NULL, "with --baseline: judge benches with fewer than 3 repetitions a side on their samples (as compare --strict)", 0, 0, NULL, &strict, NULL},
@@ -104,25 +105,15 @@ int cmd_show(int argc, char **argv)
 		result_free(&base);
 	}
 	int out = EXIT_OK;
+	/* json: the stored document itself, as validated, so nothing is lost */
+	struct outfmt_job oj = {.r = &r, .doc = doc, .cmp = cmp, .label = label};
 	if (job) {
 		if (jobrun_print(stdout, r.job, label, err, sizeof(err))) {
 			fprintf(stderr, "scalebench show: %s\n", err);
 			out = EXIT_USAGE;
 		}
-	} else if (!strcmp(format, "json")) {
-		/* the stored document itself, as validated, so nothing is lost */
-		if (json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
-			out = EXIT_RUNTIME;
-		putchar('\n');
-	} else if (fleet >= 0) {
-		if ((baseline && !cmp) || fleet_write(stdout, fleet, &r, cmp))
-			out = EXIT_RUNTIME;
-	} else if (!strcmp(format, "csv")) {
-		const struct run_result *rs[] = {&r};
-		const char *labels[] = {label};
-		report_write_csv(rs, labels, 1, stdout);
-	} else {
-		result_print_text(&r, stdout);
+	} else if ((baseline && !cmp) || outfmt_write(format, &oj)) {
+		out = EXIT_RUNTIME;
 	}
 	json_decref(cmp);
 	json_decref(doc);

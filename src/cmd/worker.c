@@ -14,7 +14,6 @@
 #include "table.h"
 
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,11 +27,11 @@
 #include "cmd.h"
 #include "job.h"
 #include "opt.h"
-#include "probe.h"
 #include "registry.h"
 #include "runner.h"
 #include "sys.h"
 #include "tasks.h"
+#include "verdict.h"
 
 /* How often the runner looks at Ctrl-C while it waits for a worker's
  * output, in milliseconds. */
@@ -331,123 +330,22 @@ static void merge(struct bench_result *br, struct bench_result *got, int first)
 	bench_result_clear(got);
 }
 
-/* Each repetition in a worker of its own: a repetition is then a new
- * process as well as a new sweep, so what depends on where a process
- * lands (address-space layout, page colouring) shows up between
- * repetitions instead of staying fixed for all of them. */
-static uint64_t next_rand(uint64_t *s)
+int worker_measure_point(void *ctx, uint64_t n, struct point *pt)
 {
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-/* Does the pooled verdict want more data? Unclear; or a growing class
- * resting on one sweep whose evidence is weak (its growth term under
- * WEAK_SHARE of the cost at the largest N, or b under WEAK_T standard
- * errors from zero): a slow stretch of the machine late in a rising sweep
- * looks like growth (mem.mmap to 10,000 beside two CPU hogs once came out
- * O(log n)), so such a verdict must hold over a second visit of its N in
- * a shuffled order before it is given. 0: settled; 1: unclear; 2: weak. */
-#define WEAK_SHARE 0.5
-#define WEAK_T 8.0
-static int undecided(const struct bench_result *br)
-{
-	const struct verdict *v = &br->v;
-	if (v->cls == GROWTH_UNCLEAR)
-		return 1;
-	if (v->cls < GROWTH_LOGN || v->cls > GROWTH_WORSE || br->nreps > 1)
-		return 0;
-	double t = v->b_se > 0 ? v->b / v->b_se : INFINITY;
-	return v->growth_share < WEAK_SHARE || t < WEAK_T ? 2 : 0;
-}
-
-/* An undecided verdict after the sweep (above): spend up to a multiple of
- * the time the sweeps took (once with --quick, twice by default, three
- * times with --full) on more repetitions, each visiting the bench's N in a
- * fresh shuffled order with every point in a worker of its own (the load
- * built from zero for it), so that drift over time (a neighbour's load, a
- * warming cache) cannot look like growth, and the pooled verdict gets more
- * points. Rounds go on until the verdict is settled or the time is spent.
- * Load axes only (a bench with grow); a note says what was added and why. */
-static int decide(const char *exe, const struct bench *b, const struct sweep_opts *so,
-		  int want_progress, struct bench_result *br, uint64_t spent_ns, char *err,
-		  size_t errlen)
-{
-	uint64_t ns[64];
-	int np = sweep_series_for(b, br->max_n, ns, 64);
-	if (np > 0 && ns[0] == 0) { /* a baseline at N = 0 is not in the fit */
-		memmove(ns, ns + 1, (size_t)(np - 1) * sizeof(ns[0]));
-		np--;
+	const struct worker_here *w = ctx;
+	struct sweep_opts one;
+	verdict_point_opts(w->so, n, &one);
+	struct bench_result got;
+	char err[512];
+	int rc = run_worker(w->exe, w->b, &one, w->want_progress, w->br, &got, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "scalebench: %s\n", err);
+		return -1;
 	}
-	int why_kind = undecided(br);
-	if (!b->grow || np < 3 || br->status != BS_OK || !why_kind)
-		return 0;
-	char why[240];
-	if (why_kind == 1)
-		snprintf(why, sizeof(why), "unclear after the sweep (%s)", br->v.reason);
-	else
-		snprintf(why, sizeof(why), "%s after the sweep on weak evidence (growth %.0f%% of the cost "
-			 "at n=%g, b/se %.1f)", growth_name(br->v.cls), 100 * br->v.growth_share,
-			 br->v.nmax, br->v.b_se > 0 ? br->v.b / br->v.b_se : 0.0);
-	unsigned mult = so->full ? 3 : so->quick ? 1 : 2;
-	uint64_t t0 = clock_ns(), cap = mult * spent_ns, seed = (t0 ^ (uint64_t)getpid()) | 1;
-	int rounds = 0, points = 0, ret = 0, stop = 0;
-	while (!stop && !reg_stop_requested() && clock_ns() - t0 < cap && rounds < 20) {
-		for (int i = np - 1; i > 0; i--) { /* Fisher-Yates */
-			int j = (int)(next_rand(&seed) % (uint64_t)(i + 1));
-			uint64_t t = ns[i];
-			ns[i] = ns[j];
-			ns[j] = t;
-		}
-		struct repetition *rep = bench_add_rep(br);
-		if (!rep)
-			break;
-		for (int k = 0; k < np && !reg_stop_requested() && clock_ns() - t0 < cap; k++) {
-			struct sweep_opts one = *so;
-			one.min_n = one.max_n = ns[k];
-			one.profile = 0; /* the profile is the sweeps' */
-			one.repeat = 1;
-			one.rep_first = 0;
-			one.rep_count = 1;
-			struct bench_result got;
-			int rc = run_worker(exe, b, &one, want_progress, br, &got, err, errlen);
-			if (rc < 0) {
-				fprintf(stderr, "scalebench: %s\n", err);
-				ret = 1;
-				stop = 1;
-				break;
-			}
-			ret |= rc;
-			struct repetition *gr = got.nreps ? &got.reps[0] : NULL;
-			if (!gr || gr->fail || gr->interrupted || got.status != BS_OK || gr->npts < 1) {
-				stop = 1; /* a failure is data of the sweeps, not of this */
-				bench_result_clear(&got);
-				break;
-			}
-			struct point *slot = rep_add_point(rep);
-			if (slot) {
-				*slot = gr->pts[gr->npts - 1];
-				memset(&gr->pts[gr->npts - 1], 0, sizeof(*slot));
-				points++;
-			}
-			bench_result_clear(&got);
-		}
-		rounds++;
-		rep_fit(rep);
-		bench_fit(br);
-		if (!undecided(br))
-			break;
-	}
-	static const char *const times[] = {"", "once", "twice", "three times"};
-	if (rounds)
-		bench_add_note(br, "verdict %s: %d more repetition%s, each N in a fresh worker in "
-				   "shuffled order (%d points, %.1f s of %.1f s: %s the sweeps): now %s",
-			       why, rounds, rounds == 1 ? "" : "s", points,
-			       (double)(clock_ns() - t0) / 1e9, (double)cap / 1e9, times[mult],
-			       br->v.cls == GROWTH_UNCLEAR ? "still unclear" : growth_name(br->v.cls));
-	return ret;
+	/* 1: a harness failure, said on stderr: no point from it */
+	rc = rc ? -1 : verdict_take_point(&got, pt);
+	bench_result_clear(&got);
+	return rc;
 }
 
 int worker_rep(const char *exe, const struct bench *b, const struct sweep_opts *so, int r,
@@ -471,24 +369,6 @@ int worker_rep(const char *exe, const struct bench *b, const struct sweep_opts *
 	if (br->status == BS_SKIPPED || crashed)
 		*stop = 1; /* a crash would come again: the bench stops there */
 	return rc;
-}
-
-int worker_decides(const char *exe, const struct bench *b, const struct sweep_opts *so)
-{
-	return exe && (so->decide || ((b->flags & BENCH_DECIDE) && !so->no_decide));
-}
-
-int worker_settle(const char *exe, const struct bench *b, const struct sweep_opts *so,
-		  int want_progress, struct bench_result *br, uint64_t spent_ns, char *err,
-		  size_t errlen)
-{
-	int ret = 0;
-	sweep_settle(br, so->repeat);
-	if (worker_decides(exe, b, so) && !reg_stop_requested()) {
-		ret |= decide(exe, b, so, want_progress, br, spent_ns, err, errlen);
-		sweep_settle(br, so->repeat);
-	}
-	return ret;
 }
 
 /* ---- the worker ---- */

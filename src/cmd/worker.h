@@ -31,16 +31,17 @@
 int worker_rep(const char *exe, const struct bench *b, const struct sweep_opts *so, int r,
 	       int want_progress, struct bench_result *br, int *stop, char *err, size_t errlen);
 
-/* Whether worker_settle may add --decide rounds for b: --decide, or the
- * bench's BENCH_DECIDE without --no-decide (workers only). */
-int worker_decides(const char *exe, const struct bench *b, const struct sweep_opts *so);
-/* After b's last repetition: its status and pooled verdict, and with
- * so->decide (and exe, workers) the repetitions --decide adds when the
- * verdict is unclear, up to three times spent_ns (the time its
- * repetitions took). 0 or 1 as worker_rep. */
-int worker_settle(const char *exe, const struct bench *b, const struct sweep_opts *so,
-		  int want_progress, struct bench_result *br, uint64_t spent_ns, char *err,
-		  size_t errlen);
+/* One point at N = n in a worker of its own, the load built from zero for
+ * it: verdict.h's measure_point (ctx: a struct worker_here) for --decide's
+ * rounds and a point measured again. */
+struct worker_here {
+	const char *exe;
+	const struct bench *b;
+	const struct sweep_opts *so;
+	int want_progress;
+	const struct bench_result *br; /* described: name, variant, target, params */
+};
+int worker_measure_point(void *ctx, uint64_t n, struct point *pt);
 
 /* --mem-limit: every worker started from now on is moved into the cgroup
  * at path (made by sys_memcg_make) before it is given its job; NULL or ""

@@ -182,7 +182,10 @@ struct bench_env {
 	double max_latency_ns;   /* run --max-latency: a bound on every sample (0: none);
 				  * a bench that checks it fails with ETIME ("bound") */
 	json_t *fail_data;       /* set with a failure: the bench's first-failure figures,
-				  * put into the failure's state as "bench" (core owns it) */
+				  * put into the failure's state as "bench" (core owns it);
+				  * its "why" (string), if given, is the failure in one line of
+				  * the bench's words, which the commands print (the only
+				  * field of it they read) */
 	struct bench_peer peers[BENCH_MAX_PEERS]; /* bench_peer_add/_remove */
 	int npeers;
 	/* run --tasks (set by the core): "" outside it or with a directory of

@@ -29,6 +29,7 @@
  * threshold is the larger of --threshold and the floor (compare_threshold),
  * so a change within the usual spread between runs is "same". */
 #include "compare.h"
+#include "profile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -603,10 +604,10 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
  * `factor` times every one of the other at the top of the sweep (the mean
  * log median of the two largest N: growth shows there, and a change of
  * the whole sweep shows there too). The factor: --decisive when given;
- * else from the history (this bench's run-to-run spread at the top of the
- * sweep on this host, CMP_DECISIVE_SD standard deviations, at least
- * CMP_DECISIVE_MIN); else CMP_DECISIVE_DEFAULT, above the largest change
- * between two repetitions of an unchanged system measured here
+ * else CMP_DECISIVE_DEFAULT, above the largest change between two
+ * repetitions of an unchanged system measured here, raised by the history
+ * (this bench's run-to-run spread at the top of the sweep on this host,
+ * CMP_DECISIVE_SD standard deviations) when that is larger
  * (docs/compare.md, "A large change"). */
 struct decisive {
 	int dir;       /* +1 B slower, -1 B faster, 0 neither */
@@ -624,7 +625,11 @@ static void decisive(const struct rep_res *r, const struct cmp_opts *o, const st
 		d->factor = o->decisive;
 		d->basis = "--decisive";
 	} else if (f && f->runs >= need && isfinite(f->spread_top2)) {
-		d->factor = fmax(exp(CMP_DECISIVE_SD * f->spread_top2), CMP_DECISIVE_MIN);
+		/* the history only raises it: its spread is that of runs' means
+		 * of repetitions, a single repetition moves more (an A/A pair's
+		 * first repetitions of fs.stat 1.97x apart, runs' means within
+		 * 5%: docs/compare.md) */
+		d->factor = fmax(exp(CMP_DECISIVE_SD * f->spread_top2), CMP_DECISIVE_DEFAULT);
 		d->basis = "history";
 	}
 	/* never under the threshold the bench is judged with (a noise floor
@@ -698,7 +703,7 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 	json_t *jd = rr && rr->lv ? decisive_json(&dz) : json_null();
 	double sw = rr && rr->lv ? 100 * rr->sw.change : NAN;
 	double st = rr && rr->lv && rr->two ? 100 * rr->st.change : NAN;
-	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
+	json_t *out = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:i,s:i,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:o,s:o,s:o}", "name",
 			 bench_key(ba, key, sizeof(key)), "version", ba->version, "status_a",
 			 bench_status_name(ba->status), "status_b", bench_status_name(bb->status),
 			 "word", cmp_word_name(w), "test", test, "repetitions_a", ka,
@@ -707,6 +712,11 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 			 "median_change_pct", num(mc * 100), "points_compared",
 			 (int)json_array_size(pts), "points_slower", nslow, "points_faster", nfast,
 			 "points", pts, "n_only_in_a", only_a, "n_only_in_b", only_b);
+	json_t *pc = out && ba->profile && bb->profile ? profile_compare(ba->profile, bb->profile)
+						      : NULL;
+	if (pc) /* both ran with --profile: where the time moved (profile.h) */
+		json_object_set_new(out, "profile", pc);
+	return out;
 }
 
 /* Where the run swept its benches; results from before workers have no

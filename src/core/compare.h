@@ -42,12 +42,11 @@ struct cmp_opts {
 	double decisive;
 };
 
-/* The decisive factor without history (docs/compare.md, "A large change"),
- * and with it: CMP_DECISIVE_SD times the bench's run-to-run spread, at
- * least CMP_DECISIVE_MIN. */
+/* The decisive factor (docs/compare.md, "A large change"): the default,
+ * raised by a history to exp(CMP_DECISIVE_SD x the bench's run-to-run
+ * spread at the top of the sweep) when that is larger. */
 #define CMP_DECISIVE_DEFAULT 6.0
 #define CMP_DECISIVE_SD 6.0
-#define CMP_DECISIVE_MIN 1.5
 /* The power a bench's detectable change is stated at (docs/compare.md,
  * "Power"): found in 9 of 10 compares. */
 #define CMP_POWER 0.9

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const struct bench_param_spec bench_no_params[] = {{0}}; /* bench.h */
+
 /* ---- the parameters the core owns (bench.h: declared here, never in a
  * bench's table) ---- */
 

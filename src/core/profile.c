@@ -1192,3 +1192,89 @@ json_t *profile_finish(struct profile *pf, double wall_s)
 	free(pf);
 	return o;
 }
+
+/* The point of profile pf at N = n, or NULL. */
+static const json_t *point_at(const json_t *pf, json_int_t n)
+{
+	size_t i;
+	const json_t *p;
+	json_array_foreach(json_object_get(pf, "points"), i, p)
+		if (json_integer_value(json_object_get(p, "n")) == n)
+			return p;
+	return NULL;
+}
+
+static const json_t *fn_in(const json_t *pt, const char *name)
+{
+	size_t i;
+	const json_t *f;
+	json_array_foreach(json_object_get(pt, "functions"), i, f)
+		if (!strcmp(json_string_value(json_object_get(f, "name")), name))
+			return f;
+	return NULL;
+}
+
+static double fnum(const json_t *f, const char *k)
+{
+	return f ? json_number_value(json_object_get(f, k)) : 0;
+}
+
+json_t *profile_compare(const json_t *a, const json_t *b)
+{
+	const json_t *pa = NULL, *pb = NULL;
+	size_t i;
+	const json_t *p;
+	json_array_foreach(json_object_get(a, "points"), i, p) { /* the largest N in both */
+		const json_t *q = point_at(b, json_integer_value(json_object_get(p, "n")));
+		if (q && (!pa || json_integer_value(json_object_get(p, "n")) >
+				       json_integer_value(json_object_get(pa, "n")))) {
+			pa = p;
+			pb = q;
+		}
+	}
+	if (!pa)
+		return NULL;
+	/* every function either lists (one a side lists only is 0 on the
+	 * other: under its top functions there) */
+	struct rank *r = NULL;
+	const json_t *names[2 * 2 * TOP_FUNCTIONS + 2];
+	int nn = 0;
+	for (int side = 0; side < 2; side++) {
+		const json_t *f;
+		json_array_foreach(json_object_get(side ? pb : pa, "functions"), i, f) {
+			const char *nm = json_string_value(json_object_get(f, "name"));
+			int seen = 0;
+			for (int k = 0; k < nn && !seen; k++)
+				seen = !strcmp(json_string_value(names[k]), nm);
+			if (!seen && nm && nn < (int)(sizeof(names) / sizeof(names[0])))
+				names[nn++] = json_object_get(f, "name");
+		}
+	}
+	r = calloc((size_t)nn + 1, sizeof(*r));
+	if (!r)
+		return NULL;
+	for (int k = 0; k < nn; k++) {
+		const char *nm = json_string_value(names[k]);
+		r[k] = (struct rank){k, fabs(fnum(fn_in(pb, nm), "self_ns_per_op") -
+					       fnum(fn_in(pa, nm), "self_ns_per_op"))};
+	}
+	qsort(r, (size_t)nn, sizeof(*r), cmp_rank);
+	json_t *fns = json_array();
+	for (int k = 0; k < nn && k < PROFILE_COMPARE_TOP && r[k].key > 0; k++) {
+		const char *nm = json_string_value(names[r[k].id]);
+		const json_t *fa = fn_in(pa, nm), *fb = fn_in(pb, nm);
+		json_array_append_new(fns, json_pack("{s:s,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "name", nm,
+						     "a_ns", fnum(fa, "ns_per_op"), "b_ns", fnum(fb, "ns_per_op"),
+						     "delta_ns", fnum(fb, "ns_per_op") - fnum(fa, "ns_per_op"),
+						     "self_a_ns", fnum(fa, "self_ns_per_op"), "self_b_ns",
+						     fnum(fb, "self_ns_per_op"), "self_delta_ns",
+						     fnum(fb, "self_ns_per_op") - fnum(fa, "self_ns_per_op"),
+						     "share_a", fnum(fa, "self_share"), "share_b",
+						     fnum(fb, "self_share")));
+	}
+	free(r);
+	return json_pack("{s:I,s:o,s:o,s:o}", "n", json_integer_value(json_object_get(pa, "n")),
+			 "cpu_per_op_a_ns", json_copy(json_object_get(pa, "cpu_per_op_ns")),
+			 "cpu_per_op_b_ns", json_copy(json_object_get(pb, "cpu_per_op_ns")), "functions",
+			 fns);
+}

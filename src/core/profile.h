@@ -54,4 +54,13 @@ json_t *profile_finish(struct profile *pf, double wall_s);
  * the report and compare read): the "growth" member, or NULL. */
 const json_t *profile_growth(const json_t *profile);
 
+/* compare: the functions whose cost per op changed most from profile a
+ * to profile b, at the largest N both profiled: {"n", "functions":
+ * [{"name", "a_ns", "b_ns", "delta_ns", "self_a_ns", "self_b_ns",
+ * "self_delta_ns", "share_a", "share_b"}]} (the COMPARE_TOP largest by
+ * self change: where the time moved); NULL when either has no profile
+ * or they have no N in common. */
+#define PROFILE_COMPARE_TOP 5
+json_t *profile_compare(const json_t *a, const json_t *b);
+
 #endif

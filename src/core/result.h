@@ -170,6 +170,7 @@ int bench_status_from_name(const char *s);
 struct bench_result *result_add_bench(struct run_result *r);
 struct repetition *bench_add_rep(struct bench_result *b);
 struct point *rep_add_point(struct repetition *rep);
+/* The verdicts (rep_fit, bench_fit...) are made in verdict.c (verdict.h). */
 /* Free what a point holds (bins, series, extra, peers, placement). */
 void point_clear(struct point *p);
 /* Append a measured point to rep (taking what it holds) and mark rep
@@ -178,13 +179,6 @@ int rep_keep_point(struct repetition *rep, struct point *pt);
 void bench_add_note(struct bench_result *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void point_set_bins(struct point *p, const struct hist *h);
-/* Pooled verdict over all repetitions' points. */
-void bench_fit(struct bench_result *b);
-/* After bench_fit: an unclear verdict whose points sit on two levels gets
- * a reason starting "bimodal: placement" (a side moved, or the levels ran
- * on other CPUs) or "bimodal" (same placement). 1 when it was bimodal. */
-int bench_bimodal(struct bench_result *b);
-void rep_fit(struct repetition *rep);
 /* The throughput verdict of a concurrency axis (b->usl; zeroed for other
  * kinds): each point's ops_per_s, its standard error from the spread of
  * its throughput-over-time series. bench_fit calls it. */
@@ -204,10 +198,6 @@ int bench_per_kib(const struct bench_result *b, double *nmin, double *at_min, do
  * two such N. */
 int bench_ops_range(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
 		    double *at_max);
-/* For a bench with a control (points with has_ctl): a note "control: ..."
- * with the op's and the control's own verdicts, saying when the control's
- * growth explains the op's; replaces an earlier one; none without. */
-void bench_control_note(struct bench_result *b);
 void result_free(struct run_result *r);
 void bench_result_clear(struct bench_result *b); /* frees what it holds; zeroed */
 /* What tells two benches of one result apart: "name" or "name[variant]"

@@ -50,6 +50,7 @@
 #include "sys.h"
 #include "tasks.h"
 #include "usage.h"
+#include "verdict.h"
 
 #define BATCH_BELOW 10.0 /* clock reads */
 #define BATCH_SPAN 100.0 /* clock reads */
@@ -1354,23 +1355,26 @@ int sweep_bench(const struct bench *b, const struct sweep_opts *o, struct bench_
 	umask(um);
 	hist_free(h);
 	hist_free(hc);
-	sweep_settle(out, count);
+	verdict_settle(out, count);
 	return rc;
 }
 
-void sweep_settle(struct bench_result *out, int wanted)
+int sweep_measure_point(void *ctx, uint64_t n, struct point *pt)
 {
-	if (out->status != BS_SKIPPED) {
-		out->status = BS_OK;
-		for (int r = 0; r < out->nreps; r++) {
-			if (out->reps[r].fail)
-				out->status = BS_FAILED;
-			if (out->reps[r].interrupted && out->status == BS_OK)
-				out->status = BS_INTERRUPTED;
-		}
-		if (reg_stop_requested() && out->status == BS_OK && out->nreps < wanted)
-			out->status = BS_INTERRUPTED;
+	const struct sweep_here *h = ctx;
+	struct sweep_opts one;
+	verdict_point_opts(h->so, n, &one);
+	struct bench_result got;
+	memset(&got, 0, sizeof(got));
+	got.params = h->br->params ? json_deep_copy(h->br->params) : NULL;
+	if (h->br->params && !got.params) {
+		fprintf(stderr, "scalebench: %s: out of memory\n", h->b->name);
+		return -1;
 	}
-	bench_fit(out);
-	bench_control_note(out);
+	int rc = sweep_bench(h->b, &one, &got);
+	if (rc < 0)
+		fprintf(stderr, "scalebench: %s: harness failure: %s\n", h->b->name, strerror(-rc));
+	rc = rc < 0 ? -1 : verdict_take_point(&got, pt);
+	bench_result_clear(&got);
+	return rc;
 }

@@ -30,7 +30,7 @@ struct sweep_opts {
 	double ci_target;        /* relative half-width of the median's CI, 0.02 */
 	uint64_t min_samples;    /* before the CI may stop a point */
 	double op_timeout_s;     /* one op longer than this is a failure */
-	int decide;              /* an unclear verdict: more repetitions, N shuffled (worker.c) */
+	int decide;              /* an unclear verdict: more repetitions, N shuffled (verdict.c) */
 	int no_decide;           /* not even for a bench with BENCH_DECIDE */
 	double max_latency_ns;   /* --max-latency (0: none), handed to the bench */
 	uint64_t tasks;          /* run --tasks: largest K (0: the load sweep); tasks.c */
@@ -81,10 +81,15 @@ struct failure *sweep_failure(const char *phase, const char *call, const char *k
 			      int err, const char *msg);
 /* The same, its kind and message from errno (the sweep's own wording). */
 struct failure *sweep_failure_errno(const char *phase, const char *call, uint64_t n, int err);
-/* The bench's status from its repetitions (failed, interrupted, or ok;
- * skipped stays), and its pooled verdict; wanted: the repetitions that
- * were to run (fewer after a stop signal: interrupted). */
-void sweep_settle(struct bench_result *out, int wanted);
+/* One point at N = n measured in this process, the load built from zero
+ * for it: verdict.h's measure_point for a run without workers (ctx: a
+ * struct sweep_here; the point gets br's parameters). */
+struct sweep_here {
+	const struct bench *b;
+	const struct sweep_opts *so;
+	const struct bench_result *br;
+};
+int sweep_measure_point(void *ctx, uint64_t n, struct point *pt);
 
 
 #endif

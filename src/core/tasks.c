@@ -75,6 +75,7 @@
 #include "registry.h"
 #include "sys.h"
 #include "usage.h"
+#include "verdict.h"
 
 #define TASK_INTERVALS 20
 #define MAX_K_POINTS 16
@@ -322,26 +323,6 @@ static void *task_thread(void *arg)
 	return NULL;
 }
 
-/* The CPUs' idle and total time from /proc/stat's "cpu" line (ticks);
- * -1 where there is none. */
-static int read_idle(double *idle, double *total)
-{
-	FILE *f = fopen("/proc/stat", "r");
-	if (!f)
-		return -1;
-	unsigned long long v[8] = {0};
-	int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		       &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 4)
-		return -1;
-	*idle = (double)(v[3] + v[4]);
-	*total = 0;
-	for (int i = 0; i < 8; i++)
-		*total += (double)v[i];
-	return 0;
-}
-
 /* ---- one point: K tasks ---- */
 
 struct tsweep {
@@ -528,12 +509,12 @@ static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct fai
 		uint64_t now = clock_ns();
 		if (now < sh->t_start)
 			sleep_ns(sh->t_start - now);
-		if (read_idle(&i0, &c0))
+		if (sys_cpu_idle(&i0, &c0))
 			i0 = NAN;
 		now = clock_ns();
 		if (now < sh->t_end)
 			sleep_ns(sh->t_end - now);
-		if (read_idle(&i1, &c1))
+		if (sys_cpu_idle(&i1, &c1))
 			i1 = NAN;
 	}
 join:
@@ -830,7 +811,7 @@ int tasks_sweep(const struct bench *b, const struct sweep_opts *o, struct bench_
 #else
 	free(w.sh);
 #endif
-	sweep_settle(out, count);
+	verdict_settle(out, count);
 	return rc;
 }
 

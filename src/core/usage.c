@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Counters of the timed region (see usage.h). */
 #include "usage.h"
+#include "sys.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,11 +20,7 @@ static double clock_s(clockid_t id)
 
 enum usage_counter usage_counter(void)
 {
-#if defined(RUSAGE_THREAD) && !defined(SB_POSIX_ONLY)
-	return USAGE_THREAD;
-#else
-	return USAGE_PROCESS;
-#endif
+	return sys_thread_counters() ? USAGE_THREAD : USAGE_PROCESS;
 }
 
 const char *usage_counter_name(enum usage_counter c)
@@ -46,25 +43,18 @@ int usage_scope_from_name(const char *s)
 	return !strcmp(s, "timed") ? USAGE_TIMED : !strcmp(s, "window") ? USAGE_WINDOW : -1;
 }
 
+/* the thread's own counters where the system keeps them (sys.h) */
 static double own_clock(enum usage_counter c)
 {
-#if defined(RUSAGE_THREAD) && !defined(SB_POSIX_ONLY)
-	if (c == USAGE_THREAD)
-		return clock_s(CLOCK_THREAD_CPUTIME_ID);
-#endif
-	(void)c;
+	if (c == USAGE_THREAD && sys_thread_counters())
+		return sys_thread_cpu_s();
 	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static void own_rusage(enum usage_counter c, struct rusage *ru)
 {
-#if defined(RUSAGE_THREAD) && !defined(SB_POSIX_ONLY)
-	if (c == USAGE_THREAD) {
-		getrusage(RUSAGE_THREAD, ru);
+	if (c == USAGE_THREAD && sys_thread_rusage(ru) == 0)
 		return;
-	}
-#endif
-	(void)c;
 	getrusage(RUSAGE_SELF, ru);
 }
 

@@ -221,6 +221,22 @@ void compare_print_text(const json_t *c, FILE *f)
 				(long long)json_integer_value(json_object_get(v, "points_compared")), how, dec,
 				!strcmp(w, "slower") ? "SLOWER" : w);
 		}
+		const json_t *pc = json_object_get(v, "profile");
+		if (json_array_size(json_object_get(pc, "functions"))) { /* both ran --profile */
+			fprintf(f, "%-12s %8s  at N=%lld, CPU/op %s -> %s; self cost per op:", js(v, "name"),
+				"profile", (long long)json_integer_value(json_object_get(pc, "n")),
+				fmt_ns(jnum(pc, "cpu_per_op_a_ns"), b1, sizeof(b1)),
+				fmt_ns(jnum(pc, "cpu_per_op_b_ns"), b2, sizeof(b2)));
+			size_t q;
+			const json_t *fe;
+			json_array_foreach(json_object_get(pc, "functions"), q, fe) {
+				double d = jnum(fe, "self_delta_ns");
+				fprintf(f, "%s %s %s%s (%.1f%% -> %.1f%%)", q ? "," : "", js(fe, "name"),
+					d >= 0 ? "+" : "-", fmt_ns(fabs(d), b3, sizeof(b3)), 100 * jnum(fe, "share_a"),
+					100 * jnum(fe, "share_b"));
+			}
+			fputc('\n', f);
+		}
 		const json_t *nf = json_object_get(v, "noise_floor");
 		if (json_is_object(nf)) {
 			const json_t *note = json_object_get(nf, "note");

@@ -607,8 +607,8 @@ static void print_profiles(const struct run_result *r, FILE *f, int *any)
 		json_array_foreach(at, k, e) {
 			double dn = json_number_value(json_object_get(e, "delta_ns"));
 			fprintf(f, "%s%s %s%s/%s (%.0f%% -> %.0f%%)", k ? ", " : "",
-				json_string_value(json_object_get(e, "name")), dn >= 0 ? "+" : "",
-				fmt_ns(dn, a, sizeof(a)), unit,
+				json_string_value(json_object_get(e, "name")), dn >= 0 ? "+" : "-",
+				fmt_ns(fabs(dn), a, sizeof(a)), unit,
 				100 * json_number_value(json_object_get(e, "share_from")),
 				100 * json_number_value(json_object_get(e, "share_to")));
 		}

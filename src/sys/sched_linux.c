@@ -4,7 +4,10 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <math.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,3 +101,15 @@ int sys_task_where(int pid, int tid, int *cpu, long *migrations)
 	}
 	return 0;
 }
+
+int sys_thread_counters(void) { return 1; }
+
+double sys_thread_cpu_s(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return NAN;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int sys_thread_rusage(struct rusage *ru) { return getrusage(RUSAGE_THREAD, ru) ? -1 : 0; }

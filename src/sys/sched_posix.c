@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* CPU placement through POSIX alone: there is no affinity interface. */
+#include <math.h>
 #include <stdio.h>
 #include "sys.h"
 
@@ -27,5 +28,16 @@ int sys_task_where(int pid, int tid, int *cpu, long *migrations)
 	(void)tid;
 	*cpu = -1;
 	*migrations = -1;
+	return -1;
+}
+
+/* getrusage counts per process only in POSIX */
+int sys_thread_counters(void) { return 0; }
+
+double sys_thread_cpu_s(void) { return NAN; }
+
+int sys_thread_rusage(struct rusage *ru)
+{
+	(void)ru;
 	return -1;
 }

@@ -34,6 +34,14 @@ int sys_fs_type(const char *path, char *buf, size_t len);
 /* Number of open file descriptors of this process, -1 if unknown. */
 int sys_open_fds(void);
 
+/* The CPUs' idle (idle + iowait) and total time since boot, in ticks
+ * (/proc/stat's "cpu" line). 0, or -1 where the system cannot tell. */
+int sys_cpu_idle(double *idle, double *total);
+
+/* The seccomp filters process pid holds (/proc/PID/status
+ * Seccomp_filters, Linux 5.9+), or -1 if the system cannot tell. */
+long sys_seccomp_filters(pid_t pid);
+
 /* The size of this process as fork sees it: its mappings and its resident
  * anonymous memory in KiB (fork copies the first and write-protects the
  * second). 0, or -1 if the system cannot tell. */
@@ -69,6 +77,15 @@ int sys_current_cpu(void);
  * sched, se.nr_migrations; the POSIX build knows neither). 0, or -1 when
  * the task is gone. */
 int sys_task_list(int pid, int *tids, int max);
+/* The calling thread's own counters (Linux: CLOCK_THREAD_CPUTIME_ID and
+ * getrusage(RUSAGE_THREAD)): sys_thread_counters() is 1 where the system
+ * keeps them, 0 where it counts per process only (the POSIX build);
+ * sys_thread_cpu_s is the thread's CPU time in s (NAN if unknown),
+ * sys_thread_rusage 0 or -1. */
+struct rusage;
+int sys_thread_counters(void);
+double sys_thread_cpu_s(void);
+int sys_thread_rusage(struct rusage *ru);
 int sys_thread_id(void);
 int sys_task_where(int pid, int tid, int *cpu, long *migrations);
 
@@ -103,6 +120,9 @@ int sys_is_fuse(const char *path);
  * made); a device already gone is not an error. */
 int sys_zram_add(uint64_t size, char *dev, size_t devlen, char *err, size_t errlen);
 int sys_zram_remove(const char *dev);
+/* The compression algorithms of zram device dev ("/dev/zramN") into buf,
+ * the kernel's line as it is (the one in use in brackets). 0, or -errno. */
+int sys_zram_algorithm(const char *dev, char *buf, size_t len);
 
 /* ---- writeback and memory cgroups (workloads larger than the page
  * cache); Linux: src/sys/wb_linux.c; the POSIX build syncs with fsync +
@@ -125,6 +145,16 @@ struct sys_wb {
 	int cg_version;                          /* 1, 2, or 0: no memory cgroup found */
 };
 void sys_writeback(struct sys_wb *w);
+/* The system's Dirty and Writeback now, in KiB, from /proc/meminfo alone
+ * (cheap enough to call once per interval of a workload); 0 each where
+ * unknown. */
+void sys_dirty_kib(uint64_t *dirty, uint64_t *writeback);
+/* The journal (jbd2) of the ext3/ext4 file system holding dirfd: its
+ * statistics file into path (/proc/fs/jbd2/DEV-8/info); 0, or -1 when
+ * there is none or it is unreadable. sys_jbd2_info: that file's lines,
+ * leading blanks trimmed, or NULL. */
+int sys_jbd2_find(int dirfd, char *path, size_t len);
+json_t *sys_jbd2_info(const char *path);
 
 /* The dirty-page thresholds in bytes: *limit where writers are throttled
  * (vm.dirty_bytes, or vm.dirty_ratio percent of the memory that can hold

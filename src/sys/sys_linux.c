@@ -1011,3 +1011,35 @@ const char *sys_impl(void)
 {
 	return "linux";
 }
+
+int sys_cpu_idle(double *idle, double *total)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		return -1;
+	unsigned long long v[8] = {0};
+	int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		       &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 4)
+		return -1;
+	*idle = (double)(v[3] + v[4]);
+	*total = 0;
+	for (int i = 0; i < 8; i++)
+		*total += (double)v[i];
+	return 0;
+}
+
+long sys_seccomp_filters(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	long n = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Seccomp_filters:", 16))
+			n = strtol(line + 16, NULL, 10);
+	if (f)
+		fclose(f);
+	return n;
+}

@@ -214,6 +214,22 @@ int sys_zram_add(uint64_t size, char *dev, size_t devlen, char *err, size_t errl
 	return 0;
 }
 
+int sys_zram_algorithm(const char *dev, char *buf, size_t len)
+{
+	char p[128];
+	if (strncmp(dev, "/dev/", 5))
+		return -EINVAL;
+	snprintf(p, sizeof(p), "/sys/block/%s/comp_algorithm", dev + 5);
+	FILE *fp = fopen(p, "r");
+	if (!fp)
+		return -errno;
+	int rc = fgets(buf, (int)len, fp) ? 0 : -EIO;
+	fclose(fp);
+	if (!rc)
+		buf[strcspn(buf, "\n")] = 0;
+	return rc;
+}
+
 int sys_zram_remove(const char *dev)
 {
 	int id;

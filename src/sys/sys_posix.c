@@ -248,6 +248,25 @@ int sys_zram_add(uint64_t size, char *dev, size_t devlen, char *err, size_t errl
 
 int sys_zram_remove(const char *dev) { (void)dev; return -ENOSYS; }
 
+int sys_zram_algorithm(const char *dev, char *buf, size_t len)
+{
+	(void)dev; (void)buf; (void)len;
+	return -ENOSYS;
+}
+
+/* No system-wide CPU times, and no seccomp, in POSIX. */
+int sys_cpu_idle(double *idle, double *total)
+{
+	(void)idle; (void)total;
+	return -1;
+}
+
+long sys_seccomp_filters(pid_t pid)
+{
+	(void)pid;
+	return -1;
+}
+
 /* ---- writeback and memory cgroups: POSIX has a sync and nothing else */
 int sys_syncfs(int fd)
 {
@@ -260,6 +279,22 @@ void sys_writeback(struct sys_wb *w)
 {
 	memset(w, 0xff, sizeof(*w));
 	w->cg_version = 0;
+}
+
+void sys_dirty_kib(uint64_t *dirty, uint64_t *writeback) { *dirty = *writeback = 0; }
+
+int sys_jbd2_find(int dirfd, char *path, size_t len)
+{
+	(void)dirfd;
+	if (len)
+		path[0] = 0;
+	return -1;
+}
+
+json_t *sys_jbd2_info(const char *path)
+{
+	(void)path;
+	return NULL;
 }
 
 json_t *sys_dirty_limits(unsigned long long *limit, unsigned long long *background)

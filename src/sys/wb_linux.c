@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -314,4 +315,63 @@ int sys_memcg_remove(const char *path)
 		nanosleep(&ts, NULL);
 	}
 	return -EBUSY;
+}
+
+void sys_dirty_kib(uint64_t *dirty, uint64_t *writeback)
+{
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "re");
+	*dirty = *writeback = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		if (sscanf(line, "Dirty: %llu", &v) == 1)
+			*dirty = v;
+		else if (sscanf(line, "Writeback: %llu", &v) == 1)
+			*writeback = v;
+	}
+	fclose(f);
+}
+
+int sys_jbd2_find(int dirfd, char *path, size_t len)
+{
+	struct stat sb;
+	char p[128], line[128];
+	path[0] = 0;
+	if (fstat(dirfd, &sb))
+		return -1;
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/uevent", major(sb.st_dev), minor(sb.st_dev));
+	FILE *f = fopen(p, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(path, len, "/proc/fs/jbd2/%.64s-8/info", line + 8);
+		}
+	fclose(f);
+	if (path[0] && access(path, R_OK))
+		path[0] = 0;
+	return path[0] ? 0 : -1;
+}
+
+json_t *sys_jbd2_info(const char *path)
+{
+	char line[256];
+	if (!path[0])
+		return NULL;
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	json_t *a = json_array();
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		char *t = line;
+		while (*t == ' ')
+			t++;
+		json_array_append_new(a, json_string(t));
+	}
+	fclose(f);
+	return a;
 }

@@ -6,7 +6,8 @@
 # objects are there, on their symbols (nm): an undefined symbol of an
 # object must be defined in a layer it may use, and a function a header
 # names must be defined in a layer that header's may use (a contract in
-# the folder of its owner). Two narrower rules: cmd/serve.c uses nothing
+# the folder of its owner; functions and data alike), and only src/sys/
+# names a path under /proc or /sys (a string literal). Two narrower rules: cmd/serve.c uses nothing
 # of bench/ (the server loop and the control protocol it shares with the
 # net benches are in core/: srvloop.h, netctl.h), and no two helpers of
 # bench/ (a .c with a header of its own, as netsrv.c and netload.c) use
@@ -118,13 +119,28 @@ circle_violations() {
 	}' "$T/csyms" | sort
 }
 
-# header_violations ROOT OBJDIR: "header: declares fn (defined in layer/)"
-# for each function named in ROOT/src/*/*.h (a declaration, or a call in
-# an inline function) that an object of OBJDIR defines in a layer the
-# header's own layer may not use: a contract in the wrong folder
-header_violations() {
+# header_names ROOT: "H name header" for each function named in
+# ROOT/src/*/*.h (a declaration, or a call in an inline function) and each
+# object an extern declaration there names (data: tables, flags)
+header_names() {
 	grep -oH '\b[A-Za-z_][A-Za-z0-9_]*(' "$1"/src/*/*.h | sed 's/($//' | sort -u |
-		awk -F: '{ print "H", $2, $1 }' >"$T/hsyms"
+		awk -F: '{ print "H", $2, $1 }'
+	for h in "$1"/src/*/*.h; do
+		# extern declarations, joined up to their ';', comments and sizes dropped
+		awk '/^[[:space:]]*extern[[:space:]]/ { on = 1; d = "" }
+			on { d = d " " $0; if (index($0, ";")) { on = 0; print d } }' "$h" |
+			sed 's|/\*.*\*/||g; s/\[[^]]*\]/[]/g' |
+			grep -oE '[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(\[\]|,|;)' |
+			sed -E 's/[[:space:]]*(\[\]|,|;)$//' | sort -u | sed "s|^|H |; s|\$| $h|"
+	done
+}
+
+# header_violations ROOT OBJDIR: "header: declares name (defined in layer/)"
+# for each function or data object a header of ROOT names (header_names)
+# that an object of OBJDIR defines in a layer the header's own layer may
+# not use: a contract in the wrong folder
+header_violations() {
+	header_names "$1" >"$T/hsyms"
 	nm -A --defined-only "$2"/src/*.o "$2"/src/*/*.o 2>/dev/null |
 		awk '$2 ~ /^[TDBRVWG]$/ { sub(/:[^:]*$/, "", $1); print "D", $3, $1 }' >>"$T/hsyms"
 	awk -v root="$1/" -v rules="$RULES" '
@@ -147,18 +163,40 @@ header_violations() {
 	}' "$T/hsyms" | sort
 }
 
+# literal_violations ROOT: "file:line: literal" for each string literal
+# of ROOT/src outside src/sys/ that is a path under /proc or /sys (only
+# src/sys/ reads them, sys.h); words that name such a file in a message
+# ("needs root (/proc/sys/vm/drop_caches)") are not paths and pass.
+# Programs of their own, not linked with src/sys/ (src/forker/: a static
+# binary on libc alone, Makefile), are outside the layers.
+OWN_PROGRAMS="forker"
+literal_violations() {
+	for f in "$1"/src/*.c "$1"/src/*/*.[ch]; do
+		d=${f%/*}; d=${d##*/}
+		case " sys $OWN_PROGRAMS " in *" $d "*) continue ;; esac
+		[ -f "$f" ] || continue
+		grep -nE '"/(proc|sys)(/|")' "$f" | grep -vE '^[0-9]+:[[:space:]]*(/?\*|//)' |
+			sed -E "s|^([0-9]+):.*(\"/(proc\|sys)[^\"]*\").*|${f#"$1"/}:\1: \2|"
+	done
+}
+
 # the checks can fail: a sample tree where core includes a bench header,
 # sys one of core, bench one of cmd and one of out, out one of bench and
-# cmd/serve.c one of bench; the bench helpers h1 and h2 call each other
+# cmd/serve.c one of bench; core uses a bench variable (bv) and its header
+# declares it; core opens a /proc file by name (sys/ may: s2.c; bench/
+# may name one in words); the bench helpers h1 and h2 call each other
 # (y, a bench that is no helper, and h1 call each other too: allowed)
 S=$T/sample
 mkdir -p "$S/src/sys" "$S/src/core" "$S/src/bench" "$S/src/cmd" "$S/src/out"
 printf '#include "c.h"\nint s(void);\nint s(void) { return c(); }\n' >"$S/src/sys/s.c"
-printf 'int c(void);\nint o(void); /* out/ declared in core */\n' >"$S/src/core/c.h"
-printf '#include "b.h"\n#include "s.h"\nint c(void);\nint c(void) { return b(); }\n' >"$S/src/core/c.c"
+printf 'int c(void);\nint o(void); /* out/ declared in core */\nextern int bv; /* bench/ data declared in core */\n' >"$S/src/core/c.h"
+printf '#include "b.h"\n#include "c.h"\n#include "s.h"\nint c(void) { return b() + bv; }\n' >"$S/src/core/c.c"
+printf '#include <stdio.h>\nint p(void);\nint p(void) { return fopen("/proc/stat", "r") != NULL; }\n' >"$S/src/core/p.c"
+printf '#include <stdio.h>\nint s2(void);\nint s2(void) { return fopen("/sys/kernel/x", "r") != NULL; }\n' >"$S/src/sys/s2.c"
+printf 'const char *w(void);\nconst char *w(void) { return "needs root (/proc/sys/vm/drop_caches)"; }\n' >"$S/src/bench/w.c"
 printf 'int s(void);\n' >"$S/src/sys/s.h"
 printf 'int b(void);\n' >"$S/src/bench/b.h"
-printf '#include "k.h"\n#include "o.h"\n#include "c.h"\nint b(void);\nint b(void) { return k() + o() + c(); }\n' >"$S/src/bench/b.c"
+printf '#include "k.h"\n#include "o.h"\n#include "c.h"\nint bv = 1;\nint b(void);\nint b(void) { return k() + o() + c(); }\n' >"$S/src/bench/b.c"
 printf 'int k(void);\n' >"$S/src/cmd/k.h"
 printf '#include "b.h"\nint k(void);\nint k(void) { return b(); }\n' >"$S/src/cmd/k.c"
 printf 'int o(void);\n' >"$S/src/out/o.h"
@@ -179,6 +217,9 @@ src/out/o.c: includes b.h (bench/)
 src/sys/s.c: includes c.h (core/)
 EOT
 check "include check: finds exactly the sample tree's six violations" cmp "$T/sample.inc" "$T/sample.want"
+literal_violations "$S" >"$T/sample.lit"
+echo 'src/core/p.c:3: "/proc/stat"' >"$T/sample.litwant"
+check "literal check: finds the sample's /proc path in core (not sys/'s, not words in bench/)" cmp "$T/sample.lit" "$T/sample.litwant"
 if command -v nm >/dev/null && command -v cc >/dev/null; then
 	for f in "$S"/src/*/*.c; do
 		o=$S/build/${f#"$S"/}; o=${o%.c}.o
@@ -190,16 +231,17 @@ src/bench/b.o: uses k (cmd/)
 src/bench/b.o: uses o (out/)
 src/cmd/serve.o: uses b (bench/)
 src/core/c.o: uses b (bench/)
+src/core/c.o: uses bv (bench/)
 src/out/o.o: uses b (bench/)
 src/sys/s.o: uses c (core/)
 EOT
-	check "symbol check: finds exactly the sample objects' six violations" cmp "$T/sample.sym" "$T/sample.symwant"
+	check "symbol check: finds exactly the sample objects' seven violations (one of data)" cmp "$T/sample.sym" "$T/sample.symwant"
 	circle_violations "$S" "$S/build" >"$T/sample.circ"
 	echo "src/bench/h1.o <-> src/bench/h2.o" >"$T/sample.circwant"
 	check "circle check: finds the sample's two bench helpers calling each other" cmp "$T/sample.circ" "$T/sample.circwant"
 	header_violations "$S" "$S/build" >"$T/sample.hdr"
-	echo "src/core/c.h: declares o (defined in out/)" >"$T/sample.hdrwant"
-	check "header check: finds the sample's core header declaring an out/ function" cmp "$T/sample.hdr" "$T/sample.hdrwant"
+	printf 'src/core/c.h: declares bv (defined in bench/)\nsrc/core/c.h: declares o (defined in out/)\n' >"$T/sample.hdrwant"
+	check "header check: finds the sample's core header declaring an out/ function and a bench/ variable" cmp "$T/sample.hdr" "$T/sample.hdrwant"
 else
 	skip "symbol check on the sample (no nm or cc)"
 fi
@@ -210,6 +252,9 @@ check "src/ has sources to check ($n)" test "$n" -gt 50
 include_violations . >"$T/inc"
 check "no #include crosses the layers upwards" test ! -s "$T/inc"
 sed 's/^/# layer violation: /' "$T/inc"
+literal_violations . >"$T/lit"
+check "no /proc or /sys path outside src/sys/" test ! -s "$T/lit"
+sed 's/^/# layer violation: /' "$T/lit"
 if [ -f build/native/src/main.o ] && command -v nm >/dev/null; then
 	symbol_violations build/native >"$T/sym"
 	check "no object uses a symbol of a higher layer (nm)" test ! -s "$T/sym"
@@ -218,7 +263,7 @@ if [ -f build/native/src/main.o ] && command -v nm >/dev/null; then
 	check "no two bench/ helpers use each other (nm)" test ! -s "$T/circ"
 	sed 's/^/# layer violation: /' "$T/circ"
 	header_violations . build/native >"$T/hdr"
-	check "no header declares a function of a layer above its own" test ! -s "$T/hdr"
+	check "no header declares a function or data of a layer above its own" test ! -s "$T/hdr"
 	sed 's/^/# layer violation: /' "$T/hdr"
 else
 	skip "symbols of the native build (build/native not built, or no nm)"

@@ -43,16 +43,17 @@ most_children() {
 			if (q == root && kids[p] > m) m = kids[p] }
 			if (kids[root] > m) m = kids[root]; print m + 0 }'
 }
-# holds WHAT BENCH ARGS: run it with a long budget, and while it runs
+# holds WHAT BENCH ARGS: run it with a long budget, four repetitions (four
+# windows: a loaded machine may miss one between two looks), and while it runs
 # read its processes' /proc; prints the most WHAT seen
 # (mapfile|manymap: mappings of the bench's files; threads; children)
 holds() {
 	what=$1; shift
-	"$SB" run "$@" --no-db -q -b 3 --ci 0.1 --dir "$T/target" -o "$T/h.json" >/dev/null 2>&1 &
+	"$SB" run "$@" -r 4 --no-db -q -b 3 --ci 0.1 --dir "$T/target" -o "$T/h.json" >/dev/null 2>&1 &
 	pid=$!
 	best=0
 	i=0
-	while kill -0 $pid 2>/dev/null && [ $i -lt 300 ]; do
+	while kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
 		if [ "$what" = children ]; then
 			v=$(most_children $pid)
 			[ "${v:-0}" -gt "$best" ] && best=$v

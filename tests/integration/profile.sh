@@ -70,6 +70,13 @@ else
 	check "proc.syscall[filter=args]: __seccomp_filter's growth is >= half the growth" jtrue "$T/ps.json" \
 		"($G)($(B proc.syscall), ['__seccomp_filter']) >= 0.5 * $PS['growth']['delta_ns'] > 0"
 	check "proc.syscall[filter=args]: a 'why' line names the filter" out_has "$T/ps.out" "^why  proc.syscall.*__seccomp_filter"
+	# compare: both profiled, so the functions whose cost moved are listed
+	"$SB" run proc.syscall -p filter=args -p tracer=none --profile --dir "$T/target" --no-db -q -o "$T/ps2.json" >/dev/null 2>&1
+	"$SB" compare "$T/ps.json" "$T/ps2.json" >"$T/cmp.out" 2>&1
+	"$SB" compare "$T/ps.json" "$T/ps2.json" --format json >"$T/cmp.json" 2>/dev/null
+	check "compare of two profiled runs: a profile line at the largest N" out_has "$T/cmp.out" "profile  at N=256, CPU/op .* self cost per op: "
+	check "compare --format json: the functions' changes" jtrue "$T/cmp.json" \
+		"len(d['comparisons'][0]['benches'][0]['profile']['functions']) > 0 and every('self_delta_ns' in f for f in d['comparisons'][0]['benches'][0]['profile']['functions'])"
 fi
 
 # 3. fs.create on ext2 without dir_index: ext4's linear directory search

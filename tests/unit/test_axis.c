@@ -11,6 +11,7 @@
 #include "result.h"
 #include "result_io.h"
 #include "t.h"
+#include "verdict.h"
 
 /* N = 1, 2, 4, 8, 16 with X(N) = 1e5 N / (1 + 0.1 (N - 1)), 2 repetitions
  * 1% apart; latency by Little's law (N / X) */

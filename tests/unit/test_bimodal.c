@@ -11,6 +11,7 @@
 #include "result_io.h"
 #include "result.h"
 #include "t.h"
+#include "verdict.h"
 
 /* stats of samples around med (+/- 1%) */
 static void stats_at(struct hist *h, double med, struct stats *s)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "compare.h"
 #include "t.h"
+#include "verdict.h"
 
 /* One synthetic point at load n: count samples spread +-10% around
  * f * 1000 ns, summarised and binned as a sweep's. */

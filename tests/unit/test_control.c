@@ -10,6 +10,7 @@
 #include "result_io.h"
 #include "result.h"
 #include "t.h"
+#include "verdict.h"
 #include "usage.h"
 
 /* stats of samples around med (+/- 1%) */

@@ -10,6 +10,7 @@
 #include "db.h"
 #include "result_io.h"
 #include "t.h"
+#include "verdict.h"
 
 static void make_result(struct run_result *r, const char *host, const char *started,
 			const char *bench)

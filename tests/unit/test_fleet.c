@@ -9,6 +9,7 @@
 #include <string.h>
 #include "report.h"
 #include "t.h"
+#include "verdict.h"
 
 static void add_point(struct repetition *rep, uint64_t n, double p50, double p99)
 {

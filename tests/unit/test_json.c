@@ -10,6 +10,7 @@
 #include "result_io.h"
 #include "result.h"
 #include "t.h"
+#include "verdict.h"
 
 static void make_result(struct run_result *r)
 {

@@ -11,6 +11,7 @@
 #include "noise.h"
 #include "report.h"
 #include "t.h"
+#include "verdict.h"
 
 /* A bench of npts points, n = 1, 2, 4 ..., in nreps repetitions; the
  * latencies of repetition r are around 1000 ns times f times rep[r]

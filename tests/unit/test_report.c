@@ -7,6 +7,7 @@
 #include <string.h>
 #include "report.h"
 #include "t.h"
+#include "verdict.h"
 
 typedef void (*esc_fn)(FILE *, const char *);
 

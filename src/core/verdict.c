@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: MIT */
+/* The verdict of a bench (verdict.h): a repetition's fit, the pooled fit,
+ * the bimodal check, the control note, the status, and --decide's rounds. */
+#include "verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "registry.h"
+
+/* ---- fits ---- */
+
+enum fit_what { FIT_VERDICT = 0, FIT_OP, FIT_CONTROL };
+
+/* FIT_VERDICT: the op's median, or, for a point with a control, the op's
+ * median less the control's (its CI from the two CIs' outer bounds; a
+ * point where the op adds nothing over its control, difference <= 0, is
+ * not fitted); FIT_OP: the op alone; FIT_CONTROL: the control alone. */
+static void fit_points_what(struct point **pts, int n, struct verdict *v, enum fit_what what)
+{
+	memset(v, 0, sizeof(*v));
+	struct fit_point *fp = n ? calloc((size_t)n, sizeof(*fp)) : NULL;
+	if (n && !fp) {
+		v->cls = GROWTH_NONE;
+		snprintf(v->reason, sizeof(v->reason), "out of memory");
+		return;
+	}
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		const struct point *p = pts[i];
+		if (p->n < 1 || (what == FIT_CONTROL && !p->has_ctl))
+			continue;
+		const struct stats *s = what == FIT_CONTROL ? &p->ctl : &p->st;
+		double cost = s->p50, lo = s->med_lo, hi = s->med_hi;
+		if (what == FIT_VERDICT && p->has_ctl) {
+			cost = p->st.p50 - p->ctl.p50;
+			lo = p->st.med_lo - p->ctl.med_hi;
+			hi = p->st.med_hi - p->ctl.med_lo;
+		}
+		if (!(cost > 0))
+			continue;
+		fp[k].n = (double)p->n;
+		fp[k].cost = cost;
+		fp[k].lo = lo;
+		fp[k].hi = hi;
+		k++;
+	}
+	if (fit_verdict(fp, k, v) < 0) {
+		v->cls = GROWTH_NONE;
+		snprintf(v->reason, sizeof(v->reason), "no usable points");
+	}
+	free(fp);
+}
+
+static void fit_points(struct point **pts, int n, struct verdict *v)
+{
+	fit_points_what(pts, n, v, FIT_VERDICT);
+}
+
+void rep_fit(struct repetition *rep)
+{
+	struct point **pp = rep->npts ? malloc((size_t)rep->npts * sizeof(*pp)) : NULL;
+	for (int i = 0; pp && i < rep->npts; i++)
+		pp[i] = &rep->pts[i];
+	fit_points(pp, pp ? rep->npts : 0, &rep->v);
+	free(pp);
+}
+
+/* ---- bimodal points: two levels, and whether placement explains them ----
+ * An unclear verdict whose points sit on two levels (the largest gap in
+ * their log medians is >= 20% and wider than either level's own spread,
+ * each level has >= 2 points (or one, when the placement record sets it
+ * apart), and the levels share N: not a step of growth) says so in its
+ * reason instead of "noise": "bimodal: placement"
+ * when a side moved during a point (point.placement.moved) or the two
+ * levels ran on different CPUs (the sides' CPUs, or the harness's), else
+ * "bimodal" with the placement found the same. */
+
+struct lvl { double l; const struct point *p; };
+
+static int cmp_lvl(const void *a, const void *b)
+{
+	double x = ((const struct lvl *)a)->l, y = ((const struct lvl *)b)->l;
+	return (x > y) - (x < y);
+}
+
+/* The CPUs a point's sides ran on, as text ("bench:0;server:1;"), or the
+ * harness's start and end CPU where nothing more was recorded. */
+static void place_sig(const struct point *p, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	json_t *sides = json_object_get(p->placement, "sides");
+	const char *k;
+	json_t *v;
+	if (json_is_object(sides)) {
+		json_object_foreach(sides, k, v) {
+			size_t i;
+			json_t *c;
+			o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s:", k);
+			json_array_foreach(json_object_get(v, "cpus"), i, c)
+				o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%lld,",
+						      (long long)json_integer_value(c));
+			o += (size_t)snprintf(buf + o, o < len ? len - o : 0, ";");
+		}
+	} else if (p->cpu_start >= 0) {
+		snprintf(buf, len, "harness:%d,%d", p->cpu_start, p->cpu_end);
+	}
+}
+
+int bench_bimodal(struct bench_result *b)
+{
+	if (b->v.cls != GROWTH_UNCLEAR)
+		return 0;
+	int n = 0;
+	for (int r = 0; r < b->nreps; r++)
+		n += b->reps[r].npts;
+	struct lvl *v = n >= 4 ? calloc((size_t)n, sizeof(*v)) : NULL;
+	if (!v)
+		return 0;
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->st.p50 > 0 && !p->has_ctl)
+				v[k++] = (struct lvl){log(p->st.p50), p};
+		}
+	qsort(v, (size_t)k, sizeof(*v), cmp_lvl);
+	int g = -1;
+	double gap = 0;
+	for (int i = 0; i + 1 < k; i++) /* a gap after v[i] */
+		if (v[i + 1].l - v[i].l > gap) {
+			gap = v[i + 1].l - v[i].l;
+			g = i;
+		}
+	int found = 0;
+	if (g >= 0 && gap >= log(1.2) && gap > v[g].l - v[0].l && gap > v[k - 1].l - v[g + 1].l) {
+		uint64_t lo_min = UINT64_MAX, lo_max = 0, hi_min = UINT64_MAX, hi_max = 0;
+		int moved = 0, differ = 1;
+		for (int i = 0; i < k; i++) {
+			uint64_t pn = v[i].p->n;
+			if (i <= g) {
+				lo_min = pn < lo_min ? pn : lo_min;
+				lo_max = pn > lo_max ? pn : lo_max;
+			} else {
+				hi_min = pn < hi_min ? pn : hi_min;
+				hi_max = pn > hi_max ? pn : hi_max;
+			}
+			moved += json_is_true(json_object_get(v[i].p->placement, "moved"));
+		}
+		/* the levels ran on different CPUs: no placement of one level is
+		 * found in the other */
+		char a[256], c[256];
+		for (int i = 0; i <= g && differ; i++) {
+			place_sig(v[i].p, a, sizeof(a));
+			for (int j = g + 1; j < k && differ; j++) {
+				place_sig(v[j].p, c, sizeof(c));
+				if (!strcmp(a, c))
+					differ = 0;
+			}
+		}
+		/* a level of one point is an outlier unless the placement record
+		 * sets it apart */
+		int sizes_ok = (g >= 1 && k - g - 1 >= 2) || moved || differ;
+		if (sizes_ok && hi_min < lo_max && lo_min < hi_max) {
+			found = 1;
+			char l1[16], l2[16];
+			fmt_ns(exp(v[g / 2].l), l1, sizeof(l1));
+			fmt_ns(exp(v[(g + 1 + k) / 2].l), l2, sizeof(l2));
+			if (moved || differ)
+				snprintf(b->v.reason, sizeof(b->v.reason),
+					 "bimodal: placement: two levels, ~%s (%d points) and ~%s (%d); %s", l1,
+					 g + 1, l2, k - g - 1,
+					 moved ? "a side moved during some points" : "the levels ran on other CPUs");
+			else
+				snprintf(b->v.reason, sizeof(b->v.reason),
+					 "bimodal: two levels, ~%s (%d points) and ~%s (%d), with the same "
+					 "placement and no side moved", l1, g + 1, l2, k - g - 1);
+		}
+	}
+	free(v);
+	return found;
+}
+
+/* Every repetition's points, pooled: an array of k pointers (NULL and
+ * k = 0 when there are none or no memory); *nctl: how many have a control. */
+static struct point **pooled(const struct bench_result *b, int *k, int *nctl)
+{
+	int n = 0;
+	for (int r = 0; r < b->nreps; r++)
+		n += b->reps[r].npts;
+	struct point **pp = n ? malloc((size_t)n * sizeof(*pp)) : NULL;
+	*k = *nctl = 0;
+	for (int r = 0; pp && r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			pp[(*k)++] = &b->reps[r].pts[i];
+			*nctl += b->reps[r].pts[i].has_ctl;
+		}
+	return pp;
+}
+
+void bench_fit(struct bench_result *b)
+{
+	int k, nctl;
+	struct point **pp = pooled(b, &k, &nctl);
+	fit_points(pp, k, &b->v);
+	free(pp);
+	bench_bimodal(b);
+	bench_usl(b);
+}
+
+
+#define CONTROL_NOTE "control: "
+
+void bench_control_note(struct bench_result *b)
+{
+	int k, nctl;
+	struct point **pp = pooled(b, &k, &nctl);
+	/* one such note, from the last settle (repetitions pooled) */
+	for (int i = 0; i < b->nnotes; i++)
+		if (!strncmp(b->notes[i], CONTROL_NOTE, sizeof(CONTROL_NOTE) - 1)) {
+			free(b->notes[i]);
+			b->notes[i--] = b->notes[--b->nnotes];
+		}
+	if (!nctl) {
+		free(pp);
+		return;
+	}
+	struct verdict vo, vc;
+	fit_points_what(pp, k, &vo, FIT_OP);
+	fit_points_what(pp, k, &vc, FIT_CONTROL);
+	free(pp);
+	int explains = vo.cls != GROWTH_O1 && vo.cls != GROWTH_NONE && vc.cls == vo.cls &&
+		       b->v.cls == GROWTH_O1;
+	bench_add_note(b,
+		       CONTROL_NOTE "the verdict (%s) is on the op less its control; the op alone: %s "
+		       "(n^%.2f), the control alone: %s (n^%.2f)%s",
+		       growth_name(b->v.cls), growth_name(vo.cls), vo.exponent, growth_name(vc.cls),
+		       vc.exponent,
+		       explains ? ": the control's growth explains the op's (the preparation's doing, "
+				  "not the operation's)"
+				: "");
+}
+
+/* ---- settling a bench ---- */
+
+void verdict_settle(struct bench_result *br, int wanted)
+{
+	if (br->status != BS_SKIPPED) {
+		br->status = BS_OK;
+		for (int r = 0; r < br->nreps; r++) {
+			if (br->reps[r].fail)
+				br->status = BS_FAILED;
+			if (br->reps[r].interrupted && br->status == BS_OK)
+				br->status = BS_INTERRUPTED;
+		}
+		if (reg_stop_requested() && br->status == BS_OK && br->nreps < wanted)
+			br->status = BS_INTERRUPTED;
+	}
+	bench_fit(br);
+	bench_control_note(br);
+}
+
+int verdict_decides(const struct bench *b, const struct sweep_opts *so)
+{
+	return so->decide || ((b->flags & BENCH_DECIDE) && !so->no_decide);
+}
+
+void verdict_point_opts(const struct sweep_opts *so, uint64_t n, struct sweep_opts *one)
+{
+	*one = *so;
+	one->min_n = one->max_n = n;
+	one->profile = 0; /* the profile is the sweeps' */
+	one->repeat = 1;
+	one->rep_first = 0;
+	one->rep_count = 1;
+}
+
+int verdict_take_point(struct bench_result *got, struct point *pt)
+{
+	struct repetition *gr = got->nreps ? &got->reps[0] : NULL;
+	if (!gr || gr->fail || gr->interrupted || got->status != BS_OK || gr->npts < 1)
+		return 1;
+	*pt = gr->pts[gr->npts - 1];
+	memset(&gr->pts[gr->npts - 1], 0, sizeof(*pt));
+	return 0;
+}
+
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* An unclear verdict after the sweep: spend up to three times the time the
+ * sweeps took on more repetitions, each visiting the bench's N in a fresh
+ * shuffled order with every point measured afresh (the load built from
+ * zero for it), so that drift over time (a neighbour's load, a warming
+ * cache) cannot look like growth, and the pooled verdict gets more points.
+ * Rounds go on until the verdict is decided or the time is spent. Load
+ * axes only (a bench with grow); a note says what was added and why. */
+static int decide(const struct bench *b, struct bench_result *br, uint64_t spent_ns,
+		  const struct verdict_ops *ops)
+{
+	uint64_t ns[64];
+	int np = sweep_series_for(b, br->max_n, ns, 64);
+	if (np > 0 && ns[0] == 0) { /* a baseline at N = 0 is not in the fit */
+		memmove(ns, ns + 1, (size_t)(np - 1) * sizeof(ns[0]));
+		np--;
+	}
+	if (!b->grow || np < 3 || br->status != BS_OK || br->v.cls != GROWTH_UNCLEAR)
+		return 0;
+	char why[200];
+	snprintf(why, sizeof(why), "%s", br->v.reason);
+	uint64_t t0 = clock_ns(), cap = 3 * spent_ns, seed = (t0 ^ (uint64_t)getpid()) | 1;
+	int rounds = 0, points = 0, ret = 0, stop = 0;
+	while (!stop && !reg_stop_requested() && clock_ns() - t0 < cap && rounds < 20) {
+		for (int i = np - 1; i > 0; i--) { /* Fisher-Yates */
+			int j = (int)(next_rand(&seed) % (uint64_t)(i + 1));
+			uint64_t t = ns[i];
+			ns[i] = ns[j];
+			ns[j] = t;
+		}
+		struct repetition *rep = bench_add_rep(br);
+		if (!rep)
+			break;
+		for (int k = 0; k < np && !reg_stop_requested() && clock_ns() - t0 < cap; k++) {
+			struct point pt;
+			memset(&pt, 0, sizeof(pt));
+			int rc = ops->measure_point(ops->ctx, ns[k], &pt);
+			if (rc) {
+				ret |= rc < 0;
+				stop = 1;
+				break;
+			}
+			struct point *slot = rep_add_point(rep);
+			if (slot) {
+				*slot = pt;
+				points++;
+			} else {
+				point_clear(&pt);
+			}
+		}
+		rounds++;
+		rep_fit(rep);
+		bench_fit(br);
+		if (br->v.cls != GROWTH_UNCLEAR)
+			break;
+	}
+	if (rounds)
+		bench_add_note(br, "verdict unclear after the sweep (%s): %d more repetition%s, each N "
+				   "%s in shuffled order (%d points, %.1f s of %.1f s: three "
+				   "times the sweeps): now %s",
+			       why, rounds, rounds == 1 ? "" : "s", ops->how, points,
+			       (double)(clock_ns() - t0) / 1e9, (double)cap / 1e9,
+			       br->v.cls == GROWTH_UNCLEAR ? "still unclear" : growth_name(br->v.cls));
+	return ret;
+}
+
+int verdict_bench(const struct bench *b, const struct sweep_opts *so, struct bench_result *br,
+		  uint64_t spent_ns, const struct verdict_ops *ops)
+{
+	int ret = 0;
+	verdict_settle(br, so->repeat);
+	if (ops && ops->measure_point && verdict_decides(b, so) && !reg_stop_requested()) {
+		ret = decide(b, br, spent_ns, ops);
+		verdict_settle(br, so->repeat);
+	}
+	return ret;
+}
+
+int verdict_remeasure(struct bench_result *br, int r, int i, const struct verdict_ops *ops)
+{
+	if (r < 0 || r >= br->nreps || i < 0 || i >= br->reps[r].npts)
+		return 1;
+	struct repetition *rep = &br->reps[r];
+	struct point pt;
+	memset(&pt, 0, sizeof(pt));
+	int rc = ops->measure_point(ops->ctx, rep->pts[i].n, &pt);
+	if (rc)
+		return rc < 0 ? -1 : 1;
+	point_clear(&rep->pts[i]);
+	rep->pts[i] = pt;
+	rep_fit(rep);
+	return 0;
+}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner.h"
+#include "probe.h"
 #include "tasks.h"
 #include "report.h"
 
@@ -440,6 +441,11 @@ int runner_start(struct runner *rn, int argc, char **argv)
 		return rc;
 	clock_calibrate(&rn->clk);
 	rn->so.clk = &rn->clk;
+	/* the machine-speed probe's reference: the fastest of five readings */
+	probe_reference(&rn->r.probe_ref, 5);
+	rn->r.has_probe_ref = 1;
+	rn->so.probe_ref = rn->r.probe_ref;
+	rn->so.has_probe_ref = 1;
 	/* this binary: the workers start from it (rn->exe; "" in-process), and
 	 * so do run --tasks' task processes, in-process too (so.exe, tasks.c) */
 	int serc = sys_self_exe(argv[0], rn->self, sizeof(rn->self));

@@ -306,7 +306,7 @@ int job_equal(const struct job *a, const struct job *b)
 #define JOB_SWEEP_SAME(X)                                                                        \
 	X(min_n) X(max_n) X(repeat) X(rep_first) X(rep_count) X(budget_s) X(run_budget_s)        \
 	X(quick) X(full) X(ci_target) X(min_samples) X(op_timeout_s) X(max_latency_ns) X(tasks)  \
-	X(decide) X(no_decide) X(profile)
+	X(decide) X(no_decide) X(no_remeasure) X(profile)
 #define TO_JOB_(m) j->m = so->m;
 #define TO_SWEEP_(m) so->m = j->m;
 
@@ -324,6 +324,13 @@ int job_from_sweep(struct job *j, const char *bench, const struct sweep_opts *so
 	j->net_family = n->family;
 	j->net_netns = !!n->netns;
 	j->net_srv_nsfd = n->srv_nsfd;
+	if (so->has_probe_ref) { /* a part the system lacks (NAN) is 0: none */
+		const double *r = so->probe_ref.ns;
+		j->probe_loop_ns = isnan(r[PROBE_LOOP]) ? 0 : r[PROBE_LOOP];
+		j->probe_clock_ns = isnan(r[PROBE_CLOCK]) ? 0 : r[PROBE_CLOCK];
+		j->probe_syscall_ns = isnan(r[PROBE_SYSCALL]) ? 0 : r[PROBE_SYSCALL];
+		j->probe_fault_ns = isnan(r[PROBE_FAULT]) ? 0 : r[PROBE_FAULT];
+	}
 	return 0;
 }
 
@@ -342,4 +349,10 @@ void job_sweep_opts(const struct job *j, struct sweep_opts *so, struct bench_net
 	so->scratch = j->scratch;
 	so->net = net;
 	so->clk = clk;
+	const double parts[PROBE_NPARTS] = {j->probe_loop_ns, j->probe_clock_ns, j->probe_syscall_ns,
+					    j->probe_fault_ns};
+	for (int i = 0; i < PROBE_NPARTS; i++) {
+		so->probe_ref.ns[i] = parts[i] > 0 ? parts[i] : NAN;
+		so->has_probe_ref |= parts[i] > 0;
+	}
 }

@@ -75,7 +75,12 @@
 	X(net_netns, BOOL, OPT, 0, "--netns: the client namespace is this process's")                 \
 	X(net_srv_nsfd, INT, OPT, -1, "--netns: the server namespace's descriptor (-1: none)")        \
 	X(net_peer, STR, OPT, NULL, "--peer HOST:PORT")                                               \
-	X(net_key, STR, OPT, NULL, "--key")
+	X(net_key, STR, OPT, NULL, "--key")                                                          \
+	X(probe_loop_ns, DBL, OPT, 0, "the run's machine-speed probe reference: loop step (ns; 0: none)") \
+	X(probe_clock_ns, DBL, OPT, 0, "... one clock read (ns; 0: none)")                            \
+	X(probe_syscall_ns, DBL, OPT, 0, "... one system call (ns; 0: none)")                         \
+	X(probe_fault_ns, DBL, OPT, 0, "... one page fault (ns; 0: none)")                            \
+	X(no_remeasure, BOOL, OPT, 0, "points the probe reads slow are not measured again")
 
 #define JOB_CTYPE_STR char *
 #define JOB_CTYPE_INT int

@@ -109,6 +109,25 @@ void point_clear(struct point *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void bench_unsteady(const struct bench_result *b, struct unsteady *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->max_slowness = NAN;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (!p->has_probe)
+				continue;
+			u->probed++;
+			u->slow += p->slowness >= PROBE_SLOW;
+			u->remeasured += p->remeasured > 0;
+			u->slow_first += p->remeasured > 0 || p->slowness >= PROBE_SLOW;
+			double s = p->remeasured ? p->slowness_first : p->slowness;
+			if (!isnan(s) && (isnan(u->max_slowness) || s > u->max_slowness))
+				u->max_slowness = s;
+		}
+}
+
 int rep_keep_point(struct repetition *rep, struct point *pt)
 {
 	struct point *slot = rep_add_point(rep);

@@ -10,6 +10,7 @@
 #include "hist.h"
 #include "fit.h"
 #include "usl.h"
+#include "probe.h"
 
 #define SB_SCHEMA_VERSION 1
 
@@ -61,6 +62,16 @@ struct point {
 	/* benches with a placement: where each side ran during the window and
 	 * whether one moved, {"mode", "moved", "sides": {...}} (owned), or NULL */
 	json_t *placement;
+	/* the machine-speed probe (probe.h) read before and after the point,
+	 * its slowness against the run's reference (the larger of the two;
+	 * NAN: no probe), and how many times the point was measured again
+	 * because the probe said the machine was slow or its median jumped
+	 * above the point before it (slowness_first, p50_first: the first
+	 * measurement's slowness and median then) */
+	int has_probe;
+	struct probe probe[2];
+	double slowness, slowness_first, p50_first;
+	int remeasured;
 };
 
 struct failure {
@@ -132,9 +143,22 @@ struct run_result {
 	json_t *targets;      /* matrix: {"ext4": {"snapshot": ..., ...}} (owned), or NULL */
 	json_t *job;          /* run FILE.job: the job, resolved (jobrun.c; owned), or NULL */
 	struct clock_info clock;
+	struct probe probe_ref; /* the machine-speed probe's reference reading */
+	int has_probe_ref;
 	int interrupted;
 	struct bench_result *benches; int nbenches;
 };
+
+/* How steady the machine was while a bench measured (its points' probes,
+ * every repetition): points probed, points whose first measurement the
+ * probe read slow (slowness >= PROBE_SLOW), points measured again, points
+ * still slow after that, and the largest slowness any first measurement
+ * read (NAN: no probe). */
+struct unsteady {
+	int probed, slow_first, remeasured, slow;
+	double max_slowness;
+};
+void bench_unsteady(const struct bench_result *b, struct unsteady *u);
 
 const char *point_stop_name(enum point_stop s);
 int point_stop_from_name(const char *s);

@@ -44,6 +44,7 @@
 
 #include "clock.h"
 #include "param.h"
+#include "probe.h"
 #include "profile.h"
 #include "registry.h"
 #include "sys.h"
@@ -59,6 +60,12 @@
 #define BLOCK_NS 1000000u /* timed ns after which a block ends */
 #define MAX_POINTS 64
 #define SETUP_NOTE_RATIO 10.0 /* setup per sample over the sample's CPU worth a note */
+/* A point measured in a slow stretch (probe.h): measured again at most
+ * REMEASURE_MAX times, after waiting for the machine to come back (a probe
+ * every STEADY_TICK_MS, up to STEADY_WAIT_MS; half of it with quick). */
+#define REMEASURE_MAX 2
+#define STEADY_TICK_MS 10
+#define STEADY_WAIT_MS 300
 
 int sweep_series(uint64_t max_n, uint64_t *out, int cap)
 {
@@ -964,6 +971,105 @@ failed:
 	return rc;
 }
 
+/* ---- the machine-speed probe around a point (probe.h) ---- */
+
+/* A reading's slowness against ref, which a faster reading lowers (the
+ * reference is the fastest the run has seen). */
+static double probe_read(struct probe *p, struct probe *ref)
+{
+	probe_take(p);
+	double s = probe_slowness(p, ref);
+	probe_min(ref, ref, p);
+	return s;
+}
+
+/* measure_point between two probe readings; the point's slowness is the
+ * smaller of the two. */
+static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct failure **fail,
+			  struct probe *ref)
+{
+	struct probe before, after;
+	double s0 = probe_read(&before, ref);
+	int rc = measure_point(c, n, p, fail);
+	if (rc < 0)
+		return rc;
+	double s1 = probe_read(&after, ref);
+	p->has_probe = 1;
+	p->probe[0] = before;
+	p->probe[1] = after;
+	/* slow only if slow on both sides: one reading is one instant */
+	p->slowness = isnan(s0) ? s1 : isnan(s1) ? s0 : (s0 < s1 ? s0 : s1);
+	p->slowness_first = p->p50_first = NAN;
+	return 0;
+}
+
+/* Why a point is measured again: the probe read the machine slow around
+ * it, or its median jumped more than JUMP_RATIO above the point before it
+ * (a slow stretch the probe missed, or a real step: measured again, a real
+ * step stays). 0: neither. */
+#define JUMP_RATIO 1.2
+static int again_why(const struct point *p, const struct point *prev)
+{
+	if (p->has_probe && p->slowness >= PROBE_SLOW)
+		return 1;
+	if (prev && prev->st.p50 > 0 && p->st.p50 > JUMP_RATIO * prev->st.p50)
+		return 2;
+	return 0;
+}
+
+/* A point whose probe read the machine slow, or that jumped above the point
+ * before it, is measured again (the load is still N: an op leaves it
+ * unchanged), after waiting for a steady probe reading, at most
+ * REMEASURE_MAX times and while the time spent so in the repetition
+ * (*again_ns) stays within its share of the repetition's time. The
+ * measurement with the lower median is kept (a slow stretch only adds
+ * time); the point says how many times it was measured again and the
+ * first measurement's slowness and median. A failure while measuring
+ * again is the repetition's (in *fail); p is kept. */
+static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct point *prev,
+		      struct failure **fail, struct probe *ref, uint64_t rep_t0, uint64_t *again_ns)
+{
+	const struct sweep_opts *o = c->o;
+	double frac = o->remeasure_frac > 0 ? o->remeasure_frac : o->quick ? 0.25 : 0.5;
+	uint64_t wait_ns = (uint64_t)STEADY_WAIT_MS * 1000000u / (o->quick ? 2 : 1);
+	double first = p->slowness, first_p50 = p->st.p50;
+	int why;
+	while (!o->no_remeasure && (why = again_why(p, prev)) && p->remeasured < REMEASURE_MAX &&
+	       !reg_stop_requested() && p->stop != STOP_INTERRUPT) {
+		uint64_t t0 = clock_ns(), cost = (uint64_t)(p->elapsed_s * 1e9);
+		if ((double)(*again_ns + cost) > frac * (double)(t0 - rep_t0))
+			break;
+		for (; why == 1;) { /* wait for the machine to come back, a while at most */
+			struct probe q;
+			if (probe_read(&q, ref) < PROBE_SLOW || clock_ns() - t0 >= wait_ns ||
+			    reg_stop_requested())
+				break;
+			struct timespec ts = {0, STEADY_TICK_MS * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+		struct point q;
+		memset(&q, 0, sizeof(q));
+		int rc = measure_probed(c, n, &q, fail, ref);
+		*again_ns += clock_ns() - t0;
+		if (rc < 0)
+			break;
+		int k = p->remeasured + 1;
+		if (q.st.p50 < p->st.p50 || q.stop == STOP_INTERRUPT) {
+			point_clear(p);
+			*p = q;
+		} else {
+			point_clear(&q);
+		}
+		p->remeasured = k;
+		p->slowness_first = first;
+		p->p50_first = first_p50;
+		if (p->stop == STOP_INTERRUPT)
+			break;
+		if (why == 2 && p->st.p50 > JUMP_RATIO * prev->st.p50)
+			break; /* measured again and still up: a real step, not a stretch */
+	}
+}
+
 static void report(const struct sweep_opts *o, struct sweep_progress *pr)
 {
 	if (o->progress)
@@ -1149,6 +1255,12 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 			b->teardown(c.st);
 		goto out;
 	}
+	uint64_t rep_t0 = clock_ns(), again_ns = 0;
+	struct probe ref; /* the fastest reading seen: the run's, lowered by ours */
+	if (o->has_probe_ref)
+		ref = o->probe_ref;
+	else
+		probe_reference(&ref, 3);
 	/* run --profile: in the last repetition, at its first and last N */
 	struct profile *pf = o->profile && repi == o->repeat - 1
 				     ? profile_new(b, b->op_far ? "caller" : "bench")
@@ -1180,9 +1292,11 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		report(o, &pr);
 		struct point pt;
 		memset(&pt, 0, sizeof(pt));
-		if ((rc = measure_point(&c, target, &pt, &rep->fail)) < 0)
+		if ((rc = measure_probed(&c, target, &pt, &rep->fail, &ref)) < 0)
 			break;
-		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted)
+		remeasure(&c, target, &pt, rep->npts ? &rep->pts[rep->npts - 1] : NULL, &rep->fail,
+			  &ref, rep_t0, &again_ns);
+		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted || rep->fail)
 			break;
 		if (pf && (i == 0 || i == np - 1) && !reg_stop_requested())
 			profile_at(&c, target, pf, &rep->pts[rep->npts - 1], &prof_wall);

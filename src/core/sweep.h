@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "result.h"
 #include "usage.h"
+#include "probe.h"
 
 struct sweep_progress {
 	const char *bench;
@@ -38,6 +39,15 @@ struct sweep_opts {
 				  * processes start afresh from it; NULL: they are copies */
 	const struct bench_net *net; /* handed to the bench as env->net; NULL: IPv4 loopback */
 	const struct clock_info *clk;
+	/* the machine-speed probe's reference reading (probe.h), the run's;
+	 * has_probe_ref 0: the sweep takes its own at its start. A point whose
+	 * probe reads PROBE_SLOW times slower is measured again (no_remeasure:
+	 * never) while the time spent so is within remeasure_frac of the
+	 * repetition's */
+	struct probe probe_ref;
+	int has_probe_ref;
+	int no_remeasure;
+	double remeasure_frac;   /* 0: the default (0.25 with quick, else 0.5) */
 	void (*progress)(void *ctx, const struct sweep_progress *p);
 	void *progress_ctx;
 };

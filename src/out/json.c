@@ -38,6 +38,14 @@ static json_t *doubles_json(const double *v, int n)
 	return a;
 }
 
+static json_t *probe_json(const struct probe *p)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < PROBE_NPARTS; i++)
+		json_object_set_new(o, probe_part_name(i), num(p->ns[i]));
+	return o;
+}
+
 static json_t *point_json(const struct point *p)
 {
 	json_t *bins = json_array();
@@ -82,6 +90,16 @@ static json_t *point_json(const struct point *p)
 		json_object_set(o, "extra", p->extra);
 	if (p->placement)
 		json_object_set(o, "placement", p->placement);
+	if (p->has_probe) {
+		json_t *pr = json_pack("{s:o,s:o,s:o}", "before", probe_json(&p->probe[0]), "after",
+				       probe_json(&p->probe[1]), "slowness", num(p->slowness));
+		if (pr && p->remeasured) {
+			json_object_set_new(pr, "remeasured", json_integer(p->remeasured));
+			json_object_set_new(pr, "slowness_first", num(p->slowness_first));
+			json_object_set_new(pr, "p50_first_ns", num(p->p50_first));
+		}
+		json_object_set_new(o, "probe", pr);
+	}
 	json_object_set_new(o, "cpu", json_pack("[oo]", p->cpu_start >= 0 ? json_integer(p->cpu_start) : json_null(),
 						 p->cpu_end >= 0 ? json_integer(p->cpu_end) : json_null()));
 	return o;
@@ -187,6 +205,14 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "cpus_online", json_integer(b->cpus_online));
 	if (b->fit_oversub)
 		json_object_set_new(o, "fit_oversubscribed", json_true());
+	struct unsteady u;
+	bench_unsteady(b, &u);
+	if (u.probed)
+		json_object_set_new(o, "machine", json_pack("{s:i,s:i,s:i,s:i,s:o}", "probed_points",
+							    u.probed, "slow_points_first", u.slow_first,
+							    "slow_points", u.slow,
+							    "remeasured_points", u.remeasured,
+							    "max_slowness", num(u.max_slowness)));
 	if (b->profile)
 		json_object_set(o, "profile", b->profile);
 	if (b->axis_kind == 1) /* AXIS_CONCURRENCY: the headline verdict */
@@ -221,6 +247,8 @@ json_t *result_to_json(const struct run_result *r)
 		json_object_set(o, "targets", r->targets);
 	if (o && r->job)
 		json_object_set(o, "job", r->job);
+	if (o && r->has_probe_ref)
+		json_object_set_new(o, "probe_reference", probe_json(&r->probe_ref));
 	return o;
 }
 
@@ -345,6 +373,14 @@ static int read_stats(struct rd *rd, const json_t *o, struct stats *s)
 	return 0;
 }
 
+static void read_probe(const json_t *o, struct probe *p)
+{
+	for (int i = 0; i < PROBE_NPARTS; i++) {
+		json_t *v = json_object_get(o, probe_part_name(i));
+		p->ns[i] = json_is_number(v) ? json_number_value(v) : NAN;
+	}
+}
+
 static int read_point(struct rd *rd, const json_t *o, struct point *p)
 {
 	if (!json_is_object(o))
@@ -423,6 +459,22 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 				p->series_bytes[i] = json_is_number(b) ? json_number_value(b) : NAN;
 			}
 		}
+	}
+	json_t *pb = json_object_get(o, "probe");
+	if (json_is_object(pb)) {
+		p->has_probe = 1;
+		for (int k = 0; k < 2; k++)
+			read_probe(json_object_get(pb, k ? "after" : "before"), &p->probe[k]);
+		json_t *sl = json_object_get(pb, "slowness"), *sf = json_object_get(pb, "slowness_first");
+		json_t *rm = json_object_get(pb, "remeasured");
+		p->slowness = json_is_number(sl) ? json_number_value(sl) : NAN;
+		p->slowness_first = json_is_number(sf) ? json_number_value(sf) : NAN;
+		json_t *pf = json_object_get(pb, "p50_first_ns");
+		p->p50_first = json_is_number(pf) ? json_number_value(pf) : NAN;
+		p->remeasured = json_is_integer(rm) && json_integer_value(rm) > 0 &&
+					json_integer_value(rm) < 1000
+				    ? (int)json_integer_value(rm)
+				    : 0;
 	}
 	json_t *cpu = json_object_get(o, "cpu");
 	json_t *c0 = json_array_get(cpu, 0), *c1 = json_array_get(cpu, 1);
@@ -671,6 +723,11 @@ int result_from_json(const json_t *j, struct run_result *r, char *err, size_t er
 			 json_is_string(src) ? json_string_value(src) : "");
 		get_num(&rd, clk, "resolution_ns", &r->clock.resolution_ns, 0);
 		get_num(&rd, clk, "read_cost_ns", &r->clock.read_cost_ns, 0);
+	}
+	json_t *pref = json_object_get(j, "probe_reference");
+	if (json_is_object(pref)) {
+		read_probe(pref, &r->probe_ref);
+		r->has_probe_ref = 1;
 	}
 	r->interrupted = json_is_true(json_object_get(j, "interrupted"));
 	json_t *opts = json_object_get(j, "options"), *snap = json_object_get(j, "snapshot");

@@ -370,6 +370,35 @@ static void list_add(char *buf, size_t len, const char *s)
 		snprintf(buf + len - 4, 4, "...");
 }
 
+/* The machine-speed probe's word (probe.h), when it read the machine slow
+ * around any point: how many points, how slow, how many were measured
+ * again, and how many stayed slow (measured again as often as the cap
+ * allowed, or not at all). Nothing when the machine was steady. */
+static void print_unsteady(const struct run_result *r, FILE *f)
+{
+	int probed = 0, first = 0, slow = 0, again = 0, nb = 0;
+	double worst = NAN;
+	for (int i = 0; i < r->nbenches; i++) {
+		struct unsteady u;
+		bench_unsteady(&r->benches[i], &u);
+		probed += u.probed;
+		first += u.slow_first;
+		slow += u.slow;
+		again += u.remeasured;
+		nb += u.slow_first > 0;
+		if (!isnan(u.max_slowness) && (isnan(worst) || u.max_slowness > worst))
+			worst = u.max_slowness;
+	}
+	if (!probed)
+		return;
+	if (!first)
+		return;
+	fprintf(f, "  unsteady the machine ran up to x%.2f slower (probe) around %d of %d points in "
+		   "%d bench%s: %d measured again, %d still slow\n",
+		worst, first, probed, nb,
+		nb == 1 ? "" : "es", again, slow);
+}
+
 static void cpu_flush(char *buf, size_t len, const char *name, const char *label, int count)
 {
 	char item[200];
@@ -483,6 +512,7 @@ static void print_findings(const struct run_result *r, FILE *f)
 	if (!*grows && !*stops && !*stalls && !*sat && !*retro && !nunclear && !ncpu)
 		fprintf(f, "  nothing grows, stops or stalls (%d bench%s O(1) or on a parameter axis)\n",
 			nmeasured, nmeasured == 1 ? "" : "es");
+	print_unsteady(r, f);
 	fputc('\n', f);
 }
 

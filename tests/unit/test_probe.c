@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* The machine-speed probe (src/core/probe.c) and the re-measurement it
+ * drives in the sweep: a reading has its parts, slowness is the geometric
+ * mean of the ratios, the reference is the fastest; with synthetic drift
+ * (a reference made twice as fast as this machine: every reading slow) the
+ * sweep measures points again within its cap, and not with no_remeasure;
+ * a point whose first measurement jumped (a synthetic slow stretch at one
+ * N) is measured again and the lower median kept; the fields survive the
+ * JSON round trip. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "clock.h"
+#include "probe.h"
+#include "registry.h"
+#include "result_io.h"
+#include "sweep.h"
+#include "t.h"
+
+struct st { uint64_t n; int visits_50; };
+static const double stretch_factor = 3; /* the first measurement at N = 50 runs this much slower */
+
+static int setup(struct bench_env *env, void **state)
+{
+	(void)env;
+	*state = calloc(1, sizeof(struct st));
+	return *state ? 0 : -ENOMEM;
+}
+static int grow(void *state, uint64_t i)
+{
+	((struct st *)state)->n = i + 1;
+	return 0;
+}
+static int prep(void *state, unsigned slot)
+{
+	(void)state;
+	(void)slot;
+	return 0;
+}
+/* set_n comes before every measurement of a point, a measurement again
+ * too: the first measurement at N = 50 falls in a slow stretch */
+static int set_n(void *state, uint64_t n)
+{
+	struct st *s = state;
+	s->visits_50 += n == 50;
+	return 0;
+}
+static int op(void *state, unsigned slot)
+{
+	struct st *s = state;
+	(void)slot;
+	uint64_t t0 = clock_ns(), want = 20000;
+	if (s->n == 50 && s->visits_50 == 1)
+		want = (uint64_t)((double)want * stretch_factor);
+	while (clock_ns() - t0 < want)
+		;
+	return 0;
+}
+static void teardown(void *state) { free(state); }
+
+static struct bench synth = {
+	.name = "test.probe", .version = 1, .axis = "units", .summary = "synthetic", .op_desc = "spin",
+	.quick_max_n = 200, .default_max_n = 200, .full_max_n = 200, .max_batch = 1,
+	.setup = setup, .grow = grow, .prep = prep, .op = op, .teardown = teardown,
+};
+
+static void free_br(struct bench_result *br)
+{
+	struct run_result r = {0};
+	r.benches = malloc(sizeof(*br));
+	r.benches[0] = *br;
+	r.nbenches = 1;
+	result_free(&r);
+}
+
+int main(void)
+{
+	struct probe p, q, ref;
+	probe_take(&p);
+	CHECK(p.ns[PROBE_LOOP] > 0 && p.ns[PROBE_LOOP] < 1000, "loop step %.2f ns", p.ns[PROBE_LOOP]);
+	CHECK(p.ns[PROBE_CLOCK] > 0 && p.ns[PROBE_CLOCK] < 10000, "clock read %.1f ns", p.ns[PROBE_CLOCK]);
+	CHECK(p.ns[PROBE_SYSCALL] > 0 && p.ns[PROBE_SYSCALL] < 1e6, "system call %.1f ns",
+	      p.ns[PROBE_SYSCALL]);
+#ifdef MAP_ANONYMOUS
+	CHECK(p.ns[PROBE_FAULT] > 0 && p.ns[PROBE_FAULT] < 1e7, "page fault %.1f ns", p.ns[PROBE_FAULT]);
+#endif
+	CHECK(fabs(probe_slowness(&p, &p) - 1) < 1e-9, "a reading against itself: 1");
+	ref = p;
+	for (int i = 0; i < PROBE_NPARTS; i++)
+		ref.ns[i] = p.ns[i] / 2;
+	CHECK(fabs(probe_slowness(&p, &ref) - 2) < 1e-9, "every part twice the reference: 2 (%.3f)",
+	      probe_slowness(&p, &ref));
+	ref = p;
+	ref.ns[PROBE_SYSCALL] = p.ns[PROBE_SYSCALL] / 8;
+	double nparts = isnan(p.ns[PROBE_FAULT]) ? 2 : 3; /* no fault part in the POSIX build */
+	CHECK(fabs(probe_slowness(&p, &ref) - pow(8, 1 / nparts)) < 1e-9,
+	      "one part 8x: the geometric mean (%.3f)", probe_slowness(&p, &ref));
+	ref = p;
+	ref.ns[PROBE_CLOCK] = p.ns[PROBE_CLOCK] / 10;
+	CHECK(fabs(probe_slowness(&p, &ref) - 1) < 1e-9, "the clock read is not judged");
+	q = p;
+	q.ns[PROBE_LOOP] = NAN;
+	q.ns[PROBE_SYSCALL] = p.ns[PROBE_SYSCALL] / 4;
+	probe_min(&ref, &p, &q);
+	CHECK(ref.ns[PROBE_LOOP] == p.ns[PROBE_LOOP] && ref.ns[PROBE_SYSCALL] == q.ns[PROBE_SYSCALL],
+	      "min: part by part, a missing part from the other");
+	for (int i = 0; i < PROBE_NPARTS; i++)
+		q.ns[i] = NAN;
+	CHECK(isnan(probe_slowness(&q, &p)), "no part: NAN");
+	double took[9];
+	for (int i = 0; i < 9; i++) { /* CPU time, the median of nine: a busy machine preempts */
+		struct timespec c0, c1;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+		probe_take(&q);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+		took[i] = (double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) / 1e6;
+	}
+	for (int i = 1; i < 9; i++)
+		for (int k = i; k > 0 && took[k] < took[k - 1]; k--) {
+			double t = took[k];
+			took[k] = took[k - 1];
+			took[k - 1] = t;
+		}
+	double ms = took[4];
+	CHECK(ms < 3, "a reading is cheap: %.2f ms", ms);
+	probe_reference(&ref, 3);
+	printf("a reading: loop %.2f ns, clock %.1f ns, syscall %.0f ns, fault %.0f ns, %.2f ms\n",
+	       ref.ns[PROBE_LOOP], ref.ns[PROBE_CLOCK], ref.ns[PROBE_SYSCALL], ref.ns[PROBE_FAULT], ms);
+
+	/* the sweep with synthetic drift: a reference twice as fast as this
+	 * machine reads every point slow */
+	reg_init();
+	char scratch[512];
+	CHECK(reg_mkscratch("/tmp", "sbtest-probe", scratch, sizeof(scratch)) == 0, "scratch");
+	struct clock_info clk;
+	clock_calibrate(&clk);
+	struct probe fast;
+	probe_reference(&fast, 3);
+	for (int i = 0; i < PROBE_NPARTS; i++)
+		fast.ns[i] /= 2;
+	struct sweep_opts o = {.scratch = scratch, .budget_s = 0.02, .repeat = 1, .ci_target = 0.02,
+			       .min_samples = 30, .op_timeout_s = 10, .clk = &clk, .probe_ref = fast, .has_probe_ref = 1,
+			       .remeasure_frac = 10};
+	struct bench_result br;
+	memset(&br, 0, sizeof(br));
+	CHECK(sweep_bench(&synth, &o, &br) == 0 && br.nreps == 1, "sweep with a fast reference");
+	br.name = strdup(synth.name); /* as the runner names it (runner_describe) */
+	struct unsteady u;
+	bench_unsteady(&br, &u);
+	CHECK(u.probed == br.reps[0].npts && u.probed == 8, "every point probed (%d)", u.probed);
+	CHECK(u.slow_first == u.probed, "every first measurement read slow (%d of %d)", u.slow_first,
+	      u.probed);
+	CHECK(u.remeasured >= u.probed - 1, "slow points measured again (%d)", u.remeasured);
+	CHECK(u.max_slowness > 1.5, "slowness %.2f", u.max_slowness);
+	int capped = 1;
+	for (int i = 0; i < br.reps[0].npts; i++)
+		capped &= br.reps[0].pts[i].remeasured <= 2;
+	CHECK(capped, "at most twice again a point");
+	/* the result carries it, and reads back */
+	json_t *j = bench_to_json(&br);
+	json_t *pts = json_object_get(json_array_get(json_object_get(j, "repetitions"), 0), "points");
+	json_t *pr = json_object_get(json_array_get(pts, 1), "probe");
+	CHECK(json_is_object(json_object_get(pr, "before")) && json_is_number(json_object_get(pr, "slowness")),
+	      "the point's probe in the JSON");
+	CHECK(json_integer_value(json_object_get(json_object_get(j, "machine"), "remeasured_points")) ==
+		      u.remeasured, "the bench's machine summary in the JSON");
+	struct bench_result back;
+	char msg[256];
+	CHECK(bench_from_json(j, &back, msg, sizeof(msg)) == 0, "reads back: %s", msg);
+	struct unsteady ub;
+	bench_unsteady(&back, &ub);
+	CHECK(ub.probed == u.probed && ub.remeasured == u.remeasured && ub.slow == u.slow &&
+		      fabs(ub.max_slowness - u.max_slowness) < 1e-9,
+	      "the machine summary survives the round trip");
+	json_decref(j);
+	free_br(&back);
+	free_br(&br);
+
+	/* the same drift, no_remeasure: counted, not measured again */
+	o.no_remeasure = 1;
+	memset(&br, 0, sizeof(br));
+	sweep_bench(&synth, &o, &br);
+	bench_unsteady(&br, &u);
+	CHECK(u.slow == u.probed && u.remeasured == 0, "no_remeasure: %d slow, %d again", u.slow,
+	      u.remeasured);
+	free_br(&br);
+
+	/* a slow stretch over N = 50's first measurement that the probe does not
+	 * see (the run's own reference): the jump is measured again after it */
+	o.no_remeasure = 0;
+	o.has_probe_ref = 0;
+	o.budget_s = 0.05;
+	struct bench jump = synth;
+	jump.set_n = set_n;
+	memset(&br, 0, sizeof(br));
+	sweep_bench(&jump, &o, &br);
+	const struct point *p50 = NULL;
+	for (int i = 0; i < br.reps[0].npts; i++)
+		if (br.reps[0].pts[i].n == 50)
+			p50 = &br.reps[0].pts[i];
+	CHECK(p50 && p50->remeasured >= 1, "the jump at N=50 measured again (%d)", p50 ? p50->remeasured : -1);
+	CHECK(p50 && p50->st.p50 < 1.5 * 20000 && p50->p50_first > 2 * 20000,
+	      "the lower median kept (%.0f ns; first %.0f ns)", p50 ? p50->st.p50 : 0,
+	      p50 ? p50->p50_first : 0);
+	free_br(&br);
+	reg_cleanup();
+	return t_done("test_probe");
+}

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobfile.h"
+#include "core/jobfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,11 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "compare.h"
-#include "compare_text.h"
-#include "result_io.h"
-#include "report.h"
-#include "result.h"
+#include "core/compare.h"
+#include "out/compare_text.h"
+#include "out/result_io.h"
+#include "out/report.h"
+#include "core/result.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

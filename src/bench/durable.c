@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Durability and writeback figures of a workload phase: see durable.h. */
-#include "durable.h"
+#include "bench/durable.h"
 
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench.h"
+#include "core/bench.h"
 
 void durable_begin(struct durable *d)
 {

@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 #include <jansson.h>
-#include "sys.h"
+#include "sys/sys.h"
 
 struct durable {
 	uint64_t t0, t_sync, t_end;      /* meter_now() at start, sync start, end */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-#include "fdhold.h"
+#include "bench/fdhold.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "registry.h"
-#include "sys.h"
+#include "core/registry.h"
+#include "sys/sys.h"
 
 #define FD_MARGIN 64 /* descriptors kept free for the harness and the op */
 

@@ -6,7 +6,7 @@
 #define SB_FDHOLD_H
 
 #include <stdint.h>
-#include "bench.h"
+#include "core/bench.h"
 
 struct fdhold {
 	struct bench_env *env;

@@ -2,7 +2,7 @@
 /* fs.create: create a new empty file in a directory of N entries. */
 #include <fcntl.h>
 #include <unistd.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 static int op(void *state, unsigned slot)
 {

@@ -37,11 +37,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "sys.h"
-#include "bench.h"
-#include "durable.h"
-#include "registry.h"
-#include "webload.h"
+#include "sys/sys.h"
+#include "core/bench.h"
+#include "bench/durable.h"
+#include "core/registry.h"
+#include "bench/webload.h"
 
 enum phase { PH_POPULATE, PH_OVERWRITE, PH_READ, PH_DELETE, NPHASES };
 static const char *const phase_name[NPHASES] = {"populate", "overwrite", "read", "delete"};

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench.h"
+#include "core/bench.h"
 
 #define MIB (1u << 20)
 #define MIB_PER_FILE 64

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 static int prep(void *state, unsigned slot)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "bench.h"
+#include "core/bench.h"
 
 #define MAX_DEPTH 2000 /* 2 bytes per level: within PATH_MAX (4096) */
 

@@ -17,8 +17,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "bench.h"
-#include "maphold.h"
+#include "core/bench.h"
+#include "bench/maphold.h"
 
 #define PROBE "probe"
 

@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 static int op(void *state, unsigned slot)
 {

@@ -2,7 +2,7 @@
 /* fs.open: open and close a random existing file of a directory of N entries. */
 #include <fcntl.h>
 #include <unistd.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 static int op(void *state, unsigned slot)
 {

@@ -4,7 +4,7 @@
  * O(1) means a listing costs the same per entry at every size. */
 #include <dirent.h>
 #include <stdlib.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 struct st {
 	struct fsdir d; /* first: the fsdir helpers take the state as a struct fsdir */

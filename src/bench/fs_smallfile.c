@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 #define SMALL 4096
 

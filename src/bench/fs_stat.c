@@ -2,7 +2,7 @@
 /* fs.stat: stat a random existing file of a directory of N entries. */
 #include <fcntl.h>
 #include <sys/stat.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 static int op(void *state, unsigned slot)
 {

@@ -2,7 +2,7 @@
 /* fs.unlink: remove a file from a directory of N other entries. */
 #include <fcntl.h>
 #include <unistd.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 const struct bench bench_fs_unlink = {
 	.params = bench_no_params,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "fsdir.h"
+#include "bench/fsdir.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
 #define SB_FSDIR_H
 
 #include <stdint.h>
-#include "bench.h"
+#include "core/bench.h"
 
 #define FSDIR_SLOTS 64
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* io.randread: random 4 KiB reads (bs) of a 64 MiB file (size_mib) with N requests in flight. */
-#include "iofile.h"
+#include "bench/iofile.h"
 
 static int setup(struct bench_env *env, void **state) { return iofile_cb_setup(env, state, 0, 1); }
 static int fio(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* io.seqread: sequential reads of a 64 MiB file (size_mib), bandwidth and per-request latency
  * by request size; `depth` requests in flight (default 1). */
-#include "iofile.h"
+#include "bench/iofile.h"
 
 static int setup(struct bench_env *env, void **state) { return iofile_cb_setup(env, state, 0, 0); }
 static int fio(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len)

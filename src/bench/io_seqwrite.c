@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* io.seqwrite: sequential overwrites of a 64 MiB file (size_mib), bandwidth and per-request
  * latency by request size. Buffered writes stop at the page cache (no fsync). */
-#include "iofile.h"
+#include "bench/iofile.h"
 
 static int setup(struct bench_env *env, void **state) { return iofile_cb_setup(env, state, 1, 0); }
 static int fio(const struct bench_env *env, uint64_t n, double runtime_s, char *buf, size_t len)

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "iofile.h"
+#include "bench/iofile.h"
 
 struct stream {
 	int fd, k; /* k: its side for bench_place (1, 2, ...) */

@@ -15,7 +15,7 @@
 #define SB_IOENG_H
 
 #include <stdint.h>
-#include "bench.h"
+#include "core/bench.h"
 
 struct iofile;
 

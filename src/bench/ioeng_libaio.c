@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "iofile.h"
+#include "bench/iofile.h"
 
 #ifdef HAVE_LIBAIO
 #include <libaio.h>

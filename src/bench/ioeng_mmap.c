@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "iofile.h"
+#include "bench/iofile.h"
 
 #define PAGE 4096
 

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "iofile.h"
+#include "bench/iofile.h"
 
 static int psync_one(struct iofile *f, void *buf, uint64_t off, const char **call)
 {

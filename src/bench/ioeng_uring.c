@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iofile.h"
+#include "bench/iofile.h"
 
 #ifdef HAVE_LIBURING
 #include <liburing.h>

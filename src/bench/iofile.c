@@ -2,7 +2,7 @@
 /* The data path's file, parameters, page cache, the threads of the
  * synchronous engines and the fio command line: see iofile.h. The engines
  * themselves are ioeng_*.c (ioeng.h). */
-#include "iofile.h"
+#include "bench/iofile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sys.h"
-#include "usage.h"
+#include "sys/sys.h"
+#include "core/usage.h"
 
 #define ALIGN 4096
 #define FILL_CHUNK (1u << 20)

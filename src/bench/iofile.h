@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "bench.h"
-#include "ioeng.h"
+#include "core/bench.h"
+#include "bench/ioeng.h"
 
 enum io_cache { CACHE_WARM, CACHE_COLD, CACHE_DROP };
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#include "maphold.h"
+#include "bench/maphold.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include "registry.h"
+#include "core/registry.h"
 
 int maphold_add(struct maphold *h, struct bench_env *env, void *m)
 {

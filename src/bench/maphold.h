@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "bench.h"
+#include "core/bench.h"
 
 struct maphold {
 	size_t page;

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "bench.h"
-#include "maphold.h"
-#include "registry.h"
+#include "core/bench.h"
+#include "bench/maphold.h"
+#include "core/registry.h"
 
 #define REGION_PAGES 4096 /* 16 MiB of 4 KiB pages */
 

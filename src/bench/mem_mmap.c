@@ -26,8 +26,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "bench.h"
-#include "maphold.h"
+#include "core/bench.h"
+#include "bench/maphold.h"
 
 struct st {
 	struct bench_env *env;

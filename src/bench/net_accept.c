@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "fdhold.h"
-#include "netload.h"
-#include "registry.h"
+#include "bench/fdhold.h"
+#include "bench/netload.h"
+#include "core/registry.h"
 
 struct st {
 	struct fdhold held;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "fdhold.h"
+#include "bench/fdhold.h"
 
 struct st {
 	struct fdhold held;

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "ev.h"
-#include "netload.h"
-#include "registry.h"
+#include "sys/ev.h"
+#include "bench/netload.h"
+#include "core/registry.h"
 
 struct st {
 	struct bench_env *env;

@@ -16,9 +16,9 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "ev.h"
-#include "netload.h"
-#include "registry.h"
+#include "sys/ev.h"
+#include "bench/netload.h"
+#include "core/registry.h"
 
 #define REQ_BYTES 64
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "ev.h"
-#include "netsrv.h"
-#include "registry.h"
+#include "sys/ev.h"
+#include "bench/netsrv.h"
+#include "core/registry.h"
 
 /* How long the round trips in flight may take to answer, in milliseconds. */
 #define RESPONSE_TIMEOUT_MS 1000

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "fdhold.h"
-#include "netsrv.h"
-#include "registry.h"
+#include "bench/fdhold.h"
+#include "bench/netsrv.h"
+#include "core/registry.h"
 
 struct st {
 	struct fdhold held;

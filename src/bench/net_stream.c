@@ -19,10 +19,10 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
-#include "ev.h"
-#include "netsrv.h"
-#include "netsys.h"
-#include "registry.h"
+#include "sys/ev.h"
+#include "bench/netsrv.h"
+#include "sys/netsys.h"
+#include "core/registry.h"
 
 #define CHUNK (128 * 1024)     /* bytes per send call, iperf3's default */
 #define FILE_BYTES (1 << 20)   /* the file sendfile and splice read from */

@@ -10,9 +10,9 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include "ev.h"
-#include "netsrv.h"
-#include "registry.h"
+#include "sys/ev.h"
+#include "bench/netsrv.h"
+#include "core/registry.h"
 
 #define MAX_PAYLOAD 65507 /* IPv4's largest UDP payload */
 

@@ -4,7 +4,7 @@
  * hard limit and holds up to that many, so that the client side never
  * caps a sweep; the runner talks to each over a socketpair, one byte per
  * command ('o' open one more, 'c' close the newest) and an errno back. */
-#include "netload.h"
+#include "bench/netload.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -16,9 +16,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netsys.h"
-#include "registry.h"
-#include "sys.h"
+#include "sys/netsys.h"
+#include "core/registry.h"
+#include "sys/sys.h"
 
 /* ---- helpers holding connections ---- */
 

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
-#include "bench.h"
-#include "netsrv.h"
+#include "core/bench.h"
+#include "bench/netsrv.h"
 
 /* How long a helper may take to open or close one connection, and how
  * often the server's control channel is looked at meanwhile, in

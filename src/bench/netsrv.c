@@ -2,7 +2,7 @@
 /* The net.* benches' handle on their server: see netsrv.h. Everything a
  * child does ends in _exit(), so that no atexit cleanup of the parent's
  * registry runs in it. */
-#include "netsrv.h"
+#include "bench/netsrv.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "netsys.h"
-#include "registry.h"
-#include "srvloop.h"
-#include "sys.h"
+#include "sys/netsys.h"
+#include "core/registry.h"
+#include "core/srvloop.h"
+#include "sys/sys.h"
 
 static int fill_addr(struct netsrv *s, const char *host, int port)
 {

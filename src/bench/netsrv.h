@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
-#include "bench.h"
-#include "netctl.h"
+#include "core/bench.h"
+#include "core/netctl.h"
 
 /* How long netsrv_stop waits for a local server to exit before it kills
  * it, in milliseconds. */

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "bench.h"
-#include "prochold.h"
-#include "registry.h"
+#include "core/bench.h"
+#include "bench/prochold.h"
+#include "core/registry.h"
 
 struct st {
 	struct bench_env *env;

@@ -26,10 +26,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "bench.h"
-#include "prochold.h"
-#include "registry.h"
-#include "sys.h"
+#include "core/bench.h"
+#include "bench/prochold.h"
+#include "core/registry.h"
+#include "sys/sys.h"
 
 #define FORKER "scalebench-forker"
 

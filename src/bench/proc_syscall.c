@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench.h"
-#include "registry.h"
-#include "sys.h"
-#include "sys.h"
+#include "core/bench.h"
+#include "core/registry.h"
+#include "sys/sys.h"
+#include "sys/sys.h"
 
 #if defined(__linux__) && !defined(SB_POSIX_ONLY)
 #define SYSCALL_BENCH 1

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bench.h"
-#include "registry.h"
+#include "core/bench.h"
+#include "core/registry.h"
 
 #define HELD_STACK (64 * 1024) /* bytes of stack per held thread */
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-#include "prochold.h"
+#include "bench/prochold.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "registry.h"
-#include "sys.h"
+#include "core/registry.h"
+#include "sys/sys.h"
 
 void prochold_sleep(pid_t parent, int ready)
 {

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
-#include "bench.h"
+#include "core/bench.h"
 
 struct prochold {
 	struct bench_env *env;

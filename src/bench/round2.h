@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
-#include "bench.h"
+#include "core/bench.h"
 
 #define MAXK 8
 #define LOGLEN 65536

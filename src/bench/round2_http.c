@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
-#include "ev.h"
-#include "hist.h"
-#include "registry.h"
-#include "webload.h"
-#include "round2.h"
+#include "sys/ev.h"
+#include "core/hist.h"
+#include "core/registry.h"
+#include "bench/webload.h"
+#include "bench/round2.h"
 
 /* ---- the HTTP server ---- */
 struct conn { char *buf; size_t have; uint64_t last; };

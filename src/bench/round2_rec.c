@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "hist.h"
-#include "round2.h"
-#include "sys.h"
+#include "core/hist.h"
+#include "bench/round2.h"
+#include "sys/sys.h"
 
 /* ---- what the kernel was doing: dirty and writeback pages, the journal
  * (src/sys/: sys_dirty_kib, sys_jbd2_find, sys_jbd2_info) ---- */

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "registry.h"
-#include "webload.h"
-#include "round2.h"
+#include "core/registry.h"
+#include "bench/webload.h"
+#include "bench/round2.h"
 
 /* ---- libarchive, loaded at setup (names kept via the macros below) ---- */
 #define LA_FUNCS(X)                                                                            \

@@ -49,11 +49,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "hist.h"
-#include "registry.h"
-#include "rtload.h"
-#include "sys.h"
+#include "core/bench.h"
+#include "core/hist.h"
+#include "core/registry.h"
+#include "bench/rtload.h"
+#include "sys/sys.h"
 
 #define RING (1u << 14)          /* samples a thread may have undrained */
 #define DRAIN_NS 10000000u       /* drain period: 10 ms (the ring holds 0.8 s at 50 us) */

@@ -3,7 +3,7 @@
  * killed, or its parent is gone (getppid polled where the system cannot
  * kill it with its parent), adding its work to its slot of a shared
  * counter page (a MAP_SHARED file in the scratch directory: portable). */
-#include "rtload.h"
+#include "bench/rtload.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "registry.h"
-#include "sys.h"
+#include "core/bench.h"
+#include "core/registry.h"
+#include "sys/sys.h"
 
 const char *const rtload_names[RL_NLEVELS] = {"none", "cpu", "fs", "io", "net", "fork",
 					      "pagecache", "all"};

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The bench table, generated from list.h. */
 #include <string.h>
-#include "table.h"
+#include "bench/table.h"
 
 #define BENCH(x) extern const struct bench bench_##x;
-#include "list.h"
+#include "bench/list.h"
 #undef BENCH
 
 const struct bench *const bench_table[] = {
 #define BENCH(x) &bench_##x,
-#include "list.h"
+#include "bench/list.h"
 #undef BENCH
 };
 const int bench_count = (int)(sizeof(bench_table) / sizeof(bench_table[0]));

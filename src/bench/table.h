@@ -4,7 +4,7 @@
 #ifndef SB_TABLE_H
 #define SB_TABLE_H
 
-#include "bench.h"
+#include "core/bench.h"
 
 extern const struct bench *const bench_table[];
 extern const int bench_count;

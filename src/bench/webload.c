@@ -3,7 +3,7 @@
  * The parser is strict on purpose: it serves a benchmark's own tree, so
  * anything beyond "GET /plain/path HTTP/1.1" plus headers is refused
  * rather than interpreted. */
-#include "webload.h"
+#include "bench/webload.h"
 
 #include <ctype.h>
 #include <math.h>

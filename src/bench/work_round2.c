@@ -53,16 +53,16 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-#include "bench.h"
-#include "registry.h"
+#include "core/bench.h"
+#include "core/registry.h"
 
 #if defined(HAVE_LIBARCHIVE) && !defined(SB_POSIX_ONLY)
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
-#include "ev.h"
-#include "round2.h"
-#include "webload.h"
+#include "sys/ev.h"
+#include "bench/round2.h"
+#include "bench/webload.h"
 
 /* ---- the bench ---- */
 static int setup(struct bench_env *env, void **state)

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "compare_text.h"
-#include "compare.h"
-#include "db.h"
-#include "fleetsel.h"
-#include "noisedb.h"
-#include "opt.h"
+#include "cmd/cmd.h"
+#include "out/compare_text.h"
+#include "core/compare.h"
+#include "out/db.h"
+#include "cmd/fleetsel.h"
+#include "cmd/noisedb.h"
+#include "cmd/opt.h"
 
 #define MAX_INPUTS 16
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The latest run of every host, from the history database (fleetsel.h). */
-#include "fleetsel.h"
+#include "cmd/fleetsel.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
+#include "out/db.h"
 
 int fleetsel_check(const struct fleet_sel *s, int npos, int need_baseline, char *err,
 		   size_t errlen)

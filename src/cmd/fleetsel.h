@@ -6,8 +6,8 @@
 #define SB_FLEETSEL_H
 
 #include <stddef.h>
-#include "opt.h"
-#include "result.h"
+#include "cmd/opt.h"
+#include "core/result.h"
 
 #define FLEETSEL_MAX 256 /* hosts in one selection */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The matrix's file-system specs and sizes: see fsspec.h. */
-#include "fsspec.h"
+#include "cmd/fsspec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

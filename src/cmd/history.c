@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "db.h"
-#include "noisedb.h"
-#include "opt.h"
+#include "cmd/cmd.h"
+#include "out/db.h"
+#include "cmd/noisedb.h"
+#include "cmd/opt.h"
 
 int run_store_history(const struct run_result *r, const char *cmd, const char *dbspec, int no_db,
 		      int quiet)

@@ -13,16 +13,16 @@
  * anything is made. The command line comes last and wins, as in fio; its
  * --quick drops the file's sizes (max-n, min-n, repeat): the quick form
  * of a study. */
-#include "jobrun.h"
+#include "cmd/jobrun.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "job.h"
-#include "jobfile.h"
-#include "param.h"
-#include "registry.h"
+#include "core/job.h"
+#include "core/jobfile.h"
+#include "core/param.h"
+#include "core/registry.h"
 
 /* Options that apply to the whole run: [global] or the command line only. */
 static const char *const global_only[] = {"output", "format", "db", "no-db", "report", "host-label",

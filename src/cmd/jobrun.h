@@ -7,7 +7,7 @@
 #ifndef SB_JOBRUN_H
 #define SB_JOBRUN_H
 
-#include "runner.h"
+#include "cmd/runner.h"
 
 struct jobsec_plan {
 	char *name;

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <jansson.h>
 
-#include "bench.h"
-#include "table.h"
-#include "cmd.h"
-#include "opt.h"
-#include "param.h"
-#include "result.h"
+#include "core/bench.h"
+#include "bench/table.h"
+#include "cmd/cmd.h"
+#include "cmd/opt.h"
+#include "core/param.h"
+#include "core/result.h"
 
 #define MAX_LIST 64
 #define MAX_LIST_BENCHES 128

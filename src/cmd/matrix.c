@@ -22,13 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "cmd.h"
-#include "jobrun.h"
-#include "fsspec.h"
-#include "registry.h"
-#include "runner.h"
-#include "sys.h"
+#include "core/clock.h"
+#include "cmd/cmd.h"
+#include "cmd/jobrun.h"
+#include "cmd/fsspec.h"
+#include "core/registry.h"
+#include "cmd/runner.h"
+#include "sys/sys.h"
 
 #define MIB (1ull << 20)
 

@@ -3,17 +3,17 @@
  * processes: when those die (at the end, on Ctrl-C, or when scalebench is
  * killed: they have a parent-death signal), the kernel removes both
  * namespaces and the veth pair, so nothing can be left behind. */
-#include "netopt.h"
+#include "cmd/netopt.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "netctl.h"
-#include "netsys.h"
-#include "registry.h"
+#include "core/bench.h"
+#include "core/netctl.h"
+#include "sys/netsys.h"
+#include "core/registry.h"
 
 int netopt_check(const struct net_args *a, struct bench_net *net, char *err, size_t errlen)
 {

@@ -3,7 +3,7 @@
  * file system, read back one at a time through the backend-neutral
  * interface (db_list, db_get_result), so SQLite and PostgreSQL behave
  * alike. */
-#include "noisedb.h"
+#include "cmd/noisedb.h"
 
 #include <stdlib.h>
 #include <string.h>

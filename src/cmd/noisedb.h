@@ -5,8 +5,8 @@
 #ifndef SB_NOISEDB_H
 #define SB_NOISEDB_H
 
-#include "db.h"
-#include "noise.h"
+#include "out/db.h"
+#include "core/noise.h"
 
 /* The runs of d matching f added to s, then noise_finish; with self, only
  * runs started no later than self, and never self itself (a run stores

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "opt.h"
+#include "cmd/opt.h"
 
 #include <errno.h>
 #include <math.h>

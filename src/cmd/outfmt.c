@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The output formats of run, matrix and show (see outfmt.h). */
-#include "outfmt.h"
+#include "cmd/outfmt.h"
 
 #include <stdio.h>
 #include <string.h>
-#include "report.h"
-#include "result_io.h"
+#include "out/report.h"
+#include "out/result_io.h"
 
 static int w_text(const char *name, const struct outfmt_job *j)
 {

@@ -7,7 +7,7 @@
 #define SB_OUTFMT_H
 
 #include <jansson.h>
-#include "result.h"
+#include "core/result.h"
 
 enum outfmt_cmd {
 	OUTFMT_RUN = 1u << 0,  /* run, matrix: the result just measured */

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "db.h"
-#include "fleetsel.h"
-#include "noisedb.h"
-#include "opt.h"
-#include "report.h"
+#include "cmd/cmd.h"
+#include "out/db.h"
+#include "cmd/fleetsel.h"
+#include "cmd/noisedb.h"
+#include "cmd/opt.h"
+#include "out/report.h"
 
 #define MAX_INPUTS 16
 #define FLEET_REPORT_MAX 64 /* lines of one plot (MAX_SERIES in src/out/report.c) */

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "jobrun.h"
-#include "netopt.h"
-#include "netsrv.h"
-#include "runner.h"
+#include "cmd/cmd.h"
+#include "cmd/jobrun.h"
+#include "cmd/netopt.h"
+#include "bench/netsrv.h"
+#include "cmd/runner.h"
 
 static void usage(FILE *f, const struct opt *opts)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "runner.h"
-#include "probe.h"
-#include "tasks.h"
-#include "report.h"
+#include "cmd/runner.h"
+#include "core/probe.h"
+#include "core/tasks.h"
+#include "out/report.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -16,14 +16,14 @@
 #include <unistd.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "cmd.h"
-#include "param.h"
-#include "fsspec.h"
-#include "registry.h"
-#include "sys.h"
-#include "verdict.h"
-#include "worker.h"
+#include "core/clock.h"
+#include "cmd/cmd.h"
+#include "core/param.h"
+#include "cmd/fsspec.h"
+#include "core/registry.h"
+#include "sys/sys.h"
+#include "core/verdict.h"
+#include "cmd/worker.h"
 
 void runner_defaults(struct runner *rn, const char *cmd)
 {

@@ -7,13 +7,13 @@
 
 #include <stdio.h>
 #include <jansson.h>
-#include "bench.h"
-#include "result_io.h"
-#include "table.h"
-#include "opt.h"
-#include "outfmt.h"
-#include "result.h"
-#include "sweep.h"
+#include "core/bench.h"
+#include "out/result_io.h"
+#include "bench/table.h"
+#include "cmd/opt.h"
+#include "cmd/outfmt.h"
+#include "core/result.h"
+#include "core/sweep.h"
 
 /* Words naming benches or families on the command line, at most. */
 #define MAX_SELECT 64
@@ -22,7 +22,7 @@
 enum {
 	SEL_SLOTS = 0
 #define BENCH(x) +1
-#include "list.h"
+#include "bench/list.h"
 #undef BENCH
 };
 

@@ -23,13 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "cmd.h"
-#include "netctl.h"
-#include "opt.h"
-#include "registry.h"
-#include "srvloop.h"
-#include "sys.h"
+#include "core/auth.h"
+#include "cmd/cmd.h"
+#include "core/netctl.h"
+#include "cmd/opt.h"
+#include "core/registry.h"
+#include "core/srvloop.h"
+#include "sys/sys.h"
 
 #define CTL_MAX CTL_LINE
 #define HELLO_TIMEOUT_MS 2000 /* connect to authenticated, per connection */

@@ -7,15 +7,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
-#include "result_io.h"
-#include "compare.h"
-#include "db.h"
-#include "jobrun.h"
-#include "opt.h"
-#include "outfmt.h"
-#include "report.h"
-#include "result.h"
+#include "cmd/cmd.h"
+#include "out/result_io.h"
+#include "core/compare.h"
+#include "out/db.h"
+#include "cmd/jobrun.h"
+#include "cmd/opt.h"
+#include "cmd/outfmt.h"
+#include "out/report.h"
+#include "core/result.h"
 
 static void usage(FILE *f, const struct opt *opts)
 {

@@ -9,9 +9,9 @@
  * stops too. The worker dies with the parent (PR_SET_PDEATHSIG where the
  * system has it), and the processes a bench starts die with the worker,
  * so a killed parent leaves no sweeping orphan. */
-#include "worker.h"
-#include "result_io.h"
-#include "table.h"
+#include "cmd/worker.h"
+#include "out/result_io.h"
+#include "bench/table.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,15 +23,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "cmd.h"
-#include "job.h"
-#include "opt.h"
-#include "registry.h"
-#include "runner.h"
-#include "sys.h"
-#include "tasks.h"
-#include "verdict.h"
+#include "core/clock.h"
+#include "cmd/cmd.h"
+#include "core/job.h"
+#include "cmd/opt.h"
+#include "core/registry.h"
+#include "cmd/runner.h"
+#include "sys/sys.h"
+#include "core/tasks.h"
+#include "core/verdict.h"
 
 /* How often the runner looks at Ctrl-C while it waits for a worker's
  * output, in milliseconds. */

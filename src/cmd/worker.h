@@ -12,9 +12,9 @@
 #define SB_WORKER_H
 
 #include <stddef.h>
-#include "bench.h"
-#include "result.h"
-#include "sweep.h"
+#include "core/bench.h"
+#include "core/result.h"
+#include "core/sweep.h"
 
 /* Parent side, one repetition: repetition r of b in a worker started from
  * exe. br comes described (name, variant, target, params); repetition 0

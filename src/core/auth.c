@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* See auth.h. */
-#include "auth.h"
+#include "core/auth.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -2,12 +2,12 @@
 /* Clock calibration. The cost of a read is the median, over 15 trials, of
  * the mean time per read of 2,000 back-to-back reads: the median throws
  * out trials hit by an interrupt or a migration. */
-#include "clock.h"
+#include "core/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sys.h"
+#include "sys/sys.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include <time.h>
-#include "result.h"
+#include "core/result.h"
 
 static inline uint64_t clock_ns(void)
 {

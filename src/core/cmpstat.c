@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The pure statistics of compare: see cmpstat.h; how compare uses them and
  * the A/A figures behind each step are in docs/compare.md. */
-#include "cmpstat.h"
+#include "core/cmpstat.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "fit.h"
+#include "core/fit.h"
 
 static int cmp_double(const void *x, const void *y)
 {

@@ -28,14 +28,14 @@
  * bench's earlier runs on this host, src/core/noise.c), a bench's
  * threshold is the larger of --threshold and the floor (compare_threshold),
  * so a change within the usual spread between runs is "same". */
-#include "compare.h"
-#include "profile.h"
+#include "core/compare.h"
+#include "core/profile.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmpstat.h"
+#include "core/cmpstat.h"
 
 static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 

@@ -5,8 +5,8 @@
 #define SB_COMPARE_H
 
 #include <stdio.h>
-#include "hcmp.h"
-#include "result.h"
+#include "core/hcmp.h"
+#include "core/result.h"
 
 /* The noise floor of one bench from earlier runs of the same host and
  * configuration (src/core/noise.c computes it; compare only reads it):

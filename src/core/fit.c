@@ -100,7 +100,7 @@
  * aic[] holds every model's score, including growing models rejected for
  * b < 0 (their b is negative; they were never candidates).
  */
-#include "fit.h"
+#include "core/fit.h"
 
 #include <float.h>
 #include <math.h>

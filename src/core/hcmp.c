@@ -8,10 +8,10 @@
  * (a, b) with a > b plus half the tied ones. Under H0, E[U] = na nb / 2 and
  * Var[U] = na nb / 12 * ((N+1) - sum(t^3 - t) / (N(N-1))), N = na + nb.
  * Cliff's delta of B against A is 1 - 2 U_A / (na nb). */
-#include "hcmp.h"
+#include "core/hcmp.h"
 
 #include <math.h>
-#include "hist.h"
+#include "core/hist.h"
 
 double hcounts_quantile(const uint64_t *c, int nb, uint64_t total, double q)
 {

@@ -8,7 +8,7 @@
  * Median confidence interval: the number of samples below the true median
  * is Binomial(n, 1/2), so the ranks n/2 -/+ 1.96 * sqrt(n)/2 bound the
  * median with 95% confidence (normal approximation, fine for n >= 30). */
-#include "hist.h"
+#include "core/hist.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A job and its JSON (job.h): one list of fields, JOB_FIELDS, made into
  * the table below; the encoder and the decoder both walk that table. */
-#include "job.h"
+#include "core/job.h"
 
 #include <errno.h>
 #include <limits.h>

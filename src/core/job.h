@@ -36,8 +36,8 @@
 #include <jansson.h>
 #include <sys/socket.h>
 
-#include "result.h"
-#include "sweep.h"
+#include "core/result.h"
+#include "core/sweep.h"
 
 #define JOB_FIELDS(X)                                                                            \
 	X(bench, STR, REQ, NULL, "the bench (family.op)")                                     \

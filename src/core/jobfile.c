@@ -14,7 +14,7 @@
  * Every error stops the reading and says FILE:LINE: what. Nothing here
  * knows a key; the commands check those (src/cmd/jobrun.c), with the
  * file and line each key carries. */
-#include "jobfile.h"
+#include "core/jobfile.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -2,7 +2,7 @@
 /* The control protocol of the net servers: see netctl.h. The bottom of
  * the net helpers: srvloop.c, bench/netsrv.c, bench/netload.c and
  * cmd/serve.c use it; it uses none of them. */
-#include "netctl.h"
+#include "core/netctl.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "ev.h"
-#include "registry.h"
-#include "sys.h"
+#include "core/auth.h"
+#include "sys/ev.h"
+#include "core/registry.h"
+#include "sys/sys.h"
 
 int net_nonblock(int fd, int on)
 {

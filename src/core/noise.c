@@ -24,7 +24,7 @@
  *    0.3% of the time if the levels are normal.
  * With fewer than 2 runs or no common N the spread is NAN; compare wants
  * at least 3 runs (--floor-runs) before it uses one. */
-#include "noise.h"
+#include "core/noise.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
 #ifndef SB_NOISE_H
 #define SB_NOISE_H
 
-#include "compare.h"
-#include "result.h"
+#include "core/compare.h"
+#include "core/result.h"
 
 struct noise_acc; /* per bench: the runs' values per N */
 

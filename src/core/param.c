@@ -7,8 +7,8 @@
  * is checked against the type of every selected bench that takes the key
  * (integer range, one of an enum's values, 0 or 1), so that a bench never
  * silently falls back to its default on a value it cannot use. */
-#include "param.h"
-#include "tasks.h"
+#include "core/param.h"
+#include "core/tasks.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
-#include "bench.h"
+#include "core/bench.h"
 
 /* The i-th parameter b lists (from 0): the core's own placement first
  * (a bench with .placement), then b's table; NULL past the end. run

@@ -4,7 +4,7 @@
  * block does not make a reading slow; a stretch of the host running this
  * guest slower (or every system call and fault leaving the guest for
  * longer) does, because it slows every block. */
-#include "probe.h"
+#include "core/probe.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "core/clock.h"
 
 #define PROBE_BLOCKS 7
 #define LOOP_ITERS 2000  /* dependent multiply-adds per block (~4 us) */

@@ -25,7 +25,7 @@
  * the next is chosen from the rest, up to ATTR_MAX functions or until 90%
  * is explained. What they explain together is the growth of the samples
  * holding any of them; the rest is said as unexplained. */
-#include "profile.h"
+#include "core/profile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,8 +37,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "perf.h"
+#include "core/clock.h"
+#include "sys/perf.h"
 
 #if defined(__has_include)
 #if __has_include(<elf.h>)

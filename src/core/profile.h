@@ -18,8 +18,8 @@
 
 #include <stdint.h>
 #include <jansson.h>
-#include "bench.h"
-#include "result.h"
+#include "core/bench.h"
+#include "core/result.h"
 
 #define PROFILE_PERIOD_NS 100000u /* one sample per 100 us of CPU (10 kHz) */
 #define PROFILE_MIN_S 0.25        /* a profiled point samples at least this long */

@@ -5,7 +5,7 @@
  * normal code (reg_cleanup, also run by atexit), so no async-signal-unsafe
  * call happens in a handler. A second SIGINT during cleanup is ignored:
  * cleanup is short and leaving it half-done would leave files behind. */
-#include "registry.h"
+#include "core/registry.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sys.h"
+#include "sys/sys.h"
 
 volatile sig_atomic_t reg_interrupted;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Building, fitting and freeing results. */
-#include "result.h"
+#include "core/result.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,10 +7,10 @@
 
 #include <stdint.h>
 #include <jansson.h>
-#include "hist.h"
-#include "fit.h"
-#include "usl.h"
-#include "probe.h"
+#include "core/hist.h"
+#include "core/fit.h"
+#include "core/usl.h"
+#include "core/probe.h"
 
 #define SB_SCHEMA_VERSION 1
 

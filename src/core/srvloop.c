@@ -2,7 +2,7 @@
 /* The server loop of the net servers: see srvloop.h. It runs in a child
  * process, which ends in _exit() (its caller's), so that no atexit
  * cleanup of the parent's registry runs in it. */
-#include "srvloop.h"
+#include "core/srvloop.h"
 
 #include <errno.h>
 #include <netinet/in.h>
@@ -14,8 +14,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "ev.h"
-#include "sys.h"
+#include "sys/ev.h"
+#include "sys/sys.h"
 
 #define SRV_BUF (256 * 1024)
 /* A sink reads at most this much per call, as iperf3's receiver (its

@@ -7,7 +7,7 @@
 #ifndef SB_SRVLOOP_H
 #define SB_SRVLOOP_H
 
-#include "netctl.h"
+#include "core/netctl.h"
 
 /* The loop's wake-up when nothing happens, in milliseconds (its deadline
  * and the control channel are checked at least this often). */

@@ -27,7 +27,7 @@
  *   5. a bench with a control (bench.h) has a control sample taken after
  *      each sample, after the same prep; the verdict is on the difference.
  * A failing callback stops the repetition with first-failure data. */
-#include "sweep.h"
+#include "core/sweep.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,15 +42,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "param.h"
-#include "probe.h"
-#include "profile.h"
-#include "registry.h"
-#include "sys.h"
-#include "tasks.h"
-#include "usage.h"
-#include "verdict.h"
+#include "core/clock.h"
+#include "core/param.h"
+#include "core/probe.h"
+#include "core/profile.h"
+#include "core/registry.h"
+#include "sys/sys.h"
+#include "core/tasks.h"
+#include "core/usage.h"
+#include "core/verdict.h"
 
 #define BATCH_BELOW 10.0 /* clock reads */
 #define BATCH_SPAN 100.0 /* clock reads */

@@ -4,10 +4,10 @@
 #define SB_SWEEP_H
 
 #include <stdint.h>
-#include "bench.h"
-#include "result.h"
-#include "usage.h"
-#include "probe.h"
+#include "core/bench.h"
+#include "core/result.h"
+#include "core/usage.h"
+#include "core/probe.h"
 
 struct sweep_progress {
 	const char *bench;

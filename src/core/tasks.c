@@ -49,7 +49,7 @@
  * before the fork; threads write into it directly. In threads the
  * untimed callbacks (setup, grow, set_n, teardown) run one task at a time,
  * since the registry they use is not thread-safe (bench.h). */
-#include "tasks.h"
+#include "core/tasks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,13 +69,13 @@
 #include <malloc.h>
 #endif
 
-#include "clock.h"
-#include "hist.h"
-#include "job.h"
-#include "registry.h"
-#include "sys.h"
-#include "usage.h"
-#include "verdict.h"
+#include "core/clock.h"
+#include "core/hist.h"
+#include "core/job.h"
+#include "core/registry.h"
+#include "sys/sys.h"
+#include "core/usage.h"
+#include "core/verdict.h"
 
 #define TASK_INTERVALS 20
 #define MAX_K_POINTS 16

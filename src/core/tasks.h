@@ -5,9 +5,9 @@
 #define SB_TASKS_H
 
 #include <stdint.h>
-#include "bench.h"
-#include "result.h"
-#include "sweep.h"
+#include "core/bench.h"
+#include "core/result.h"
+#include "core/sweep.h"
 
 #define TASKS_MAX 1024 /* largest K */
 

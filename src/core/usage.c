@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Counters of the timed region (see usage.h). */
-#include "usage.h"
-#include "sys.h"
+#include "core/usage.h"
+#include "sys/sys.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -65,8 +65,8 @@
  * the measured mean at N = 1 (the fitted lambda when N = 1 was not
  * measured), and the mean measured throughput at the largest N.
  */
-#include "usl.h"
-#include "fit.h"
+#include "core/usl.h"
+#include "core/fit.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The verdict of a bench (verdict.h): a repetition's fit, the pooled fit,
  * the bimodal check, the control note, the status, and --decide's rounds. */
-#include "verdict.h"
+#include "core/verdict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "registry.h"
+#include "core/clock.h"
+#include "core/registry.h"
 
 /* ---- fits ---- */
 

@@ -25,9 +25,9 @@
 #define SB_VERDICT_H
 
 #include <stdint.h>
-#include "bench.h"
-#include "result.h"
-#include "sweep.h"
+#include "core/bench.h"
+#include "core/result.h"
+#include "core/sweep.h"
 
 /* How the caller measures. */
 struct verdict_ops {

@@ -2,8 +2,8 @@
 /* The comparison tree (compare.c) as a table: verdict changes first, then
  * one line per bench and point, then what could not be compared, then the
  * tally. */
-#include "compare.h"
-#include "compare_text.h"
+#include "core/compare.h"
+#include "out/compare_text.h"
 
 #include <math.h>
 #include <string.h>

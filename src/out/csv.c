@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* CSV: one row per input, bench, repetition and point, with a header
  * row; times in ns. Columns are documented in docs/report.md. */
-#include "report.h"
+#include "out/report.h"
 
 #include <math.h>
 #include <string.h>

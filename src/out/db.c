@@ -2,8 +2,8 @@
 /* The history database's front: backend choice, the default location,
  * the metadata every backend stores beside the document, and loading a
  * result named either by a file or by a history id. */
-#include "db.h"
-#include "result_io.h"
+#include "out/db.h"
+#include "out/result_io.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "result.h"
+#include "core/result.h"
 
 #define DB_SCHEMA_VERSION 1
 

@@ -4,8 +4,8 @@
  * (docs/history.md); migrations run under a transaction-scoped advisory
  * lock so that two hosts upgrading at once do not race, and every run is
  * written in one transaction. */
-#include "db.h"
-#include "sys.h"
+#include "out/db.h"
+#include "sys/sys.h"
 
 #include <libpq-fe.h>
 #include <math.h>

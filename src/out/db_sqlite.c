@@ -3,8 +3,8 @@
  * that concurrent runs wait for each other instead of failing; every
  * write in one BEGIN IMMEDIATE transaction, so a crash mid-write rolls
  * back on the next open. Schema: docs/history.md (same as db_pg.c). */
-#include "db.h"
-#include "sys.h"
+#include "out/db.h"
+#include "sys/sys.h"
 
 #include <math.h>
 #include <sqlite3.h>

@@ -3,7 +3,7 @@
  * KCIDB v4.4 JSON, LAVA lava-test-case lines, lkp-tests `key: value`
  * lines and KTAP. One test per bench, variant and file system; its status
  * from the bench's status or, given a comparison, from compare's word. */
-#include "report.h"
+#include "out/report.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * with jansson so that every string is escaped by one tested serializer.
  * The reader checks every field it uses and names the first that is
  * missing or of the wrong type; it never trusts sizes from the file. */
-#include "result.h"
-#include "result_io.h"
-#include "usage.h"
+#include "core/result.h"
+#include "out/result_io.h"
+#include "core/usage.h"
 
 #include <errno.h>
 #include <math.h>

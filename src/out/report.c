@@ -6,8 +6,8 @@
  * band, verdicts in the legend), the latency distributions at each
  * input's largest N and the failures, then the snapshots side by side
  * with the differing rows highlighted. */
-#include "report.h"
-#include "compare.h"
+#include "out/report.h"
+#include "core/compare.h"
 
 #include <errno.h>
 #include <math.h>

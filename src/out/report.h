@@ -6,7 +6,7 @@
 #define SB_REPORT_H
 
 #include <stdio.h>
-#include "result.h"
+#include "core/result.h"
 
 /* Text for HTML element content and quoted attribute values (also inline
  * SVG): & < > " ' escaped, control characters other than tab and newline,

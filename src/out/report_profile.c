@@ -5,8 +5,8 @@
  * N, root at the bottom, each frame as wide as its cost per op there,
  * coloured by how much that frame's cost grew from the smallest N (red:
  * grew, blue: shrank, grey: about the same); a frame's title says both. */
-#include "report.h"
-#include "profile.h"
+#include "out/report.h"
+#include "core/profile.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /* The snapshots side by side: each snapshot flattened to "path = value"
  * rows (kernel.release, filesystem.type, ...), one column per input, and
  * the rows whose values differ highlighted and listed first. */
-#include "report.h"
+#include "out/report.h"
 
 #include <stdlib.h>
 #include <string.h>

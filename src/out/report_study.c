@@ -16,8 +16,8 @@
  *     study's author measured), drawn as a dashed line where it gives a
  *     time (`reference-us`).
  * Everything from a result is escaped on the way out (html_escape). */
-#include "report.h"
-#include "fit.h"
+#include "out/report.h"
+#include "core/fit.h"
 
 #include <math.h>
 #include <stdlib.h>

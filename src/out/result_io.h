@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 #include <jansson.h>
-#include "result.h"
+#include "core/result.h"
 
 /* src/out/json.c */
 json_t *result_to_json(const struct run_result *r);

@@ -4,7 +4,7 @@
  * hand (no library, nothing fetched): axes with 1-2-5 ticks, a legend
  * below the plot, every text escaped. Coordinates in px of a 760x330 view
  * box that the page scales to its width. */
-#include "report.h"
+#include "out/report.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * (cost at the smallest and the largest N, p99 at the largest, verdict
  * with exponent), then notes (each text once, with the benches it is
  * about), repetitions and failures. The whole table is in the JSON. */
-#include "result.h"
-#include "result_io.h"
-#include "profile.h"
+#include "core/result.h"
+#include "out/result_io.h"
+#include "core/profile.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /* select and poll backends (POSIX, both builds) and the dispatch of
  * ev.h. Both scan every watched descriptor on each wait: that O(n) is
  * what net.request measures. */
-#include "ev.h"
+#include "sys/ev.h"
 
 #include <errno.h>
 #include <limits.h>

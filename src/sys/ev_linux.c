@@ -2,7 +2,7 @@
 /* Native event backends of Linux: epoll (level-triggered) and io_uring
  * (one multishot IORING_OP_POLL_ADD per descriptor, re-armed when the
  * kernel ends it). kqueue has no implementation here. */
-#include "ev.h"
+#include "sys/ev.h"
 
 #include <errno.h>
 #include <poll.h>

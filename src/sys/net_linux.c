@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Linux implementation of netsys.h: sendfile, splice and MSG_ZEROCOPY
  * senders; a namespace pair joined by veth. */
-#include "netsys.h"
-#include "sys.h"
+#include "sys/netsys.h"
+#include "sys/sys.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The POSIX-only build: the Linux-only network mechanisms are absent and
  * say why (see netsys.h and ev.h). */
-#include "ev.h"
-#include "netsys.h"
+#include "sys/ev.h"
+#include "sys/netsys.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,9 +5,9 @@
  * events of one CPU sharing one ring buffer (PERF_EVENT_IOC_SET_OUTPUT).
  * A per-task event cannot be mapped with inherit on "any CPU" (cpu = -1),
  * hence one per CPU, as perf record does. */
-#include "perf.h"
-#include "sys.h"
-#include "sys_common.h"
+#include "sys/perf.h"
+#include "sys/sys.h"
+#include "sys/sys_common.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>

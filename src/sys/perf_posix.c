@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* perf.h where there is no perf_event_open: profiling is unavailable. */
-#include "perf.h"
+#include "sys/perf.h"
 
 #include <errno.h>
 #include <stdio.h>

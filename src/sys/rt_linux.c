@@ -12,8 +12,8 @@
  * is offered the snapshot says so. The function tracer is not enabled: it
  * costs on every kernel function, so it would inflate the latency it is to
  * explain. */
-#include "sys.h"
-#include "sys_common.h"
+#include "sys/sys.h"
+#include "sys/sys_common.h"
 
 #include <errno.h>
 #include <fcntl.h>

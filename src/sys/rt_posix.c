@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Real-time measurement through POSIX alone: the online CPUs are counted
  * (sysconf), nothing can be pinned, held or traced. */
-#include "sys.h"
-#include "sys_common.h"
+#include "sys/sys.h"
+#include "sys/sys_common.h"
 
 #include <errno.h>
 #include <string.h>

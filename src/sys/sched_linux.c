@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sys.h"
+#include "sys/sys.h"
 
 int sys_set_cpus(const char *list, char *err, size_t errlen)
 {

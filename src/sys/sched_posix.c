@@ -2,7 +2,7 @@
 /* CPU placement through POSIX alone: there is no affinity interface. */
 #include <math.h>
 #include <stdio.h>
-#include "sys.h"
+#include "sys/sys.h"
 
 int sys_set_cpus(const char *list, char *err, size_t errlen)
 {

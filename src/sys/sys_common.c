@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared, OS-independent parts of src/sys/: POSIX interfaces only. */
-#include "sys_common.h"
-#include "sys.h"
+#include "sys/sys_common.h"
+#include "sys/sys.h"
 
 #include <dirent.h>
 #include <errno.h>

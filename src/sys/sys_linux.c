@@ -2,8 +2,8 @@
 /* Linux implementation of sys.h: /proc, /sys, statfs, klogctl, prctl.
  * Everything that cannot be read becomes {"unavailable": "<reason>"}, so
  * that no key of the snapshot or of the failure state is ever missing. */
-#include "sys.h"
-#include "sys_common.h"
+#include "sys/sys.h"
+#include "sys/sys_common.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
 /* Linux: page-cache dropping, loop devices (LOOP_CONFIGURE with direct
  * I/O and autoclear) and mount(2) with an option string. See sys.h. Only
  * the matrix and the io.* benches call these, on things scalebench made. */
-#include "sys.h"
+#include "sys/sys.h"
 
 #include <errno.h>
 #include <fcntl.h>

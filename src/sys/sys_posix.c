@@ -3,8 +3,8 @@
  * sysconf, statvfs, getrlimit, gethostname, fcntl. It has the same keys as
  * the Linux snapshot; whatever POSIX cannot tell is
  * {"unavailable": "not available through POSIX interfaces"}. */
-#include "sys.h"
-#include "sys_common.h"
+#include "sys/sys.h"
+#include "sys/sys_common.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys.h"
-#include "sys_common.h"
+#include "sys/sys.h"
+#include "sys/sys_common.h"
 
 int sys_syncfs(int fd)
 {

@@ -3,7 +3,7 @@
  * nonces that differ, and the constant-time comparison. */
 #include <string.h>
 
-#include "auth.h"
+#include "core/auth.h"
 #include "t.h"
 
 int main(void)

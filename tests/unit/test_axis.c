@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "result.h"
-#include "result_io.h"
+#include "core/result.h"
+#include "out/result_io.h"
 #include "t.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 /* N = 1, 2, 4, 8, 16 with X(N) = 1e5 N / (1 + 0.1 (N - 1)), 2 repetitions
  * 1% apart; latency by Little's law (N / X) */

@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hist.h"
-#include "result_io.h"
-#include "result.h"
+#include "core/hist.h"
+#include "out/result_io.h"
+#include "core/result.h"
 #include "t.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 /* stats of samples around med (+/- 1%) */
 static void stats_at(struct hist *h, double med, struct stats *s)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "cmpstat.h"
+#include "core/cmpstat.h"
 #include "t.h"
 
 static uint64_t rng_next(uint64_t *s) /* splitmix64 */

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
+#include "core/compare.h"
 #include "t.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 /* One synthetic point at load n: count samples spread +-10% around
  * f * 1000 ns, summarised and binned as a sweep's. */

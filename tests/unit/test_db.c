@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "db.h"
-#include "result_io.h"
+#include "out/db.h"
+#include "out/result_io.h"
 #include "t.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 static void make_result(struct run_result *r, const char *host, const char *started,
 			const char *bench)

@@ -9,8 +9,8 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "netctl.h"
-#include "ev.h"
+#include "core/netctl.h"
+#include "sys/ev.h"
 #include "t.h"
 
 #define NP 40

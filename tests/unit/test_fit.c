@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fit.h"
+#include "core/fit.h"
 #include "t.h"
 
 #ifndef NSEEDS

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "out/report.h"
 #include "t.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 static void add_point(struct repetition *rep, uint64_t n, double p50, double p99)
 {

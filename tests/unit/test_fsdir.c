@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "fsdir.h"
+#include "bench/fsdir.h"
 #include "t.h"
 
 static void names(const char *tag, uint64_t count)

@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hcmp.h"
-#include "hist.h"
+#include "core/hcmp.h"
+#include "core/hist.h"
 #include "t.h"
 
 static uint64_t rng = 88172645463325252ull;

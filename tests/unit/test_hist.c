@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hist.h"
+#include "core/hist.h"
 #include "t.h"
 
 static uint64_t rng = 88172645463325252ull;

@@ -2,7 +2,7 @@
 /* The job (src/core/job.h): encode -> decode -> equal for every field of
  * the list, defaults of missing fields, and the errors (unknown field,
  * wrong type, missing bench); the sweep options through a job and back. */
-#include "job.h"
+#include "core/job.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobfile.h"
+#include "core/jobfile.h"
 #include "t.h"
 
 static const char *lookup(void *ctx, const char *name)

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "hist.h"
-#include "result_io.h"
-#include "result.h"
+#include "core/hist.h"
+#include "out/result_io.h"
+#include "core/result.h"
 #include "t.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 static void make_result(struct run_result *r)
 {

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "bench.h"
-#include "registry.h"
+#include "core/bench.h"
+#include "core/registry.h"
 #include "t.h"
 
 extern const struct bench bench_fs_manymap;

@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
-#include "noise.h"
-#include "report.h"
+#include "core/compare.h"
+#include "core/noise.h"
+#include "out/report.h"
 #include "t.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 /* A bench of npts points, n = 1, 2, 4 ..., in nreps repetitions; the
  * latencies of repetition r are around 1000 ns times f times rep[r]

@@ -9,9 +9,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "param.h"
-#include "tasks.h"
-#include "table.h"
+#include "core/param.h"
+#include "core/tasks.h"
+#include "bench/table.h"
 #include "t.h"
 
 static int validate1(const char *bench, const char *key, const char *value, char *err,

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "clock.h"
-#include "probe.h"
-#include "registry.h"
-#include "result_io.h"
-#include "sweep.h"
+#include "core/clock.h"
+#include "core/probe.h"
+#include "core/registry.h"
+#include "out/result_io.h"
+#include "core/sweep.h"
 #include "t.h"
 
 struct st { uint64_t n; int visits_50; };

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report.h"
+#include "out/report.h"
 #include "t.h"
-#include "verdict.h"
+#include "core/verdict.h"
 
 typedef void (*esc_fn)(FILE *, const char *);
 

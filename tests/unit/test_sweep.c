@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "clock.h"
-#include "registry.h"
-#include "sweep.h"
+#include "core/clock.h"
+#include "core/registry.h"
+#include "core/sweep.h"
 #include "t.h"
 
 struct st { uint64_t n; uint64_t calls; struct bench_env *env; };

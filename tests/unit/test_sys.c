@@ -2,8 +2,8 @@
 /* Unit tests of src/sys/: the snapshot, the first-failure state (also
  * after EMFILE), the file-system type, the open-descriptor count. Built
  * both natively and with POSIX_ONLY=1 (SB_POSIX_ONLY). */
-#include "sys.h"
-#include "sys_common.h"
+#include "sys/sys.h"
+#include "sys/sys_common.h"
 #include "t.h"
 
 #include <errno.h>

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "clock.h"
-#include "param.h"
-#include "registry.h"
-#include "sweep.h"
-#include "table.h"
+#include "core/clock.h"
+#include "core/param.h"
+#include "core/registry.h"
+#include "core/sweep.h"
+#include "bench/table.h"
 #include "t.h"
-#include "tasks.h"
+#include "core/tasks.h"
 
 static void free_br(struct bench_result *br)
 {

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "t.h"
-#include "usage.h"
+#include "core/usage.h"
 
 static struct timeval tv(double s)
 {

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "usl.h"
+#include "core/usl.h"
 #include "t.h"
 
 #define NSEEDS 40

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "t.h"
-#include "webload.h"
+#include "bench/webload.h"
 
 static int parse(const char *s, struct http_req *q)
 {

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.." || exit 2
 W=$(mktemp -d /tmp/scalebench-drift.XXXXXX) || exit 1
 trap 'rm -rf "$W"' EXIT
 trap 'exit 130' INT TERM
-cc -O2 -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/sys -o "$W/probe-drift" bench/probe-drift.c \
+cc -O2 -std=c11 -D_GNU_SOURCE -Isrc -Isrc/core -Isrc/sys -o "$W/probe-drift" bench/probe-drift.c \
 	build/native/libsb.a -ljansson -lm -lpthread || exit 1
 echo "probe-drift: load $(cut -d' ' -f1-3 /proc/loadavg)"
 ${CSV:+env CSV=1} "$W/probe-drift" "${1:-20}" "${2:-fstat}" "${3:-20}"

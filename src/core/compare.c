@@ -57,6 +57,10 @@ const char *compare_bench_key(const struct bench_result *b, char *buf, size_t le
 	return bench_key(b, buf, len);
 }
 
+/* Earlier runs a history needs before its spread is the bench's test
+ * variance (below): 5, so 4 degrees of freedom. */
+#define CMP_HISTORY_TEST_RUNS 5
+
 /* The noise floor (noise.c, docs/compare.md "Noise floor from history"):
  * it replaces the threshold when it is larger, so a change within k times
  * the usual run-to-run spread of this bench here is "same". */
@@ -479,11 +483,15 @@ static double family_side(struct rep_res *rr, int nb, int top, double *d0, int *
 		for (int j = 0; j < k; j++) {
 			struct rep_res *r = &rr[at[j]];
 			double h = top ? r->ht : r->hs, p;
-			if (isfinite(h) && h > 0 && r->hruns >= 2) {
+			if (isfinite(h) && h > 0 && r->hruns >= CMP_HISTORY_TEST_RUNS) {
 				/* the history knows how far this bench's level moves
 				 * from run to run here: two runs differ by 2 h^2 in
 				 * variance, known from hruns - 1 degrees of freedom
-				 * (the repetitions' own variance when it is larger) */
+				 * (the repetitions' own variance when it is larger).
+				 * With fewer runs the t quantile at a Holm-adjusted
+				 * alpha is so wide (df 2: ~14) that a 3x change beside
+				 * a 6% spread went unfound: the floor rule and the run
+				 * scale decide then, as without a history. */
 				const struct cmp_welch *w = top ? &r->st : &r->sw;
 				struct cmp_test ht = {f[j].d, 2 * h * h, r->hruns - 1};
 				if (w->se2 > ht.se2) {

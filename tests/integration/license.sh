@@ -14,7 +14,7 @@ exempt() {
 	*.json) echo "JSON has no comments" ;;
 	tests/golden/*) echo "expected output, compared byte for byte" ;;
 	tests/data/*) echo "input data of the tests" ;;
-	fuzz/corpus/*) echo "fuzzer inputs, data" ;;
+	fuzz/corpus/*|fuzz/corpus-*/*) echo "fuzzer inputs, data" ;;
 	debian/changelog) echo "dpkg's changelog format has no comment lines" ;;
 	debian/source/format) echo "one literal line read by dpkg-source" ;;
 	debian/copyright) echo "machine-readable copyright file (no comment syntax); it states the license itself" ;;

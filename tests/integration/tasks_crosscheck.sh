@@ -60,7 +60,7 @@ check "bare-tasks fork: no process of it left (its sleeping children reaped)" sh
 check "bare-tasks removed its task directories, names and e0" empty_dir "$T/d"
 
 # tasks-anatomy: every shape timed, the bare one at 1.000, its directory removed
-check "tasks-anatomy.c builds with -Wall -Wextra -Werror" $CC -O2 -Wall -Wextra -Werror -I"$ROOT/src/core" -o "$T/anat" "$ROOT/bench/tasks-anatomy.c" "$ROOT/src/core/hist.c" -lm
+check "tasks-anatomy.c builds with -Wall -Wextra -Werror" $CC -O2 -Wall -Wextra -Werror -I"$ROOT/src" -I"$ROOT/src/core" -o "$T/anat" "$ROOT/bench/tasks-anatomy.c" "$ROOT/src/core/hist.c" -lm
 "$T/anat" create 1 "$T/d" >"$T/anat.out" 2>&1
 check "tasks-anatomy create: exit 0" test $? -eq 0
 check "tasks-anatomy create: 10 shapes with a time per op" test "$(grep -cE '^  [a-z0-9+-]+ +[0-9]+ +[0-9]+  [0-9.]+$' "$T/anat.out")" = 10

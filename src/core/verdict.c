@@ -374,19 +374,3 @@ int verdict_bench(const struct bench *b, const struct sweep_opts *so, struct ben
 	}
 	return ret;
 }
-
-int verdict_remeasure(struct bench_result *br, int r, int i, const struct verdict_ops *ops)
-{
-	if (r < 0 || r >= br->nreps || i < 0 || i >= br->reps[r].npts)
-		return 1;
-	struct repetition *rep = &br->reps[r];
-	struct point pt;
-	memset(&pt, 0, sizeof(pt));
-	int rc = ops->measure_point(ops->ctx, rep->pts[i].n, &pt);
-	if (rc)
-		return rc < 0 ? -1 : 1;
-	point_clear(&rep->pts[i]);
-	rep->pts[i] = pt;
-	rep_fit(rep);
-	return 0;
-}

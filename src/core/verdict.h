@@ -17,10 +17,9 @@
  *   3. settled again.
  * The command supplies how one point is measured: in a worker process of
  * its own (cmd/worker.c, worker_measure_point) or in this process
- * (sweep_measure_point, sweep.h: run --in-process). The same callback
- * measures a point again in place (verdict_remeasure), for a point whose
- * figures are to be replaced (a machine-speed probe that found the
- * machine slow during it). */
+ * (sweep_measure_point, sweep.h: run --in-process). A point that a
+ * machine-speed probe found slow is measured again inside the sweep
+ * (sweep.c, measure_probed), not here. */
 #ifndef SB_VERDICT_H
 #define SB_VERDICT_H
 
@@ -70,12 +69,6 @@ int verdict_decides(const struct bench *b, const struct sweep_opts *so);
  * measurement failed as a harness (said on stderr). */
 int verdict_bench(const struct bench *b, const struct sweep_opts *so, struct bench_result *br,
 		  uint64_t spent_ns, const struct verdict_ops *ops);
-/* Point i of repetition r measured again by ops->measure_point at its N,
- * its figures replaced and the repetition's verdict fitted again (the
- * bench's pooled verdict is the caller's: verdict_settle). 0; 1 when no
- * point came (the old one stays); -1 on a harness failure. */
-int verdict_remeasure(struct bench_result *br, int r, int i, const struct verdict_ops *ops);
-
 /* For measure_point callbacks: the options of a sweep of the one point n
  * (min_n = max_n = n, one repetition); and its point taken out of the
  * bench result such a sweep filled (0, *pt filled; 1 if it has none: a

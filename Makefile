@@ -116,7 +116,9 @@ print-link:
 
 # What each goal installs (tools/setup-deps.sh): `make run` only what
 # building and running need, `make deb` that and the packaging tools,
-# `make check` (and test, fuzz) everything the tests need.
+# `make check` (and test, fuzz) everything the tests need. `make run`
+# builds TEST_JOBS (2) at a time, as check does: a fresh machine waits
+# for the compiler once per core, not once in all.
 setup:
 	@sh tools/setup-deps.sh check
 
@@ -127,7 +129,7 @@ setup-deb:
 	@sh tools/setup-deps.sh deb
 
 run: setup-run
-	$(MAKE) all
+	$(MAKE) -j$(TEST_JOBS) all
 	./scalebench run --quick -o scalebench-quick.json
 
 # The Debian package, from what git holds at HEAD (make dist), built in a

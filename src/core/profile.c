@@ -388,6 +388,38 @@ void profile_note(struct profile *pf, const char *msg)
 		pf_note(pf, "%s%s", msg, "");
 }
 
+int profile_at_parse(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	int n = 0;
+	if (!s || !*s)
+		return 0;
+	for (const char *p = s;;) {
+		char *end = (char *)(uintptr_t)p;
+		errno = 0;
+		unsigned long long v = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
+		if (p == end || errno || !v || v > 1000000000ull || (*end && *end != ',')) {
+			snprintf(err, errlen, "--profile-at %s: not a list of N from 1 to 1e9 (\"100,3000\")", s);
+			return -1;
+		}
+		int at = 0;
+		while (at < n && out[at] < v)
+			at++;
+		if (at == n || out[at] != v) {
+			if (n == PROFILE_AT_MAX) {
+				snprintf(err, errlen, "--profile-at %s: at most %d values", s, PROFILE_AT_MAX);
+				return -1;
+			}
+			memmove(out + at + 1, out + at, (size_t)(n - at) * sizeof(*out));
+			out[at] = v;
+			n++;
+		}
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	return n;
+}
+
 struct profile *profile_new(const struct bench *b, const char *op_side)
 {
 	struct profile *pf = calloc(1, sizeof(*pf));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "cmd/runner.h"
 #include "core/probe.h"
+#include "core/profile.h"
 #include "core/tasks.h"
 #include "out/report.h"
 
@@ -382,6 +383,13 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	};
 	rn->so.net = &rn->net;
 	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;
+	if (a->profile_at) { /* checked here: a usage error before any work */
+		uint64_t at[PROFILE_AT_MAX];
+		if (profile_at_parse(a->profile_at, at, err, errlen) < 0)
+			return -1;
+		a->profile = 1;
+		rn->so.profile_at = a->profile_at;
+	}
 	rn->so.profile = a->profile;
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
 	/* Benches that spend their whole budget (throughput over time) get a
@@ -416,7 +424,7 @@ static void progress_cb(void *ctx, const struct sweep_progress *p)
 static json_t *options_json(const struct runner *rn)
 {
 	const struct run_args *a = &rn->a;
-	return json_pack("{s:b,s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "profile", a->profile, "dir", a->dir, "cpus", a->cpus, "output",
+	return json_pack("{s:b,s:s?,s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "profile", a->profile, "profile_at", a->profile_at, "dir", a->dir, "cpus", a->cpus, "output",
 			 a->output, "max_n", (json_int_t)a->max_n, "budget_s", rn->so.budget_s, "run_budget_s", rn->so.run_budget_s,
 			 "ci_target", rn->so.ci_target, "repeat", (json_int_t)a->repeat, "scale",
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",
@@ -631,6 +639,158 @@ static int renew_target(struct runner *rn, char *scratch, size_t len)
 	return EXIT_OK;
 }
 
+/* The benches' repetitions are interleaved: repetition r of every bench
+ * (and variant) before repetition r + 1 of any, so that a bench's
+ * repetitions are spread over the whole run instead of back to back.
+ * What changes on a time scale of seconds to minutes (the host's
+ * scheduling of this virtual machine, a neighbour, the frequency)
+ * then shows up between a bench's repetitions, which compare's test
+ * takes as its unit of replication, instead of shifting all three
+ * alike (docs/compare.md: "Interleaved repetitions"). One job a bench
+ * and variant that runs. */
+struct rjob {
+	const struct bench *b;
+	size_t idx;  /* in r->benches (which may move as it grows) */
+	int ibench, stop, ran;
+	uint64_t ns; /* time its repetitions took (--decide's budget) */
+};
+
+/* Every selected bench and variant into the result, the skipped ones
+ * settled at once and the others into jobs. EXIT_OK, or EXIT_RUNTIME
+ * (out of memory: the listing stops there). */
+static int list_jobs(struct runner *rn, const char *target, struct rjob *jobs, int *njobs)
+{
+	struct run_result *r = &rn->r;
+	const char *vars[64];
+	uid_t euid = geteuid();
+	for (int i = 0; i < rn->nsel; i++) {
+		const struct bench *b = rn->sel[i];
+		int nv = bench_variants(b, rn->over, vars, 64);
+		for (int vi = 0; vi < nv; vi++) {
+			struct bench_result *br = result_add_bench(r);
+			if (!br)
+				return EXIT_RUNTIME;
+			sweep_params(vars[vi], rn->over, &br->params);
+			drop_foreign(b, br->params);
+			if (runner_describe(br, b, vars[vi], target))
+				return EXIT_RUNTIME;
+			br->fit_oversub = rn->a.fit_oversub;
+			const char *skip = b->unavailable;
+			if (!skip && (b->needs & NEED_ROOT) && euid != 0)
+				skip = "needs root";
+			if (skip) {
+				br->status = BS_SKIPPED;
+				br->skip_reason = strdup(skip);
+				continue;
+			}
+			jobs[(*njobs)++] = (struct rjob){.b = b, .idx = (size_t)r->nbenches - 1, .ibench = i + 1};
+		}
+	}
+	return EXIT_OK;
+}
+
+/* The repetitions, interleaved (above): in this process or one worker
+ * each. matrix --fresh: the file system is made anew before each but the
+ * first; *lost when that failed (nothing more runs). 0, or -1 when one
+ * failed. */
+static int run_repetitions(struct runner *rn, char *scratch, size_t len, struct rjob *jobs, int njobs,
+			   int *lost)
+{
+	struct run_result *r = &rn->r;
+	char err[512];
+	int fresh_used = 0, failed = 0, rc;
+	for (int rep = 0; rep < (int)rn->a.repeat && !*lost; rep++) {
+		for (int k = 0; k < njobs && !reg_stop_requested(); k++) {
+			struct rjob *j = &jobs[k];
+			if (j->stop)
+				continue;
+			if (rn->renew && fresh_used++ && renew_target(rn, scratch, len)) {
+				failed = 1;
+				*lost = 1;
+				break;
+			}
+			struct bench_result *br = &r->benches[j->idx];
+			rn->pg.ibench = j->ibench;
+			rn->pg.last_point = 0;
+			uint64_t t0 = clock_ns();
+			int had = br->nreps;
+			j->ran = 1;
+			if (!rn->exe[0]) {
+				struct sweep_opts one = rn->so;
+				one.rep_first = rep;
+				one.rep_count = 1;
+				if (sweep_bench(j->b, &one, br) < 0) {
+					fprintf(stderr, "scalebench %s: %s: harness failure\n", rn->cmd, j->b->name);
+					failed = 1;
+					j->stop = 1;
+				}
+				if (br->status == BS_SKIPPED)
+					j->stop = 1;
+			} else if ((rc = worker_rep(rn->exe, j->b, &rn->so, rep, rn->pg.on, br, &j->stop, err,
+						    sizeof(err)))) {
+				if (rc < 0)
+					fprintf(stderr, "scalebench %s: %s\n", rn->cmd, err);
+				failed = 1;
+			}
+			br = &r->benches[j->idx];
+			for (int q = had; q < br->nreps; q++)
+				br->reps[q].started_s = (double)(t0 - rn->pg.t0) / 1e9;
+			j->ns += clock_ns() - t0;
+		}
+	}
+	return failed ? -1 : 0;
+}
+
+/* Each bench settled: the verdict, and --decide's points (in workers, or
+ * here); --decide's rounds on a fresh file system of their own under
+ * matrix --fresh (all the bench's rounds on it; none once one could not
+ * be made). 0, or -1 when one failed. */
+static int settle_jobs(struct runner *rn, char *scratch, size_t len, struct rjob *jobs, int njobs,
+		       int *lost)
+{
+	int failed = 0;
+	for (int k = 0; k < njobs; k++) {
+		struct rjob *j = &jobs[k];
+		rn->pg.ibench = j->ibench;
+		rn->pg.last_point = 0;
+		struct sweep_opts so = rn->so;
+		if (rn->renew && verdict_decides(j->b, &so) && !*lost && !reg_stop_requested() &&
+		    renew_target(rn, scratch, len)) {
+			failed = 1;
+			*lost = 1;
+		}
+		if (*lost) {
+			so.decide = 0;
+			so.no_decide = 1;
+		}
+		struct bench_result *br = &rn->r.benches[j->idx];
+		struct worker_here wh = {.exe = rn->exe, .b = j->b, .so = &so, .want_progress = rn->pg.on,
+					 .br = br};
+		struct sweep_here sh = {.b = j->b, .so = &so, .br = br};
+		struct verdict_ops ops = rn->exe[0] ? (struct verdict_ops){&wh, worker_measure_point,
+									    "in a fresh worker"}
+						    : (struct verdict_ops){&sh, sweep_measure_point,
+									    "measured afresh (its load built from zero)"};
+		if (verdict_bench(j->b, &so, br, j->ns, &ops))
+			failed = 1;
+	}
+	return failed ? -1 : 0;
+}
+
+/* Stopped (Ctrl-C) before a bench began: it is not in the result, as the
+ * benches after it were never listed before interleaving. */
+static void drop_unrun(struct run_result *r, struct rjob *jobs, int njobs)
+{
+	for (int k = njobs - 1; k >= 0; k--) {
+		if (jobs[k].ran)
+			continue;
+		bench_result_clear(&r->benches[jobs[k].idx]);
+		memmove(&r->benches[jobs[k].idx], &r->benches[jobs[k].idx + 1],
+			((size_t)r->nbenches - jobs[k].idx - 1) * sizeof(*r->benches));
+		r->nbenches--;
+	}
+}
+
 int runner_sweep(struct runner *rn, const char *dir, const char *target)
 {
 	char scratch[4096];
@@ -660,135 +820,19 @@ int runner_sweep(struct runner *rn, const char *dir, const char *target)
 				 : sweep_series_for(rn->sel[i], sweep_max_n(rn->sel[i], &rn->so), series, 64)) *
 				(int)rn->a.repeat * bench_variants(rn->sel[i], rn->over, vars, 64);
 
-	/* The benches' repetitions are interleaved: repetition r of every bench
-	 * (and variant) before repetition r + 1 of any, so that a bench's
-	 * repetitions are spread over the whole run instead of back to back.
-	 * What changes on a time scale of seconds to minutes (the host's
-	 * scheduling of this virtual machine, a neighbour, the frequency)
-	 * then shows up between a bench's repetitions, which compare's test
-	 * takes as its unit of replication, instead of shifting all three
-	 * alike (docs/compare.md: "Interleaved repetitions"). */
-	struct rjob {
-		const struct bench *b;
-		size_t idx;  /* in r->benches (which may move as it grows) */
-		int ibench, stop, ran;
-		uint64_t ns; /* time its repetitions took (--decide's budget) */
-	} *jobs = calloc((size_t)rn->nsel * 64, sizeof(*jobs));
+	struct rjob *jobs = calloc((size_t)rn->nsel * 64, sizeof(*jobs));
 	if (!jobs) {
 		fprintf(stderr, "scalebench %s: out of memory\n", rn->cmd);
 		reg_remove_tree(scratch);
 		return EXIT_RUNTIME;
 	}
-	int njobs = 0, exit_code = EXIT_OK;
-	uid_t euid = geteuid();
-	for (int i = 0; i < rn->nsel && exit_code == EXIT_OK; i++) {
-		const struct bench *b = rn->sel[i];
-		int nv = bench_variants(b, rn->over, vars, 64);
-		for (int vi = 0; vi < nv; vi++) {
-			struct bench_result *br = result_add_bench(r);
-			if (!br) {
-				exit_code = EXIT_RUNTIME;
-				break;
-			}
-			sweep_params(vars[vi], rn->over, &br->params);
-			drop_foreign(b, br->params);
-			if (runner_describe(br, b, vars[vi], target)) {
-				exit_code = EXIT_RUNTIME;
-				break;
-			}
-			br->fit_oversub = rn->a.fit_oversub;
-			const char *skip = b->unavailable;
-			if (!skip && (b->needs & NEED_ROOT) && euid != 0)
-				skip = "needs root";
-			if (skip) {
-				br->status = BS_SKIPPED;
-				br->skip_reason = strdup(skip);
-				continue;
-			}
-			jobs[njobs++] = (struct rjob){.b = b, .idx = (size_t)r->nbenches - 1, .ibench = i + 1};
-		}
-	}
-	char err[512];
-	/* matrix --fresh: fresh_used once the file system has had a
-	 * repetition; lost when making it anew failed (nothing more runs) */
-	int fresh_used = 0, lost = 0;
-	for (int rep = 0; rep < (int)rn->a.repeat && !lost; rep++) {
-		for (int k = 0; k < njobs && !reg_stop_requested(); k++) {
-			struct rjob *j = &jobs[k];
-			if (j->stop)
-				continue;
-			if (rn->renew && fresh_used++ && renew_target(rn, scratch, sizeof(scratch))) {
-				exit_code = EXIT_RUNTIME;
-				lost = 1;
-				break;
-			}
-			struct bench_result *br = &r->benches[j->idx];
-			rn->pg.ibench = j->ibench;
-			rn->pg.last_point = 0;
-			uint64_t t0 = clock_ns();
-			int had = br->nreps;
-			j->ran = 1;
-			if (!rn->exe[0]) {
-				struct sweep_opts one = rn->so;
-				one.rep_first = rep;
-				one.rep_count = 1;
-				if (sweep_bench(j->b, &one, br) < 0) {
-					fprintf(stderr, "scalebench %s: %s: harness failure\n", rn->cmd, j->b->name);
-					exit_code = EXIT_RUNTIME;
-					j->stop = 1;
-				}
-				if (br->status == BS_SKIPPED)
-					j->stop = 1;
-			} else if ((rc = worker_rep(rn->exe, j->b, &rn->so, rep, rn->pg.on, br, &j->stop, err,
-						    sizeof(err)))) {
-				if (rc < 0)
-					fprintf(stderr, "scalebench %s: %s\n", rn->cmd, err);
-				exit_code = EXIT_RUNTIME;
-			}
-			br = &r->benches[j->idx];
-			for (int q = had; q < br->nreps; q++)
-				br->reps[q].started_s = (double)(t0 - rn->pg.t0) / 1e9;
-			j->ns += clock_ns() - t0;
-		}
-	}
-	for (int k = 0; k < njobs; k++) {
-		struct rjob *j = &jobs[k];
-		rn->pg.ibench = j->ibench;
-		rn->pg.last_point = 0;
-		/* --decide's rounds, on a fresh file system of their own (all the
-		 * bench's rounds on it); none once one could not be made */
-		struct sweep_opts so = rn->so;
-		if (rn->renew && verdict_decides(j->b, &so) && !lost && !reg_stop_requested() &&
-		    renew_target(rn, scratch, sizeof(scratch))) {
-			exit_code = EXIT_RUNTIME;
-			lost = 1;
-		}
-		if (lost) {
-			so.decide = 0;
-			so.no_decide = 1;
-		}
-		/* the verdict, and --decide's points: in workers, or here */
-		struct bench_result *br = &r->benches[j->idx];
-		struct worker_here wh = {.exe = rn->exe, .b = j->b, .so = &so, .want_progress = rn->pg.on,
-					 .br = br};
-		struct sweep_here sh = {.b = j->b, .so = &so, .br = br};
-		struct verdict_ops ops = rn->exe[0] ? (struct verdict_ops){&wh, worker_measure_point,
-									    "in a fresh worker"}
-						    : (struct verdict_ops){&sh, sweep_measure_point,
-									    "measured afresh (its load built from zero)"};
-		if (verdict_bench(j->b, &so, br, j->ns, &ops))
-			exit_code = EXIT_RUNTIME;
-	}
-	/* stopped (Ctrl-C) before a bench began: it is not in the result, as
-	 * the benches after it were never listed before interleaving */
-	for (int k = njobs - 1; k >= 0; k--) {
-		if (jobs[k].ran)
-			continue;
-		bench_result_clear(&r->benches[jobs[k].idx]);
-		memmove(&r->benches[jobs[k].idx], &r->benches[jobs[k].idx + 1],
-			((size_t)r->nbenches - jobs[k].idx - 1) * sizeof(*r->benches));
-		r->nbenches--;
-	}
+	int njobs = 0, lost = 0;
+	int exit_code = list_jobs(rn, target, jobs, &njobs);
+	if (run_repetitions(rn, scratch, sizeof(scratch), jobs, njobs, &lost))
+		exit_code = EXIT_RUNTIME;
+	if (settle_jobs(rn, scratch, sizeof(scratch), jobs, njobs, &lost))
+		exit_code = EXIT_RUNTIME;
+	drop_unrun(r, jobs, njobs);
 	free(jobs);
 	if (rn->pg.on)
 		fprintf(stderr, "\r\033[K");

@@ -532,11 +532,17 @@ int runner_describe(struct bench_result *br, const struct bench *b, const char *
 	br->op_desc = strdup(b->op_desc);
 	br->version = b->version;
 	br->axis_kind = (int)b->axis_kind;
+	if (b->axis_kind == AXIS_CATEGORY && b->ncategories > 0 &&
+	    (br->categories = calloc((size_t)b->ncategories, sizeof(char *))))
+		for (int i = 0; i < b->ncategories; i++)
+			if ((br->categories[i] = strdup(b->categories[i])))
+				br->ncategories = i + 1;
 	br->axis_tasks = !!(b->flags & BENCH_AXIS_TASKS);
 	long nc = sysconf(_SC_NPROCESSORS_ONLN);
 	br->cpus_online = nc > 0 && nc < 1000000 ? (int)nc : 0;
 	return (variant && !br->variant) || (target && !br->target) || !br->unit || !br->name ||
-			       !br->axis || !br->summary || !br->op_desc
+			       !br->axis || !br->summary || !br->op_desc ||
+			       br->ncategories < (b->axis_kind == AXIS_CATEGORY ? b->ncategories : 0)
 		       ? -ENOMEM
 		       : 0;
 }

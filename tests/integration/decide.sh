@@ -103,10 +103,10 @@ if jtrue "$T/n.json" "'added_repetitions' in d['benches'][0]"; then
 	check "... the summary counts the added repetitions and marks them" sh -c \
 		'grep -q "^  added    $(jget "$1" "d[\"benches\"][0][\"added_repetitions\"]") repetitions\? to 1 bench " "$2" && grep -q "^rep  fs.stat #2 (added): " "$2"' _ "$T/n.json" "$T/n.out"
 fi
-# a bench whose quick sweep is nearly always undecided: proc.syscall with a
-# ptrace tracer (each call two stops in the tracer: its cost scatters with
-# the scheduler), fs.mkdir (two levels of cost on most file systems)
-"$SB" run proc.syscall fs.mkdir -p tracer=ptrace --quick --dir "$T/target" -q --no-db -o "$T/u.json" >"$T/u.out" 2>&1
+# benches of which some quick sweep is nearly always undecided: fs.open and
+# fs.stat (a real but small O(log n): weak evidence, or unclear), fs.mkdir
+# (two levels of cost on most file systems)
+"$SB" run fs.open fs.stat fs.mkdir --quick --dir "$T/target" -q --no-db -o "$T/u.json" >"$T/u.out" 2>&1
 check "default run of benches whose sweeps are mostly undecided: exit 0" test $? -eq 0
 check "... repetitions added exactly where undecided, within the budget" rule "$T/u.json" 1
 if undecided "$T/u.json"; then
@@ -117,7 +117,7 @@ fi
 check "... the summary's unclear count is the result's" sh -c \
 	'n=$(jget "$1" "sum(b[\"verdict\"][\"class\"] == \"unclear\" for b in d[\"benches\"])"); if [ "$n" = 0 ]; then ! grep -q "^  unclear " "$2"; else grep -q "^  unclear  $n of " "$2"; fi' _ "$T/u.json" "$T/u.out"
 # -r K: exactly the user's K repetitions, none added, even for net.request
-"$SB" run proc.syscall fs.mkdir -p tracer=ptrace --quick --dir "$T/target" -q --no-db -r 2 -o "$T/r2.json" >/dev/null 2>&1
+"$SB" run fs.open fs.mkdir --quick --dir "$T/target" -q --no-db -r 2 -o "$T/r2.json" >/dev/null 2>&1
 check "-r 2 without --decide: the two repetitions asked for, none added, options.decide false" jtrue "$T/r2.json" \
 	"d['options']['decide'] is False and every(len(b['repetitions']) == 2 and not any(r.get('added') for r in b['repetitions']) and 'added_repetitions' not in b and not any('more repetition' in n for n in b['notes']) for b in d['benches'])"
 "$SB" run net.request --max-n 20 -b 0.05 -p gap_wait=sleep -q --no-db -r 2 -o "$T/r2n.json" >/dev/null 2>&1

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "cmd/runner.h"
 #include "core/probe.h"
+#include "core/profile.h"
 #include "core/tasks.h"
 #include "out/report.h"
 
@@ -384,6 +385,13 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	};
 	rn->so.net = &rn->net;
 	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;
+	if (a->profile_at) { /* checked here: a usage error before any work */
+		uint64_t at[PROFILE_AT_MAX];
+		if (profile_at_parse(a->profile_at, at, err, errlen) < 0)
+			return -1;
+		a->profile = 1;
+		rn->so.profile_at = a->profile_at;
+	}
 	rn->so.profile = a->profile;
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
 	/* Benches that spend their whole budget (throughput over time) get a
@@ -418,7 +426,7 @@ static void progress_cb(void *ctx, const struct sweep_progress *p)
 static json_t *options_json(const struct runner *rn)
 {
 	const struct run_args *a = &rn->a;
-	return json_pack("{s:b,s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "profile", a->profile, "dir", a->dir, "cpus", a->cpus, "output",
+	return json_pack("{s:b,s:s?,s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "profile", a->profile, "profile_at", a->profile_at, "dir", a->dir, "cpus", a->cpus, "output",
 			 a->output, "max_n", (json_int_t)a->max_n, "budget_s", rn->so.budget_s, "run_budget_s", rn->so.run_budget_s,
 			 "ci_target", rn->so.ci_target, "repeat", (json_int_t)a->repeat, "scale",
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",
@@ -526,11 +534,17 @@ int runner_describe(struct bench_result *br, const struct bench *b, const char *
 	br->op_desc = strdup(b->op_desc);
 	br->version = b->version;
 	br->axis_kind = (int)b->axis_kind;
+	if (b->axis_kind == AXIS_CATEGORY && b->ncategories > 0 &&
+	    (br->categories = calloc((size_t)b->ncategories, sizeof(char *))))
+		for (int i = 0; i < b->ncategories; i++)
+			if ((br->categories[i] = strdup(b->categories[i])))
+				br->ncategories = i + 1;
 	br->axis_tasks = !!(b->flags & BENCH_AXIS_TASKS);
 	long nc = sysconf(_SC_NPROCESSORS_ONLN);
 	br->cpus_online = nc > 0 && nc < 1000000 ? (int)nc : 0;
 	return (variant && !br->variant) || (target && !br->target) || !br->unit || !br->name ||
-			       !br->axis || !br->summary || !br->op_desc
+			       !br->axis || !br->summary || !br->op_desc ||
+			       br->ncategories < (b->axis_kind == AXIS_CATEGORY ? b->ncategories : 0)
 		       ? -ENOMEM
 		       : 0;
 }

@@ -42,6 +42,7 @@ struct run_args {
 	int repeat_seen;  /* -r K given: the user's repetitions, none added (unless --decide) */
 	int fit_oversub;  /* --fit-oversubscribed: fit points with more tasks than CPUs */
 	int profile;      /* --profile: profiled points at the smallest and largest N */
+	const char *profile_at; /* --profile-at N[,N...]: and at these (implies --profile) */
 	int budget_seen;
 	const char *mem_limit; /* --mem-limit SIZE: workers in a memory cgroup */
 	const char *tasks;     /* --tasks K|auto: the tasks axis (src/core/tasks.c), or NULL */
@@ -70,6 +71,7 @@ struct run_args {
 	{"decide", 0, OPT_FLAG, NULL, "a load axis's verdict unclear, or a growth on weak evidence: more repetitions, N in shuffled order, until settled or 1x (--quick), 2x or 3x (--full) the sweeps' time is spent (the default without -r; with -r K only if asked)", 0, 0, NULL, &(a).decide, NULL}, \
 	{"no-decide", 0, OPT_FLAG, NULL, "no repetitions added, not even for net.request", 0, 0, NULL, &(a).no_decide, NULL}, \
 	{"profile", 0, OPT_FLAG, NULL, "also sample where each bench's operation spends its CPU (kernel and user, perf_event_open) at its smallest and largest N, in points apart from the timed ones: top functions, cost per op, and which functions the growth is in (docs/method.md, Profiles)", 0, 0, NULL, &(a).profile, NULL}, \
+	{"profile-at", 0, OPT_STR, "N[,N...]", "--profile, and also at these N (up to 6; each bench at those within its sweep, an N between two of its points profiled on the way there)", 0, 0, NULL, &(a).profile_at, NULL}, \
 	{"fit-oversubscribed", 0, OPT_FLAG, NULL, "concurrency axes counting tasks: fit the throughput of points with more tasks than online CPUs too (default: marked and left out)", 0, 0, NULL, &(a).fit_oversub, NULL}, \
 	{"mem-limit", 0, OPT_STR, "SIZE", "run each bench's worker in a memory cgroup limited to SIZE (e.g. 256M; root, Linux): a workload larger than the page cache, as on a smaller machine; removed at the end", 0, 0, NULL, &(a).mem_limit, NULL}, \
 	{"in-process", 0, OPT_FLAG, NULL, "sweep every bench inside this process, not each in a fresh worker (for debuggers; a bench then measures what earlier ones left behind)", 0, 0, NULL, &(a).in_process, NULL}, \

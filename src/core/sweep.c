@@ -1163,7 +1163,8 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 {
 	uint64_t t0 = clock_ns();
 	struct sweep_opts po = *c->o;
-	double want = timed->elapsed_s > PROFILE_MIN_S ? timed->elapsed_s : PROFILE_MIN_S;
+	double span = timed ? timed->elapsed_s : po.budget_s; /* NULL: an N of --profile-at alone */
+	double want = span > PROFILE_MIN_S ? span : PROFILE_MIN_S;
 	if (want < po.budget_s || (c->b->run && want < po.run_budget_s))
 		po.budget_s = po.run_budget_s = want;
 	po.ci_target = -1; /* no early stop: the samples need the time */
@@ -1266,9 +1267,17 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 				     ? profile_new(b, b->op_far ? "caller" : "bench")
 				     : NULL;
 	double prof_wall = 0;
-	uint64_t have = 0;
+	uint64_t have = 0, at[PROFILE_AT_MAX];
+	char at_err[160];
+	int nat = pf ? profile_at_parse(o->profile_at, at, at_err, sizeof(at_err)) : 0, iat = 0;
 	for (int i = 0; i < np; i++) {
 		uint64_t target = series[i];
+		while (iat < nat && at[iat] < series[0])
+			iat++; /* below the sweep: said at its end */
+		/* --profile-at N between two points: grown to on the way, profiled alone */
+		int alone = iat < nat && at[iat] < target;
+		if (alone)
+			target = at[iat];
 		pr.point = i + 1;
 		pr.growing = 1;
 		for (; b->grow && have < target; have++) {
@@ -1287,6 +1296,12 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 			rep->interrupted = 1;
 			break;
 		}
+		if (alone) {
+			profile_at(&c, target, pf, NULL, &prof_wall);
+			iat++;
+			i--; /* then on to the series' point */
+			continue;
+		}
 		pr.growing = 0;
 		pr.n = target;
 		report(o, &pr);
@@ -1298,9 +1313,20 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 			  &ref, rep_t0, &again_ns);
 		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted || rep->fail)
 			break;
-		if (pf && (i == 0 || i == np - 1) && !reg_stop_requested())
+		int asked = iat < nat && at[iat] == target;
+		iat += asked;
+		if (pf && (i == 0 || i == np - 1 || asked) && !reg_stop_requested())
 			profile_at(&c, target, pf, &rep->pts[rep->npts - 1], &prof_wall);
 	}
+	for (int k = 0; pf && k < nat && np > 0; k++)
+		if (at[k] < series[0] || at[k] > series[np - 1]) {
+			char m[160];
+			snprintf(m, sizeof(m), "--profile-at %llu: outside this sweep (N=%llu to %llu): not "
+					       "profiled",
+				 (unsigned long long)at[k], (unsigned long long)series[0],
+				 (unsigned long long)series[np - 1]);
+			profile_note(pf, m);
+		}
 done:
 	if (b->teardown)
 		b->teardown(c.st);

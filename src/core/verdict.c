@@ -203,9 +203,33 @@ static struct point **pooled(const struct bench_result *b, int *k, int *nctl)
 	return pp;
 }
 
+/* A category axis (AXIS_CATEGORY): nothing grows along it, so no growth
+ * is fitted; the verdict says so (the headline is the tail per category,
+ * bench_category_headline). */
+static void no_growth(struct verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->cls = GROWTH_NONE;
+	v->model = -1; /* "?" */
+	v->a = v->b = v->b_se = v->growth_share = v->exponent = v->exp_lo = v->exp_hi = NAN;
+	v->local_slope = v->ratio = v->nmin = v->nmax = v->redchi2 = NAN;
+	for (int i = 0; i < FIT_NMODELS; i++)
+		v->aic[i] = NAN;
+	snprintf(v->reason, sizeof(v->reason),
+		 "a category axis: its N names kinds, not a quantity, so no growth is fitted "
+		 "(the headline is the tail per category)");
+}
+
 void bench_fit(struct bench_result *b)
 {
 	int k, nctl;
+	if (b->axis_kind == AXIS_CATEGORY) {
+		no_growth(&b->v);
+		for (int r = 0; r < b->nreps; r++)
+			no_growth(&b->reps[r].v);
+		memset(&b->usl, 0, sizeof(b->usl));
+		return;
+	}
 	struct point **pp = pooled(b, &k, &nctl);
 	fit_points(pp, k, &b->v);
 	free(pp);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "cmd/runner.h"
 #include "core/probe.h"
+#include "core/profile.h"
 #include "core/tasks.h"
 #include "out/report.h"
 
@@ -377,11 +378,20 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	rn->so = (struct sweep_opts){
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
-		.decide = !a->no_decide && (a->decide || a->full) && !tasks, .tasks = tasks,
-		.no_decide = a->no_decide || tasks,
+		/* sequential testing (verdict.c): by default when the user left the
+		 * repetitions to us (no -r); -r K keeps exactly K unless --decide */
+		.decide = !a->no_decide && (a->decide || !a->repeat_seen) && !tasks, .tasks = tasks,
+		.no_decide = a->no_decide || tasks || (a->repeat_seen && !a->decide),
 	};
 	rn->so.net = &rn->net;
 	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;
+	if (a->profile_at) { /* checked here: a usage error before any work */
+		uint64_t at[PROFILE_AT_MAX];
+		if (profile_at_parse(a->profile_at, at, err, errlen) < 0)
+			return -1;
+		a->profile = 1;
+		rn->so.profile_at = a->profile_at;
+	}
 	rn->so.profile = a->profile;
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
 	/* Benches that spend their whole budget (throughput over time) get a
@@ -416,7 +426,7 @@ static void progress_cb(void *ctx, const struct sweep_progress *p)
 static json_t *options_json(const struct runner *rn)
 {
 	const struct run_args *a = &rn->a;
-	return json_pack("{s:b,s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "profile", a->profile, "dir", a->dir, "cpus", a->cpus, "output",
+	return json_pack("{s:b,s:s?,s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "profile", a->profile, "profile_at", a->profile_at, "dir", a->dir, "cpus", a->cpus, "output",
 			 a->output, "max_n", (json_int_t)a->max_n, "budget_s", rn->so.budget_s, "run_budget_s", rn->so.run_budget_s,
 			 "ci_target", rn->so.ci_target, "repeat", (json_int_t)a->repeat, "scale",
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",
@@ -524,11 +534,17 @@ int runner_describe(struct bench_result *br, const struct bench *b, const char *
 	br->op_desc = strdup(b->op_desc);
 	br->version = b->version;
 	br->axis_kind = (int)b->axis_kind;
+	if (b->axis_kind == AXIS_CATEGORY && b->ncategories > 0 &&
+	    (br->categories = calloc((size_t)b->ncategories, sizeof(char *))))
+		for (int i = 0; i < b->ncategories; i++)
+			if ((br->categories[i] = strdup(b->categories[i])))
+				br->ncategories = i + 1;
 	br->axis_tasks = !!(b->flags & BENCH_AXIS_TASKS);
 	long nc = sysconf(_SC_NPROCESSORS_ONLN);
 	br->cpus_online = nc > 0 && nc < 1000000 ? (int)nc : 0;
 	return (variant && !br->variant) || (target && !br->target) || !br->unit || !br->name ||
-			       !br->axis || !br->summary || !br->op_desc
+			       !br->axis || !br->summary || !br->op_desc ||
+			       br->ncategories < (b->axis_kind == AXIS_CATEGORY ? b->ncategories : 0)
 		       ? -ENOMEM
 		       : 0;
 }
@@ -729,8 +745,8 @@ static int run_repetitions(struct runner *rn, char *scratch, size_t len, struct 
 
 /* Each bench settled: the verdict, and --decide's points (in workers, or
  * here); --decide's rounds on a fresh file system of their own under
- * matrix --fresh (all the bench's rounds on it; none once one could not
- * be made). 0, or -1 when one failed. */
+ * matrix --fresh, made only when rounds follow (all the bench's rounds on
+ * it; none once one could not be made). 0, or -1 when one failed. */
 static int settle_jobs(struct runner *rn, char *scratch, size_t len, struct rjob *jobs, int njobs,
 		       int *lost)
 {
@@ -740,8 +756,9 @@ static int settle_jobs(struct runner *rn, char *scratch, size_t len, struct rjob
 		rn->pg.ibench = j->ibench;
 		rn->pg.last_point = 0;
 		struct sweep_opts so = rn->so;
-		if (rn->renew && verdict_decides(j->b, &so) && !*lost && !reg_stop_requested() &&
-		    renew_target(rn, scratch, len)) {
+		verdict_settle(&rn->r.benches[j->idx], so.repeat); /* do rounds follow? */
+		if (rn->renew && verdict_undecided(j->b, &so, &rn->r.benches[j->idx]) && !*lost &&
+		    !reg_stop_requested() && renew_target(rn, scratch, len)) {
 			failed = 1;
 			*lost = 1;
 		}

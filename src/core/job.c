@@ -316,7 +316,8 @@ int job_from_sweep(struct job *j, const char *bench, const struct sweep_opts *so
 	const struct clock_info *c = so->clk;
 	if (job_set(&j->bench, bench) || job_set(&j->scratch, so->scratch) ||
 	    job_set(&j->net_peer, n->peer) || job_set(&j->net_key, n->key) ||
-	    job_set(&j->clock_id, c ? c->id : NULL) || job_set(&j->clock_source, c ? c->source : NULL))
+	    job_set(&j->clock_id, c ? c->id : NULL) || job_set(&j->clock_source, c ? c->source : NULL) ||
+	    job_set(&j->profile_at, so->profile_at))
 		return -ENOMEM;
 	JOB_SWEEP_SAME(TO_JOB_)
 	j->clock_resolution_ns = c ? c->resolution_ns : 0;
@@ -347,6 +348,7 @@ void job_sweep_opts(const struct job *j, struct sweep_opts *so, struct bench_net
 	memset(so, 0, sizeof(*so));
 	JOB_SWEEP_SAME(TO_SWEEP_)
 	so->scratch = j->scratch;
+	so->profile_at = j->profile_at;
 	so->net = net;
 	so->clk = clk;
 	const double parts[PROBE_NPARTS] = {j->probe_loop_ns, j->probe_clock_ns, j->probe_syscall_ns,

@@ -366,6 +366,7 @@ struct profile {
 	int live;           /* events open */
 	char notes[4][200];
 	int nnotes;
+	const char *external; /* SCALEBENCH_PROFILE_EXTERNAL: the regions' file, no events */
 };
 
 static void pf_note(struct profile *pf, const char *fmt, const char *a, const char *b2)
@@ -387,6 +388,38 @@ void profile_note(struct profile *pf, const char *msg)
 		pf_note(pf, "%s%s", msg, "");
 }
 
+int profile_at_parse(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	int n = 0;
+	if (!s || !*s)
+		return 0;
+	for (const char *p = s;;) {
+		char *end = (char *)(uintptr_t)p;
+		errno = 0;
+		unsigned long long v = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
+		if (p == end || errno || !v || v > 1000000000ull || (*end && *end != ',')) {
+			snprintf(err, errlen, "--profile-at %s: not a list of N from 1 to 1e9 (\"100,3000\")", s);
+			return -1;
+		}
+		int at = 0;
+		while (at < n && out[at] < v)
+			at++;
+		if (at == n || out[at] != v) {
+			if (n == PROFILE_AT_MAX) {
+				snprintf(err, errlen, "--profile-at %s: at most %d values", s, PROFILE_AT_MAX);
+				return -1;
+			}
+			memmove(out + at + 1, out + at, (size_t)(n - at) * sizeof(*out));
+			out[at] = v;
+			n++;
+		}
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	return n;
+}
+
 struct profile *profile_new(const struct bench *b, const char *op_side)
 {
 	struct profile *pf = calloc(1, sizeof(*pf));
@@ -394,6 +427,8 @@ struct profile *profile_new(const struct bench *b, const char *op_side)
 		return NULL;
 	pf->b = b;
 	snprintf(pf->op_side, sizeof(pf->op_side), "%s", op_side ? op_side : "bench");
+	const char *ext = getenv("SCALEBENCH_PROFILE_EXTERNAL");
+	pf->external = ext && *ext ? ext : NULL;
 	return pf;
 }
 
@@ -460,6 +495,12 @@ int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_
 	struct ppoint *p = &pf->pts[pf->npts];
 	memset(p, 0, sizeof(*p));
 	p->n = n;
+	if (pf->external) { /* a profiler outside samples; only the regions are kept */
+		pf->npts++;
+		pf->cur = p;
+		pf->live = 1;
+		return 0;
+	}
 	if (add_proc(pf, p, "bench", getpid(), PROFILE_BUF_KIB)) {
 		close_events(p);
 		return -1;
@@ -520,7 +561,8 @@ void profile_on(struct profile *pf)
 		return;
 	struct ppoint *p = pf->cur;
 	if (!p->enabled) {
-		sys_perf_all(1);
+		if (!pf->external)
+			sys_perf_all(1);
 		p->enabled = 1;
 	}
 	p->t_on = clock_ns();
@@ -776,11 +818,40 @@ static void symbolize(struct profile *pf, struct ppoint *p)
 	p->nraw = p->capraw = 0;
 }
 
+/* SCALEBENCH_PROFILE_EXTERNAL=FILE: a profiler outside this process (perf
+ * record -k mono: bench/profile-crosscheck.sh) samples it, and the timed
+ * regions of each profiled point are appended to FILE, one "N START END"
+ * line a region (CLOCK_MONOTONIC ns, the clock of the samples' times), so
+ * that it can count the samples this profile would count. */
+static void write_regions(struct profile *pf, const struct ppoint *p)
+{
+	FILE *f = fopen(pf->external, "ae");
+	if (!f) {
+		pf_note(pf, "SCALEBENCH_PROFILE_EXTERNAL: %s: %s", pf->external, strerror(errno));
+		return;
+	}
+	for (size_t i = 0; i + 1 < p->niv; i += 2)
+		fprintf(f, "%llu %llu %llu\n", (unsigned long long)p->n, (unsigned long long)p->iv[i],
+			(unsigned long long)p->iv[i + 1]);
+	if (fclose(f))
+		pf_note(pf, "SCALEBENCH_PROFILE_EXTERNAL: %s: %s", pf->external, strerror(errno));
+}
+
 void profile_point_end(struct profile *pf, const struct point *pt, const struct point *timed)
 {
 	if (!pf || !pf->live)
 		return;
 	struct ppoint *p = pf->cur;
+	if (pf->external) {
+		write_regions(pf, p);
+		pf->live = 0;
+		pf->cur = NULL;
+		free(p->iv);
+		p->iv = NULL;
+		p->niv = p->capiv = 0;
+		p->failed = 1; /* no samples of its own */
+		return;
+	}
 	sys_perf_all(0);
 	drain(p, 1);
 	double ops = pt ? (double)pt->ops : 0;
@@ -1134,7 +1205,8 @@ json_t *profile_finish(struct profile *pf, double wall_s)
 		o = json_pack("{s:s}", "unavailable", pf->why);
 	} else if (!nok) {
 		o = json_pack("{s:s}", "unavailable",
-			      pf->nnotes ? pf->notes[0] : "no profiled point took a sample");
+			      pf->external ? "sampled from outside (SCALEBENCH_PROFILE_EXTERNAL)"
+			      : pf->nnotes ? pf->notes[0] : "no profiled point took a sample");
 	} else {
 		o = json_object();
 		json_object_set_new(o, "event", json_string(pf->event ? pf->event : "cpu-clock"));

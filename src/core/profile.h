@@ -25,7 +25,16 @@
 #define PROFILE_MIN_S 0.25        /* a profiled point samples at least this long */
 #define PROFILE_MAX_PROCS 8       /* processes of one side profiled (the rest said) */
 
+/* run --profile-at N[,N...]: the N also profiled, besides each bench's
+ * smallest and largest (within its sweep; at most this many). */
+#define PROFILE_AT_MAX 6
+
 struct profile;
+
+/* The list of --profile-at ("100,3000"): the values, ascending and each
+ * once, into out (PROFILE_AT_MAX); their count, or -1 with the problem in
+ * err (not a number, 0, too many). s NULL or "": 0. */
+int profile_at_parse(const char *s, uint64_t *out, char *err, size_t errlen);
 
 /* A profile of bench b (op_side: the side whose process runs the timed
  * operation: "bench", or a peer's side such as "caller"); NULL when out

@@ -11,8 +11,12 @@
 # search for a free slot, ext4_add_entry: two disjoint calls of a create).
 # The profiled points are not in the
 # repetitions; without permission (a non-root user, perf_event_paranoid
-# above 1) the run goes on, says why, and exits 0. Ratios only: no figure
-# of this machine is written here.
+# above 1, and at 3) the run goes on, says why, and exits as without
+# --profile; --profile-at adds profiled N (one of the sweep's, one between
+# two of its points) without changing the timed points. Ratios only: no
+# figure of this machine is written here. PARTS="4 5" runs only those
+# parts (1 net.request, 2 proc.syscall, 3 fs.create on ext2, 4 without
+# permission, 5 --profile-at).
 . "$(dirname "$0")/lib.sh"
 if [ "$(uname -s)" != Linux ]; then
 	skip "profile: Linux only"
@@ -23,6 +27,8 @@ if ! is_root; then
 	exit 0
 fi
 mkdir -p "$T/target"
+# part N: this part is to run (PARTS unset: all)
+part() { [ -z "${PARTS:-}" ] || case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # growth of function F (inclusive, ns/op) over the whole growth of bench B
 G="lambda b, names: sum(f['delta_ns'] for f in b['profile']['growth']['functions'] if f['name'] in names)"
@@ -30,6 +36,7 @@ NR="[b for b in d['benches'] if b['name'] == 'net.request']"
 mech() { echo "[b for b in $NR if b['params']['mech'] == '$1'][0]"; }
 
 # 1. net.request, every mechanism, default scale (N = 1 .. 1000)
+if part 1; then
 "$SB" run net.request --profile --no-decide --dir "$T/target" --no-db -q -o "$T/nr.json" >"$T/nr.out" 2>"$T/nr.err"
 rc=$?
 check "net.request --profile: exit 0" test $rc -eq 0
@@ -55,9 +62,12 @@ for mm in epoll io_uring; do
 		"($G)($(mech "$mm"), $SCAN) < 0.1 * ($G)($(mech select), ['do_select'])"
 done
 check "the prof line says what profiling cost" out_has "$T/nr.out" "^prof 4 benches profiled: .* s of the run's"
+fi
 
 # 2. proc.syscall[filter=args]: the growth in the seccomp filter run, in the caller
-if "$SB" list proc.syscall 2>/dev/null | grep -q unavailable; then
+if ! part 2; then
+	:
+elif "$SB" list proc.syscall 2>/dev/null | grep -q unavailable; then
 	skip "proc.syscall: not in this build"
 else
 	"$SB" run proc.syscall -p filter=args -p tracer=none --profile --dir "$T/target" --no-db -q -o "$T/ps.json" >"$T/ps.out" 2>&1
@@ -80,7 +90,9 @@ else
 fi
 
 # 3. fs.create on ext2 without dir_index: ext4's linear directory search
-if command -v mkfs.ext2 >/dev/null 2>&1; then
+if ! part 3; then
+	:
+elif command -v mkfs.ext2 >/dev/null 2>&1; then
 	mkdir -p "$T/d"
 	# -n 10000: the default 100,000 runs out of the image's inodes (a
 	# sweep that stops early has no profiled point at its largest N)
@@ -97,7 +109,9 @@ fi
 
 # 4. unavailable: a non-root user with kernel.perf_event_paranoid above 1
 par=$(cat /proc/sys/kernel/perf_event_paranoid)
-if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+if ! part 4; then
+	:
+elif command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	restore=""
 	if [ "$par" -lt 2 ]; then
 		echo 2 >/proc/sys/kernel/perf_event_paranoid && restore=$par
@@ -114,6 +128,63 @@ if command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 		"'perf_event_paranoid' in $(B fs.stat)['profile']['unavailable']"
 	check "not root: the summary says so" out_has "$T/u.out" "^prof unavailable (1 bench): perf_event_open"
 	check "perf_event_paranoid restored" test "$(cat /proc/sys/kernel/perf_event_paranoid)" = "$par"
+
+	# 4b. kernel.perf_event_paranoid = 3 (written, restored at exit too):
+	# a user without privilege gets no profile, with the setting named,
+	# and the exit code of the same run without --profile; root, whom the
+	# setting does not bind, gets a profile or the reason, and exit 0
+	at_exit "echo $par >/proc/sys/kernel/perf_event_paranoid"
+	if echo 3 >/proc/sys/kernel/perf_event_paranoid 2>/dev/null; then
+		U="setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=$T/u"
+		$U "$SB" run fs.stat -n 100 -b 0.05 --profile --dir "$T/u" --no-db -q -o "$T/u/p3.json" >"$T/p3.out" 2>&1
+		rc3=$?
+		$U "$SB" run fs.stat -n 100 -b 0.05 --dir "$T/u" --no-db -q -o "$T/u/p3n.json" >/dev/null 2>&1
+		rc3n=$?
+		"$SB" run fs.stat -n 100 -b 0.05 --profile --dir "$T/target" --no-db -q -o "$T/p3r.json" >/dev/null 2>&1
+		rc3r=$?
+		echo "$par" >/proc/sys/kernel/perf_event_paranoid
+		check "paranoid 3, not root: the exit code of the run without --profile ($rc3n)" test "$rc3" -eq "$rc3n"
+		check "paranoid 3, not root: unavailable, the setting named" jtrue "$T/u/p3.json" \
+			"$(B fs.stat)['status'] == 'ok' and 'perf_event_paranoid = 3' in $(B fs.stat)['profile']['unavailable']"
+		check "paranoid 3, not root: the summary says so" out_has "$T/p3.out" "^prof unavailable (1 bench): perf_event_open: .*paranoid = 3"
+		check "paranoid 3, root: exit 0" test "$rc3r" -eq 0
+		check "paranoid 3, root: a profile, or the reason" jtrue "$T/p3r.json" \
+			"'points' in $(B fs.stat)['profile'] or 'perf_event_paranoid = 3' in $(B fs.stat)['profile']['unavailable']"
+		check "perf_event_paranoid restored after 3" test "$(cat /proc/sys/kernel/perf_event_paranoid)" = "$par"
+	else
+		skip "paranoid 3: /proc/sys/kernel/perf_event_paranoid not writable"
+	fi
 else
 	skip "not root: no setpriv or no user nobody"
+fi
+
+# 5. --profile-at: 500 is one of fs.stat's points (profiled after its timed
+# point), 300 lies between two (profiled alone on the way), 99999 is
+# outside the sweep (said in the notes); the timed points are those of a
+# run without it
+if part 5; then
+	FS="$(B fs.stat)"
+	"$SB" run fs.stat -n 1000 -b 0.05 --profile-at 300,500,99999 --dir "$T/target" --no-db -q -o "$T/pa.json" >"$T/pa.out" 2>&1
+	check "--profile-at: exit 0" test $? -eq 0
+	check "--profile-at: the smallest, the asked within the sweep and the largest N" jtrue "$T/pa.json" \
+		"[p['n'] for p in ${FS}['profile']['points']] == sorted({${FS}['repetitions'][-1]['points'][0]['n'], 300, 500, ${FS}['repetitions'][-1]['points'][-1]['n']})"
+	check "--profile-at: every profiled point took samples" jtrue "$T/pa.json" \
+		"every(p['samples'] > 0 for p in ${FS}['profile']['points'])"
+	check "--profile-at: 500 after its timed point, 300 alone (no slowdown)" jtrue "$T/pa.json" \
+		"[p['slowdown'] is None for p in ${FS}['profile']['points'] if p['n'] in (300, 500)] == [True, False]"
+	check "--profile-at: the timed points are the sweep's (no 300)" jtrue "$T/pa.json" \
+		"300 not in [p['n'] for p in ${FS}['repetitions'][-1]['points']] and 500 in [p['n'] for p in ${FS}['repetitions'][-1]['points']]"
+	check "--profile-at: the growth from the smallest N to the largest" jtrue "$T/pa.json" \
+		"${FS}['profile']['growth']['from_n'] == ${FS}['profile']['points'][0]['n'] and ${FS}['profile']['growth']['to_n'] == ${FS}['profile']['points'][-1]['n']"
+	check "--profile-at: an N outside the sweep is noted" jtrue "$T/pa.json" \
+		"any('--profile-at 99999' in n for n in ${FS}['profile']['notes'])"
+	check "--profile-at: the options record it" jtrue "$T/pa.json" \
+		"d['options']['profile_at'] == '300,500,99999' and d['options']['profile'] is True"
+	for bad in 0 abc 1,2,3,4,5,6,7 "5,"; do
+		mkdir -p "$T/bad"
+		"$SB" run fs.stat --profile-at "$bad" --dir "$T/bad" --no-db -q >/dev/null 2>"$T/bad.err"
+		rcb=$?
+		check "--profile-at $bad: exit 2, naming the option, nothing made" \
+			sh -c "test $rcb -eq 2 && grep -q -- '--profile-at' '$T/bad.err' && test -z \"\$(ls -A '$T/bad')\""
+	done
 fi

@@ -28,7 +28,7 @@ static void usage(FILE *f, const struct opt *opts)
 		"threshold and significant, noisy when it is not confirmed, same within the\n"
 		"threshold. Each bench is judged on its change beyond the run shift (the\n"
 		"median change of all benches) when the machine-speed probe moved with it\n"
-		"(within 15%: the machine's speed); a shift beyond the probe is the\n"
+		"(within 15%%: the machine's speed); a shift beyond the probe is the\n"
 		"system's, kept, and when B is slower a regression (--keep-shift: never\n"
 		"taken off). Significant is over the family of the compare's benches: their\n"
 		"variances moderated toward each other (empirical Bayes), scaled by the run\n"

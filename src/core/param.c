@@ -21,7 +21,7 @@ const struct bench_param_spec bench_no_params[] = {{0}}; /* bench.h */
 /* ---- the parameters the core owns (bench.h: declared here, never in a
  * bench's table) ---- */
 
-/* placement, for a bench with .placement (sweep.c pins by it): one spec
+/* placement, for a bench with .placement (sweep_place.c pins by it): one spec
  * per default, the bench's .placement choosing. */
 #define PLACEMENT_HELP "where the bench and its server, helpers, workers or threads run: same CPU, spread (each side on the next allowed CPU), or free (docs/method.md)"
 static const struct bench_param_spec placement_specs[] = {
@@ -434,8 +434,10 @@ void param_print_text(FILE *f, const struct bench *b)
 				   ? "throughput (Universal Scalability Law): a concurrency axis counting "
 				     "tasks (points above the online CPUs left out of the fit)"
 				   : "throughput (Universal Scalability Law): a concurrency axis")
-		: b->axis_kind == AXIS_SIZE ? "cost per KiB: a size axis"
-					    : "how the cost grows: a load axis");
+		: b->axis_kind == AXIS_SIZE     ? "cost per KiB: a size axis"
+		: b->axis_kind == AXIS_CATEGORY ? "the tail (p99) per category and the worst: a category "
+						  "axis, no growth fitted"
+						: "how the cost grows: a load axis");
 	if (b->unavailable)
 		fprintf(f, "  unavailable in this build: %s\n", b->unavailable);
 	if (b->variants) {

@@ -24,8 +24,9 @@
  * 1 none, 2 cpu (K hogs), 3 fs (create+unlink storm), 4 io (O_DIRECT
  * streams), 5 net (loopback TCP streams), 6 fork (fork storm),
  * 7 pagecache (write, drop, re-read), 8 all of them (rtload.h). The levels
- * are categories, not a growing quantity: read the points, not the growth
- * verdict. Each level runs for -p duration seconds, or without it for the
+ * are categories, not a growing quantity (AXIS_CATEGORY, named by
+ * rtload_names): the core fits no growth to them, and the headline is the
+ * p99 per load kind and the worst kind against none. Each level runs for -p duration seconds, or without it for the
  * point's budget (as every run() bench: 0.5 s, --quick 0.05 s, --full 1 s,
  * or --budget), after 200 ms for its load to get going.
  *
@@ -569,7 +570,8 @@ static const struct bench_param_spec params[] = {
 };
 
 const struct bench bench_rt_wakeup = {
-	.name = "rt.wakeup", .version = 1, .axis = "load level (1 none, 2 cpu, 3 fs, 4 io, 5 net, 6 fork, 7 pagecache, 8 all)", .axis_kind = AXIS_LOAD,
+	.name = "rt.wakeup", .version = 1, .axis = "load level (1 none, 2 cpu, 3 fs, 4 io, 5 net, 6 fork, 7 pagecache, 8 all)", .axis_kind = AXIS_CATEGORY,
+	.categories = rtload_names, .ncategories = RL_NLEVELS,
 	.summary = "timer wake-up latency (cyclictest's method: SCHED_FIFO, absolute clock_nanosleep, mlockall, cpu_dma_latency 0) under loads scalebench makes",
 	.op_desc = "wake-up from clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME): woke minus wanted",
 	.quick_max_n = 8, .default_max_n = 8, .full_max_n = 8, .series = SERIES_LINEAR,

@@ -37,7 +37,9 @@ static void usage(FILE *f, const struct opt *opts)
 	opt_help(f, opts);
 	fprintf(f, "\nrt.wakeup measures timer wake-up latency (SCHED_FIFO, absolute\n"
 		   "clock_nanosleep) at eight load levels scalebench makes: -p interval_us=,\n"
-		   "priority=, duration=, cpus=, load_cpus=, load_procs= (docs/benches.md).\n");
+		   "priority=, duration=, cpus=, load_cpus=, load_procs= (docs/benches.md).\n"
+		   "The levels are kinds, not a quantity: no growth verdict; the summary gives\n"
+		   "the p99 per load kind and the worst kind.\n");
 	fprintf(f, "\nBenches with a server, helpers or threads run under -p placement=same|spread|\n"
 		   "free (each bench's default: scalebench list BENCH); each point records where\n"
 		   "each side ran and whether one moved, and an unclear verdict on two levels\n"

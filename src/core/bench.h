@@ -277,9 +277,10 @@ enum bench_flag {
 	BENCH_AXIS_TASKS = 1u << 1,
 	BENCH_FROM_ZERO = 1u << 2,   /* the series starts with a point at N = 0 (nothing grown:
 				      * the baseline); fits and plots leave that point out */
-	BENCH_DECIDE = 1u << 3,      /* an unclear verdict gets --decide's repetitions without
-				      * --decide (not with --no-decide): a bench whose sweeps the
-				      * machine's slow stretches often leave unclear (net.request) */
+	BENCH_DECIDE = 1u << 3,      /* an undecided verdict gets --decide's repetitions whenever the
+				      * run does not forbid them (--no-decide, -r K): a bench whose
+				      * sweeps the machine's slow stretches often leave unclear
+				      * (net.request); runs without -r give them to every bench now */
 };
 
 /* What kind of quantity the axis is, which decides the headline verdict
@@ -287,15 +288,22 @@ enum bench_flag {
  * connections held) is judged by how one operation's cost grows (fit.c);
  * AXIS_CONCURRENCY (requests in flight, streams, connections doing work,
  * workers, tasks) by how throughput grows, with the Universal Scalability
- * Law (usl.c); AXIS_SIZE (request bytes) by cost per KiB. A run --tasks sweep
- * is AXIS_CONCURRENCY whatever the bench's own axis. */
-enum bench_axis_kind { AXIS_LOAD = 0, AXIS_CONCURRENCY, AXIS_SIZE };
+ * Law (usl.c); AXIS_SIZE (request bytes) by cost per KiB. AXIS_CATEGORY: N
+ * indexes kinds that have no order (rt.wakeup's load kinds), named by
+ * .categories; nothing grows along it, so no growth is fitted (the verdict
+ * is "none") and the headline is the tail (p99) per category and the worst
+ * one. A run --tasks sweep is AXIS_CONCURRENCY whatever the bench's own axis. */
+enum bench_axis_kind { AXIS_LOAD = 0, AXIS_CONCURRENCY, AXIS_SIZE, AXIS_CATEGORY };
 
 struct bench {
 	const char *name;     /* "family.op" */
 	int version;          /* bump whenever what is measured changes */
 	const char *axis;     /* what N counts */
-	enum bench_axis_kind axis_kind; /* load (default), concurrency or size: see above */
+	enum bench_axis_kind axis_kind; /* load (default), concurrency, size or category: see above */
+	/* AXIS_CATEGORY: the name of each category, categories[N - 1] for N = 1..ncategories
+	 * (SERIES_LINEAR); NULL otherwise */
+	const char *const *categories;
+	int ncategories;
 	const char *summary;  /* one line */
 	const char *op_desc;  /* the timed operation, e.g. "open(O_CREAT|O_EXCL) + close" */
 	unsigned needs;       /* enum bench_need */

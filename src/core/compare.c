@@ -665,10 +665,15 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 	uint64_t *va = distinct_n(ba, &na), *vb = distinct_n(bb, &nb);
 	json_t *pts = json_array(), *only_a = json_array(), *only_b = json_array();
 	for (int i = 0; va && i < na; i++) {
-		if (has_n(bb, va[i]))
-			json_array_append_new(pts, compare_point(ba, bb, va[i], ca, cb, o, t));
-		else
+		if (!has_n(bb, va[i])) {
 			json_array_append_new(only_a, json_integer((json_int_t)va[i]));
+			continue;
+		}
+		json_t *pj = compare_point(ba, bb, va[i], ca, cb, o, t);
+		/* a category axis: the point's category by name (rt.wakeup's load kind) */
+		if (pj && ba->axis_kind == 3 && va[i] >= 1 && va[i] <= (uint64_t)ba->ncategories)
+			json_object_set_new(pj, "category", json_string(ba->categories[va[i] - 1]));
+		json_array_append_new(pts, pj);
 	}
 	for (int i = 0; vb && i < nb; i++)
 		if (!has_n(ba, vb[i]))
@@ -1059,7 +1064,8 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		int conc = ba->axis_kind == 1 && bb->axis_kind == 1; /* AXIS_CONCURRENCY */
 		if (conc) /* throughput is the verdict there, not latency growth */
 			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, &t));
-		else if (ba->v.cls != bb->v.cls)
+		else if (ba->v.cls != bb->v.cls && ba->axis_kind != 3 && bb->axis_kind != 3)
+			/* a category axis (3) has no growth verdict: its points are compared */
 			json_array_append_new(vchg, verdict_change(ka, ba, bb, o, judged, &t));
 	}
 	for (int i = 0; i < b->nbenches; i++) {

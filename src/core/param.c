@@ -434,8 +434,10 @@ void param_print_text(FILE *f, const struct bench *b)
 				   ? "throughput (Universal Scalability Law): a concurrency axis counting "
 				     "tasks (points above the online CPUs left out of the fit)"
 				   : "throughput (Universal Scalability Law): a concurrency axis")
-		: b->axis_kind == AXIS_SIZE ? "cost per KiB: a size axis"
-					    : "how the cost grows: a load axis");
+		: b->axis_kind == AXIS_SIZE     ? "cost per KiB: a size axis"
+		: b->axis_kind == AXIS_CATEGORY ? "the tail (p99) per category and the worst: a category "
+						  "axis, no growth fitted"
+						: "how the cost grows: a load axis");
 	if (b->unavailable)
 		fprintf(f, "  unavailable in this build: %s\n", b->unavailable);
 	if (b->variants) {

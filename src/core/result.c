@@ -55,16 +55,17 @@ static void *append(void *arr, int *n, size_t elem)
 	return arr;
 }
 
-static const char *const axis_kinds[] = {"load", "concurrency", "size"};
+static const char *const axis_kinds[] = {"load", "concurrency", "size", "category"};
+#define NAXIS_KINDS (int)(sizeof(axis_kinds) / sizeof(axis_kinds[0]))
 
 const char *axis_kind_name(int kind)
 {
-	return kind >= 0 && kind < 3 ? axis_kinds[kind] : "load";
+	return kind >= 0 && kind < NAXIS_KINDS ? axis_kinds[kind] : "load";
 }
 
 int axis_kind_from_name(const char *s)
 {
-	for (int i = 0; s && i < 3; i++)
+	for (int i = 0; s && i < NAXIS_KINDS; i++)
 		if (!strcmp(s, axis_kinds[i]))
 			return i;
 	return -1;
@@ -126,6 +127,14 @@ void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 			if (!isnan(s) && (isnan(u->max_slowness) || s > u->max_slowness))
 				u->max_slowness = s;
 		}
+}
+
+int bench_added_reps(const struct bench_result *b)
+{
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		k += b->reps[r].added != 0;
+	return k;
 }
 
 int rep_keep_point(struct repetition *rep, struct point *pt)
@@ -319,6 +328,100 @@ int bench_ops_range(const struct bench_result *b, double *nmin, double *at_min, 
 	return 0;
 }
 
+const char *bench_ops_trend(const struct bench_result *b, double *ratio)
+{
+	double n0, x0, n1, x1;
+	if (bench_ops_range(b, &n0, &x0, &n1, &x1) || !(x0 > 0) || !isfinite(x1))
+		return NULL;
+	*ratio = x1 / x0;
+	return *ratio >= 1.1 ? "rises" : *ratio <= 1 / 1.1 ? "falls" : "flat";
+}
+
+/* median of the p99 of the points at n (repetitions) */
+static double p99_at(const struct bench_result *b, uint64_t n)
+{
+	double v[64];
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts && k < 64; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			if (p->n == n && p->st.count > 0 && isfinite(p->st.p99))
+				v[k++] = p->st.p99;
+		}
+	if (!k)
+		return NAN;
+	qsort(v, (size_t)k, sizeof(v[0]), cmp_dbl);
+	return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+int bench_category_tails(const struct bench_result *b, struct cat_tail *out, int cap, int *worst)
+{
+	int k = 0;
+	*worst = -1;
+	for (;;) { /* the next N above the last one taken, in order */
+		uint64_t next = UINT64_MAX;
+		for (int r = 0; r < b->nreps; r++)
+			for (int i = 0; i < b->reps[r].npts; i++) {
+				uint64_t n = b->reps[r].pts[i].n;
+				if (n < next && (!k || n > out[k - 1].n))
+					next = n;
+			}
+		if (next == UINT64_MAX || k >= cap)
+			break;
+		double t = p99_at(b, next);
+		out[k] = (struct cat_tail){next, NULL, t};
+		if (next >= 1 && next <= (uint64_t)b->ncategories)
+			out[k].name = b->categories[next - 1];
+		if (!isnan(t) && (*worst < 0 || t > out[*worst].p99_ns))
+			*worst = k;
+		k++;
+	}
+	return *worst < 0 ? 0 : k;
+}
+
+static void cat_name(const struct cat_tail *c, char *buf, size_t len)
+{
+	if (c->name)
+		snprintf(buf, len, "%s", c->name);
+	else
+		snprintf(buf, len, "N=%llu", (unsigned long long)c->n);
+}
+
+int bench_category_worst(const struct bench_result *b, char *name, size_t len, double *p99_ns,
+			 double *ratio)
+{
+	struct cat_tail c[64];
+	int w, k = bench_category_tails(b, c, 64, &w);
+	if (!k)
+		return -1;
+	cat_name(&c[w], name, len);
+	*p99_ns = c[w].p99_ns;
+	*ratio = k > 1 && c[0].p99_ns > 0 ? c[w].p99_ns / c[0].p99_ns : NAN;
+	return 0;
+}
+
+char *bench_category_headline(const struct bench_result *b, char *buf, size_t len)
+{
+	struct cat_tail c[64];
+	char nm[64], a[32];
+	int w, k = bench_category_tails(b, c, 64, &w);
+	size_t o = 0;
+	buf[0] = 0;
+	for (int i = 0; i < k; i++) {
+		cat_name(&c[i], nm, sizeof(nm));
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s %s", i ? ", " : "p99 ", nm,
+				      fmt_ns(c[i].p99_ns, a, sizeof(a)));
+	}
+	if (k > 1 && c[0].p99_ns > 0) {
+		cat_name(&c[w], nm, sizeof(nm));
+		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "; worst %s (%.3gx ", nm,
+				      c[w].p99_ns / c[0].p99_ns);
+		cat_name(&c[0], nm, sizeof(nm));
+		snprintf(buf + o, o < len ? len - o : 0, "%s)", nm);
+	}
+	return buf;
+}
+
 void bench_result_clear(struct bench_result *b)
 {
 	free(b->name);
@@ -335,6 +438,9 @@ void bench_result_clear(struct bench_result *b)
 	for (int i = 0; i < b->nnotes; i++)
 		free(b->notes[i]);
 	free(b->notes);
+	for (int i = 0; i < b->ncategories; i++)
+		free(b->categories[i]);
+	free(b->categories);
 	for (int r = 0; r < b->nreps; r++) {
 		struct repetition *rep = &b->reps[r];
 		for (int i = 0; i < rep->npts; i++)

@@ -90,6 +90,7 @@ struct repetition {
 	struct failure *fail; /* NULL if none */
 	int interrupted;
 	double started_s;     /* when it began, seconds after the run's start; < 0: not known */
+	int added;            /* added by the sequential rounds of --decide (verdict.c), not a sweep */
 };
 
 enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };
@@ -109,10 +110,12 @@ struct bench_result {
 	struct repetition *reps; int nreps;
 	struct verdict v;     /* over all repetitions pooled */
 	/* what the axis is: enum bench_axis_kind of bench.h (0 load, 1
-	 * concurrency, 2 size; load when a result lacks it), whether N counts
+	 * concurrency, 2 size, 3 category; load when a result lacks it), whether N counts
 	 * CPU-bound tasks (BENCH_AXIS_TASKS), and the CPUs online then (0:
 	 * unknown) */
 	int axis_kind, axis_tasks, cpus_online;
+	/* category axes: the name of each category, categories[N - 1] (owned) */
+	char **categories; int ncategories;
 	int fit_oversub;      /* run --fit-oversubscribed: oversubscribed points fitted */
 	/* concurrency axes: the throughput verdict (usl.c) over all
 	 * repetitions pooled, the headline there; USL_NONE otherwise. Not read
@@ -159,11 +162,13 @@ struct unsteady {
 	double max_slowness;
 };
 void bench_unsteady(const struct bench_result *b, struct unsteady *u);
+/* How many of b's repetitions --decide's rounds added (repetition.added). */
+int bench_added_reps(const struct bench_result *b);
 
 const char *point_stop_name(enum point_stop s);
 int point_stop_from_name(const char *s);
 const char *bench_status_name(enum bench_status s);
-const char *axis_kind_name(int kind); /* "load", "concurrency", "size" */
+const char *axis_kind_name(int kind); /* "load", "concurrency", "size", "category" */
 int axis_kind_from_name(const char *s); /* inverse, -1 if unknown */
 int bench_status_from_name(const char *s);
 
@@ -198,6 +203,32 @@ int bench_per_kib(const struct bench_result *b, double *nmin, double *at_min, do
  * two such N. */
 int bench_ops_range(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
 		    double *at_max);
+/* Category axes (axis_kind 3): the tail of each category measured, in
+ * order of N: the p99 of its point (the median over repetitions), its name
+ * (categories[N - 1], or NULL). The count written (at most cap; 0: none
+ * measured), *worst the index of the largest tail. */
+struct cat_tail {
+	uint64_t n;
+	const char *name;
+	double p99_ns;
+};
+int bench_category_tails(const struct bench_result *b, struct cat_tail *out, int cap, int *worst);
+/* Its headline, the same in the summary, the report and compare:
+ * "p99 none 41.1 us, cpu 43.4 us, io 400 us; worst io (9.7x none)"
+ * (the ratio against the first category). Into buf; "" when no point
+ * measured. */
+char *bench_category_headline(const struct bench_result *b, char *buf, size_t len);
+/* The worst category's name ("N=4" without names) and its tail's ratio
+ * against the first category's (NAN with one category): 0, or -1 when
+ * none was measured. */
+int bench_category_worst(const struct bench_result *b, char *name, size_t len, double *p99_ns,
+			 double *ratio);
+/* Concurrency axes without a throughput fit (USL_NONE: too few N): a
+ * word for what the throughput measured did from the smallest to the
+ * largest N (bench_ops_range), "rises" (by 10% or more), "falls" (by 10%
+ * or more) or "flat", and *ratio the factor; NULL when it measured
+ * fewer than two N. */
+const char *bench_ops_trend(const struct bench_result *b, double *ratio);
 void result_free(struct run_result *r);
 void bench_result_clear(struct bench_result *b); /* frees what it holds; zeroed */
 /* What tells two benches of one result apart: "name" or "name[variant]"

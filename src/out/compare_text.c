@@ -143,8 +143,15 @@ void compare_print_text(const json_t *c, FILE *f)
 			else
 				snprintf(pb, sizeof(pb), "%.4f", pv);
 			const char *w = js(p, "word");
-			fprintf(f, "%-12s %8lld %10s %10s %8s %10s %10s %8s %8s %+6.2f  %s\n",
-				js(v, "name"), (long long)json_integer_value(json_object_get(p, "n")),
+			char nb[32]; /* N, or a category axis' category by name */
+			const char *cat = json_string_value(json_object_get(p, "category"));
+			if (cat)
+				snprintf(nb, sizeof(nb), "%.8s", cat);
+			else
+				snprintf(nb, sizeof(nb), "%lld",
+					 (long long)json_integer_value(json_object_get(p, "n")));
+			fprintf(f, "%-12s %8s %10s %10s %8s %10s %10s %8s %8s %+6.2f  %s\n",
+				js(v, "name"), nb,
 				fmt_ns(jnum(p, "median_a_ns"), b1, sizeof(b1)),
 				fmt_ns(jnum(p, "median_b_ns"), b2, sizeof(b2)),
 				pct(jnum(p, "median_change_pct"), b3, sizeof(b3)),

@@ -178,6 +178,8 @@ json_t *bench_to_json(const struct bench_result *b)
 				       "interrupted", rep->interrupted);
 		if (jr && rep->started_s >= 0)
 			json_object_set_new(jr, "started_s", json_real(rep->started_s));
+		if (jr && rep->added)
+			json_object_set_new(jr, "added", json_true());
 		json_array_append_new(reps, jr);
 	}
 	json_t *o = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "name", b->name,
@@ -205,6 +207,9 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "cpus_online", json_integer(b->cpus_online));
 	if (b->fit_oversub)
 		json_object_set_new(o, "fit_oversubscribed", json_true());
+	int added = bench_added_reps(b);
+	if (added)
+		json_object_set_new(o, "added_repetitions", json_integer(added));
 	struct unsteady u;
 	bench_unsteady(b, &u);
 	if (u.probed)
@@ -217,6 +222,26 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set(o, "profile", b->profile);
 	if (b->axis_kind == 1) /* AXIS_CONCURRENCY: the headline verdict */
 		json_object_set_new(o, "throughput_verdict", usl_json(&b->usl));
+	if (b->axis_kind == 3) { /* AXIS_CATEGORY: the names, and the tail per category */
+		json_t *names = json_array(), *tails = json_array();
+		for (int i = 0; i < b->ncategories; i++)
+			json_array_append_new(names, json_string(b->categories[i]));
+		json_object_set_new(o, "categories", names);
+		struct cat_tail c[64];
+		int w, k = bench_category_tails(b, c, 64, &w);
+		for (int i = 0; i < k; i++)
+			json_array_append_new(tails, json_pack("{s:I,s:o,s:o}", "n", (json_int_t)c[i].n,
+							       "name", c[i].name ? json_string(c[i].name)
+										 : json_null(),
+							       "p99_ns", num(c[i].p99_ns)));
+		json_t *ct = json_pack("{s:o}", "categories", tails);
+		if (k) {
+			json_object_set_new(ct, "worst_n", json_integer((json_int_t)c[w].n));
+			json_object_set_new(ct, "worst_ratio",
+					    num(k > 1 && c[0].p99_ns > 0 ? c[w].p99_ns / c[0].p99_ns : NAN));
+		}
+		json_object_set_new(o, "category_tail", ct);
+	}
 	double n0, c0, n1, c1;
 	if (b->axis_kind == 2 && bench_per_kib(b, &n0, &c0, &n1, &c1) == 0) /* AXIS_SIZE */
 		json_object_set_new(o, "per_kib", json_pack("{s:o,s:o,s:o,s:o}", "n_min", num(n0),
@@ -527,10 +552,13 @@ static int read_verdict(struct rd *rd, const json_t *o, struct verdict *v)
 		return bad(rd, "verdict.class", "unknown growth class");
 	v->cls = (enum growth)g;
 	v->model = 0;
-	if (!get_sbuf(rd, o, "model", model, sizeof(model)))
+	if (!get_sbuf(rd, o, "model", model, sizeof(model))) {
+		if (!strcmp(model, "?"))
+			v->model = -1; /* none chosen (a category axis) */
 		for (int i = 0; i < FIT_NMODELS; i++)
 			if (!strcmp(model, fit_model_name(i)))
 				v->model = i;
+	}
 	json_t *pts = json_object_get(o, "points");
 	v->npoints = json_is_integer(pts) ? (int)json_integer_value(pts) : 0;
 	get_num(rd, o, "a_ns", &v->a, 0);
@@ -639,9 +667,12 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 	if (ak) { /* added within schema_version 1: older results lack it (load) */
 		int k = axis_kind_from_name(json_string_value(ak));
 		if (k < 0)
-			return bad(rd, "axis_kind", "not load, concurrency or size");
+			return bad(rd, "axis_kind", "not load, concurrency, size or category");
 		b->axis_kind = k;
 	}
+	if (read_strs(rd, json_object_get(o, "categories"), "categories", &b->categories,
+		      &b->ncategories))
+		return -1;
 	b->axis_tasks = json_is_true(json_object_get(o, "axis_tasks"));
 	json_t *nc = json_object_get(o, "cpus_online");
 	b->cpus_online = json_is_integer(nc) && json_integer_value(nc) > 0 &&
@@ -674,6 +705,7 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 		rep->interrupted = json_is_true(intr);
 		json_t *jst = json_object_get(jr, "started_s");
 		rep->started_s = json_is_number(jst) ? json_number_value(jst) : -1;
+		rep->added = json_is_true(json_object_get(jr, "added"));
 		if (read_verdict(rd, json_object_get(jr, "verdict"), &rep->v) ||
 		    read_failure(rd, json_object_get(jr, "failure"), &rep->fail))
 			return -1;

@@ -88,14 +88,20 @@ static const char *growth_class(enum growth g)
 }
 
 /* The headline by axis kind: throughput (concurrency), cost per KiB
- * (size); "" for load axes (the growth verdict). Written into buf. */
+ * (size), the tail per category and the worst (category); "" for load
+ * axes (the growth verdict). Written into buf. */
 static const char *headline(const struct bench_result *b, char *buf, size_t len)
 {
-	double n0, c0, n1, c1;
+	double n0, c0, n1, c1, r;
 	*buf = 0;
-	if (b->axis_kind == 1) {
+	if (b->axis_kind == 3) {
+		bench_category_headline(b, buf, len);
+	} else if (b->axis_kind == 1) {
 		const struct usl *u = &b->usl;
-		if (u->cls == USL_RETROGRADE)
+		const char *trend = u->cls == USL_NONE ? bench_ops_trend(b, &r) : NULL;
+		if (trend)
+			snprintf(buf, len, "%s x%.2f", trend, r);
+		else if (u->cls == USL_RETROGRADE)
 			snprintf(buf, len, "retrograde past N*=%.3g", u->peak_n);
 		else
 			snprintf(buf, len, "%s", usl_word(u->cls));
@@ -107,8 +113,9 @@ static const char *headline(const struct bench_result *b, char *buf, size_t len)
 		} else if (bench_ops_range(b, &n0, &c0, &n1, &c1) == 0) {
 			/* no fit: what it measured, the throughput at both ends */
 			size_t l = strlen(buf);
-			snprintf(buf + l, len - l, " (no fit): %.4g %s/s at N=%g, %.4g at N=%g", c0,
-				 b->unit ? b->unit : "op", n0, c1, n1);
+			snprintf(buf + l, len - l, "%s %.4g %s/s at N=%g, %.4g at N=%g%s",
+				 trend ? ":" : " (no fit):", c0, b->unit ? b->unit : "op", n0, c1, n1,
+				 trend ? " (no fit)" : "");
 		}
 	} else if (b->axis_kind == 2 && bench_per_kib(b, &n0, &c0, &n1, &c1) == 0) {
 		char a[32], c[32];
@@ -120,9 +127,11 @@ static const char *headline(const struct bench_result *b, char *buf, size_t len)
 
 static void verdict_cell(FILE *f, const struct bench_result *b, int diff)
 {
-	char hl[256];
+	char hl[1024];
 	if (b->status != BS_SKIPPED && *headline(b, hl, sizeof(hl))) {
-		fprintf(f, "<td class=\"u-%s%s\">", b->axis_kind == 1 ? usl_class_name(b->usl.cls) : "size",
+		fprintf(f, "<td class=\"u-%s%s\">",
+			b->axis_kind == 1 ? usl_class_name(b->usl.cls)
+					  : b->axis_kind == 3 ? "category" : "size",
 			diff ? " diff" : "");
 		html_escape(f, hl);
 		if (b->status != BS_OK) {
@@ -345,7 +354,12 @@ static void bench_curves(FILE *f, const struct run_result *const *rs, const char
 			char rp[24] = "";
 			if (b->nreps > 1)
 				snprintf(rp, sizeof(rp), " rep %d", r + 1);
-			if (isfinite(v->exponent))
+			char wn[64];
+			double wp, wr;
+			if (b->axis_kind == 3 && bench_category_worst(b, wn, sizeof(wn), &wp, &wr) == 0)
+				snprintf(lab[ns], sizeof(lab[ns]), "%.120s%s: categories, worst %.40s", labels[i],
+					 rp, wn); /* no growth along a category axis */
+			else if (isfinite(v->exponent))
 				snprintf(lab[ns], sizeof(lab[ns]), "%.120s%s: %s, n^%.2f [%.2f, %.2f], x%.2f",
 					 labels[i], rp, growth_name(v->cls), v->exponent, v->exp_lo,
 					 v->exp_hi, v->ratio);

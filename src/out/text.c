@@ -53,7 +53,21 @@ static char *fmt_rate(double x, char *buf, size_t len)
 static void print_usl(FILE *f, const struct bench_result *br)
 {
 	const struct usl *u = &br->usl;
-	char x[32];
+	char x[32], w[48];
+	double r, n0, x0, n1, x1;
+	const char *trend = u->cls == USL_NONE ? bench_ops_trend(br, &r) : NULL;
+	if (trend && bench_ops_range(br, &n0, &x0, &n1, &x1) == 0) {
+		/* no fit (too few N): what the throughput did, as measured */
+		char y2[32];
+		snprintf(w, sizeof(w), "%s x%.2f", trend, r);
+		fprintf(f, "%-10s %s %s/s@N=%g, %s@N=%g (no fit", w, fmt_rate(x0, x, sizeof(x)),
+			br->unit ? br->unit : "op", n0, fmt_rate(x1, y2, sizeof(y2)), n1);
+		if (u->noversub && !u->oversub_fitted)
+			fprintf(f, "; %d oversubscribed point%s left out", u->noversub,
+				u->noversub == 1 ? "" : "s");
+		fputc(')', f);
+		return;
+	}
 	if (u->cls == USL_RETROGRADE)
 		fprintf(f, "retrograde past N*=%.3g", u->peak_n);
 	else
@@ -67,24 +81,26 @@ static void print_usl(FILE *f, const struct bench_result *br)
 	else if (u->noversub && !u->oversub_fitted)
 		fprintf(f, " (%d oversubscribed point%s left out)", u->noversub,
 			u->noversub == 1 ? "" : "s");
-	double n0, x0, n1, x1;
 	char y[32];
 	if (!(u->lambda > 0) && bench_ops_range(br, &n0, &x0, &n1, &x1) == 0) /* what it measured */
 		fprintf(f, " (no fit) %s %s/s@N=%g, %s@N=%g", fmt_rate(x0, x, sizeof(x)),
 			br->unit ? br->unit : "op", n0, fmt_rate(x1, y, sizeof(y)), n1);
 }
 
-enum headline { HL_GROWTH, HL_USL, HL_PER_KIB };
+enum headline { HL_GROWTH, HL_USL, HL_PER_KIB, HL_CATEGORY };
 
 /* Which headline a bench gets, by its axis kind: throughput (concurrency),
- * cost per KiB (size; *c0, *c1 at the smallest and the largest N), or how
- * the cost grows (load, and a size axis with no point that moved bytes).
- * The summary and the matrix cells both choose here. */
+ * cost per KiB (size; *c0, *c1 at the smallest and the largest N), the
+ * tail per category and the worst (category), or how the cost grows
+ * (load, and a size axis with no point that moved bytes). The summary and
+ * the matrix cells both choose here. */
 static enum headline headline_of(const struct bench_result *br, double *c0, double *c1)
 {
 	double n0, n1;
 	if (br->axis_kind == 1 /* AXIS_CONCURRENCY */)
 		return HL_USL;
+	if (br->axis_kind == 3 /* AXIS_CATEGORY */)
+		return HL_CATEGORY;
 	if (br->axis_kind == 2 /* AXIS_SIZE */ && bench_per_kib(br, &n0, c0, &n1, c1) == 0)
 		return HL_PER_KIB;
 	return HL_GROWTH;
@@ -101,6 +117,11 @@ static void print_headline(FILE *f, const struct bench_result *br)
 	case HL_PER_KIB:
 		fprintf(f, "per KiB %s@min %s@max", fmt_ns(c0, a, sizeof(a)), fmt_ns(c1, b, sizeof(b)));
 		break;
+	case HL_CATEGORY: {
+		char hl[1024];
+		fputs(*bench_category_headline(br, hl, sizeof(hl)) ? hl : "-", f);
+		break;
+	}
 	default:
 		print_verdict(f, &br->v);
 	}
@@ -131,8 +152,9 @@ static void matrix_cell_bw(const struct bench_result *br, char *buf, size_t len)
 
 static void matrix_cell(const struct bench_result *br, char *buf, size_t len)
 {
-	char a[32], b[40], k[32];
-	double c0, c1;
+	char a[32], b[40], k[32], nm[64];
+	double c0, c1, r;
+	const char *trend;
 	const struct point *hi = first_point(br, 1);
 	if (br->status == BS_SKIPPED) {
 		snprintf(buf, len, "skipped");
@@ -146,10 +168,19 @@ static void matrix_cell(const struct bench_result *br, char *buf, size_t len)
 	 * largest N (a size axis: cost grows with the bytes, a class says nothing) */
 	switch (headline_of(br, &c0, &c1)) {
 	case HL_USL:
-		snprintf(b, sizeof(b), "%s", usl_word(br->usl.cls));
+		trend = br->usl.cls == USL_NONE ? bench_ops_trend(br, &r) : NULL;
+		snprintf(b, sizeof(b), "%s", trend ? trend : usl_word(br->usl.cls));
 		break;
 	case HL_PER_KIB:
 		snprintf(b, sizeof(b), "%s/KiB", fmt_ns(c1, k, sizeof(k)));
+		break;
+	case HL_CATEGORY: /* the worst category's p99 */
+		if (bench_category_worst(br, nm, sizeof(nm), &c0, &r) == 0) {
+			snprintf(buf, len, "p99 %s %.20s%s", fmt_ns(c0, a, sizeof(a)), nm,
+				 br->status == BS_OK ? "" : "!");
+			return;
+		}
+		snprintf(b, sizeof(b), "-");
 		break;
 	default:
 		snprintf(b, sizeof(b), "%s", growth_name(br->v.cls));
@@ -421,14 +452,17 @@ static void cpu_flush(char *buf, size_t len, const char *name, const char *label
 static void print_findings(const struct run_result *r, FILE *f)
 {
 	char grows[1024] = "", stops[1024] = "", stalls[1024] = "", unclear[1024] = "", lb[160],
-	     item[400], sat[1024] = "", retro[1024] = "", cpubound[1024] = "";
-	int nunclear = 0, nmeasured = 0, ncpu = 0, cpus = 0, cpu_cnt = 0;
+	     item[400], sat[1024] = "", retro[1024] = "", cpubound[1024] = "", tails[1024] = "";
+	int nunclear = 0, nmeasured = 0, ncpu = 0, cpus = 0, cpu_cnt = 0, nadded = 0, radded = 0;
 	char cpu_last[160] = "", cpu_lb[160] = "";
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
 		if (br->status == BS_SKIPPED)
 			continue;
 		nmeasured++;
+		int ra = bench_added_reps(br);
+		nadded += ra > 0;
+		radded += ra;
 		bench_label(br, lb, sizeof(lb));
 		if (br->axis_kind == 1) { /* concurrency: throughput is the headline */
 			const struct usl *u = &br->usl;
@@ -465,6 +499,22 @@ static void print_findings(const struct run_result *r, FILE *f)
 		} else if (br->axis_kind == 2) {
 			/* size: cost per KiB is the headline, a cost growing with the
 			 * request size is no finding */
+		} else if (br->axis_kind == 3) {
+			/* category: no growth to judge; the worst category's tail */
+			char nm[64], a[32];
+			double p99, ratio;
+			if (bench_category_worst(br, nm, sizeof(nm), &p99, &ratio) == 0) {
+				struct cat_tail c[1];
+				int w;
+				bench_category_tails(br, c, 1, &w);
+				if (isfinite(ratio) && c[0].name)
+					snprintf(item, sizeof(item), "%s: worst %s, p99 %s (%.3gx %s)", lb,
+						 nm, fmt_ns(p99, a, sizeof(a)), ratio, c[0].name);
+				else
+					snprintf(item, sizeof(item), "%s: worst %s, p99 %s", lb, nm,
+						 fmt_ns(p99, a, sizeof(a)));
+				list_add(tails, sizeof(tails), item);
+			}
 		} else if (br->v.cls >= GROWTH_LOGN && br->v.cls <= GROWTH_WORSE) {
 			snprintf(item, sizeof(item), "%s %s (x%.2f)", lb, growth_name(br->v.cls), br->v.ratio);
 			list_add(grows, sizeof(grows), item);
@@ -502,6 +552,8 @@ static void print_findings(const struct run_result *r, FILE *f)
 		fprintf(f, "  saturates %s\n", sat);
 	if (*retro)
 		fprintf(f, "  retrograde %s\n", retro);
+	if (*tails)
+		fprintf(f, "  tail     %s\n", tails);
 	cpu_flush(cpubound, sizeof(cpubound), cpu_last, cpu_lb, cpu_cnt);
 	if (ncpu)
 		fprintf(f, "  expected %d concurrency bench%s level off at the %d CPUs (throughput at "
@@ -509,7 +561,11 @@ static void print_findings(const struct run_result *r, FILE *f)
 			ncpu, ncpu == 1 ? "" : "es", cpus, cpus, cpubound);
 	if (nunclear)
 		fprintf(f, "  unclear  %d of %d: %s (why below)\n", nunclear, nmeasured, unclear);
-	if (!*grows && !*stops && !*stalls && !*sat && !*retro && !nunclear && !ncpu)
+	if (nadded)
+		fprintf(f, "  added    %d repetition%s to %d bench%s whose verdict was undecided after "
+			   "the sweep (--decide; what they settled: notes below)\n",
+			radded, radded == 1 ? "" : "s", nadded, nadded == 1 ? "" : "es");
+	if (!*grows && !*stops && !*stalls && !*sat && !*retro && !*tails && !nunclear && !ncpu)
 		fprintf(f, "  nothing grows, stops or stalls (%d bench%s O(1) or on a parameter axis)\n",
 			nmeasured, nmeasured == 1 ? "" : "es");
 	print_unsteady(r, f);
@@ -717,8 +773,8 @@ void result_print_text(const struct run_result *r, FILE *f)
 			for (int k = 0; k < br->nreps; k++) {
 				if (!any++)
 					fprintf(f, "\n");
-				fprintf(f, "rep  %s #%d: ", nm, k + 1);
 				const struct repetition *rk = &br->reps[k];
+				fprintf(f, "rep  %s #%d%s: ", nm, k + 1, rk->added ? " (added)" : "");
 				const struct point *top = NULL;
 				for (int q = 0; q < rk->npts; q++)
 					if (!top || rk->pts[q].n > top->n)
@@ -727,6 +783,12 @@ void result_print_text(const struct run_result *r, FILE *f)
 					char x[32];
 					fprintf(f, "%s %s/s at N=%llu", fmt_rate(top->ops_per_s, x, sizeof(x)),
 						br->unit ? br->unit : "op", (unsigned long long)top->n);
+				} else if (br->axis_kind == 3) { /* this repetition's tails */
+					struct bench_result one = *br;
+					char hl[1024];
+					one.reps = (struct repetition *)rk;
+					one.nreps = 1;
+					fputs(*bench_category_headline(&one, hl, sizeof(hl)) ? hl : "-", f);
 				} else {
 					print_verdict(f, &rk->v);
 				}

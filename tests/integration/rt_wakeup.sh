@@ -33,6 +33,19 @@ check "run: the max with its CPU, time and cycle" jtrue "$T/r.json" "len($P) == 
 check "run: the load's own throughput beside the latency" jtrue "$T/r.json" "$P[1]['extra']['rt']['load_throughput']['cpu']['per_s'] > 0 and $P[2]['extra']['rt']['load_throughput']['fs']['per_s'] > 0 and $P[0]['extra']['rt']['load_throughput'] == {}"
 check "run: load placement recorded" jtrue "$T/r.json" "all(p['extra']['rt']['load_cpus'] == 'any' for p in $P) and $P[1]['extra']['rt']['load_processes'] == $ncpu"
 check "run: snapshot states the real-time facts" jtrue "$T/r.json" "all(k in d['snapshot']['rt'] for k in ('realtime', 'isolated_cpus', 'nohz_full_cpus', 'cpu_dma_latency', 'tracing')) and 'preempt' in d['snapshot']['kernel']"
+# the levels are kinds, not a quantity: no growth verdict, the tail per kind
+# and the worst kind are the headline, and it is never counted unclear
+check "run: a category axis, its kinds named" jtrue "$T/r.json" "$R['axis_kind'] == 'category' and $R['categories'] == ['none', 'cpu', 'fs', 'io', 'net', 'fork', 'pagecache', 'all']"
+check "run: no growth verdict, for the bench or a repetition" jtrue "$T/r.json" "$R['verdict']['class'] == 'none' and 'category axis' in $R['verdict']['reason'] and $R['verdict']['exponent'] is None and every(r['verdict']['class'] == 'none' for r in $R['repetitions'])"
+check "run: the p99 per kind in the result, the worst named" jtrue "$T/r.json" "[(c['name'], c['p99_ns']) for c in $R['category_tail']['categories']] == [(p['extra']['rt']['load'], p['stats']['p99_ns']) for p in $P] and $R['category_tail']['worst_n'] == max($P, key=lambda p: p['stats']['p99_ns'])['n'] and abs($R['category_tail']['worst_ratio'] - max(p['stats']['p99_ns'] for p in $P) / $P[0]['stats']['p99_ns']) < 1e-9"
+W=$(jget "$T/r.json" "max($P, key=lambda p: p['stats']['p99_ns'])['extra']['rt']['load']" 2>/dev/null)
+check "summary: the p99 per kind and the worst kind ($W) on the bench's line" out_has "$T/out" "^rt\.wakeup .* p99 none [0-9.]* [mun]*s, cpu [0-9.]* [mun]*s, fs [0-9.]* [mun]*s; worst $W ([0-9.e+]*x none)\$"
+check "summary: the worst kind among the findings" out_has "$T/out" "^  tail     rt\.wakeup: worst $W, p99 [0-9.]* [mun]*s ([0-9.e+]*x none)"
+check "summary: not counted unclear, no growth reason" sh -c "! grep -q 'unclear\|^why  rt.wakeup\|n^' '$T/out'"
+"$SB" show "$T/r.json" >"$T/show" 2>&1
+check "show: the same headline" sh -c "grep -q '^  tail     rt.wakeup: worst $W' '$T/show' && grep -q '; worst $W (' '$T/show' && ! grep -q unclear '$T/show'"
+"$SB" compare "$T/r.json" "$T/r.json" >"$T/cmp" 2>&1
+check "compare: each kind by name, no verdict change" sh -c "grep -q '^rt.wakeup  *none ' '$T/cmp' && grep -q '^rt.wakeup  *fs ' '$T/cmp' && ! grep -q 'verdict changes' '$T/cmp'"
 if is_root; then
 	check "run (root): SCHED_FIFO at priority 80, memory locked" jtrue "$T/r.json" "all(p['extra']['rt']['policy'] == 'SCHED_FIFO' and p['extra']['rt']['priority'] == 80 and p['extra']['rt']['mlockall'] is True for p in $P) and len($P) == 3"
 	check "run (root): cpu_dma_latency held" jtrue "$T/r.json" "$P[0]['extra']['rt']['cpu_dma_latency'] == 'held at 0 us'"
@@ -81,6 +94,7 @@ check "max-latency 1 s: not exceeded, exit 0" test $? -eq 0
 check "report: the distributions per load level of each run" sh -c "test \$(grep -c 'Wake-up latency per load level' '$T/r.html') -eq 2"
 check "report: every level with its max in the legend" sh -c "grep -q 'r.json: none (max ' '$T/r.html' && grep -q 'r.json: fs (max ' '$T/r.html'"
 check "report: the bound marked" grep -q "bound 1e+06 us" "$T/r.html"
+check "report: the verdict table gives the p99 per kind and the worst, no growth class" sh -c "grep -q '<td class=\"u-category\">p99 none [^<]*; worst $W (' '$T/r.html' && ! grep -q '<td class=\"g-other\">unclear' '$T/r.html'"
 nothing_left "max-latency"
 
 # 4. bad input: exit 2, a message naming the problem, nothing made
@@ -99,7 +113,9 @@ want="load_cpus=$ncpu: CPU $ncpu is not online"; bad -p load_cpus=$ncpu
 want="priority=100"; bad -p priority=100
 
 # 5. Ctrl-C in the middle of a loaded level: exit 130, loads killed and reaped
-setsid "$SB" run rt.wakeup --dir "$T/target" --max-n 2 -p duration=20 --max-latency 100000 -q --no-db -o "$T/i.json" >"$T/out" 2>"$T/err" &
+# (the cpu level alone: after 20 s of level none first, the wait below
+# ran out before the loads started on a busy machine)
+setsid "$SB" run rt.wakeup --dir "$T/target" --min-n 2 --max-n 2 -p duration=20 --max-latency 100000 -q --no-db -o "$T/i.json" >"$T/out" 2>"$T/err" &
 pid=$!
 i=0; while [ $i -lt 200 ] && [ "$(descendants $pid)" -lt $((ncpu + 1)) ]; do sleep 0.1; i=$((i+1)); done
 check "Ctrl-C: load processes were running" test "$(descendants $pid)" -ge $((ncpu + 1))

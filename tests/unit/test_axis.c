@@ -123,9 +123,105 @@ static void test_size(void)
 	      "names");
 }
 
+/* A category axis (rt.wakeup's load kinds): no growth fitted whatever the
+ * points do, the headline the p99 per category and the worst against the
+ * first, written to JSON and read back, and the summary saying so without
+ * counting it unclear. */
+static void test_category(void)
+{
+	struct bench_result b, back;
+	static const double p99[2][3] = {{100e3, 190e3, 900e3}, {100e3, 210e3, 700e3}};
+	memset(&b, 0, sizeof(b));
+	b.name = strdup("rt.wakeup");
+	b.axis = strdup("load level");
+	b.summary = strdup("s");
+	b.op_desc = strdup("o");
+	b.unit = strdup("wake-up");
+	b.version = 1;
+	b.axis_kind = 3;
+	b.ncategories = 3;
+	b.categories = calloc(3, sizeof(char *));
+	b.categories[0] = strdup("none");
+	b.categories[1] = strdup("cpu");
+	b.categories[2] = strdup("io");
+	for (int r = 0; r < 2; r++) {
+		struct repetition *rep = bench_add_rep(&b);
+		for (uint64_t n = 1; n <= 3; n++) {
+			struct point *p = rep_add_point(rep);
+			p->n = n;
+			p->batch = 1;
+			p->elapsed_s = 1;
+			p->ops = p->samples = p->st.count = 1000;
+			/* a cost that would fit as growth (n^2) on a load axis */
+			p->st.p50 = p->st.mean = p->st.min = 1e3 * (double)(n * n);
+			p->st.med_lo = p->st.p50 * 0.99;
+			p->st.med_hi = p->st.p50 * 1.01;
+			p->st.p99 = p->st.max = p99[r][n - 1];
+			p->cpu_start = p->cpu_end = -1;
+		}
+	}
+	bench_fit(&b);
+	CHECK(b.v.cls == GROWTH_NONE && strstr(b.v.reason, "category axis") && isnan(b.v.exponent),
+	      "no growth fitted: %s (%s)", growth_name(b.v.cls), b.v.reason);
+	CHECK(b.reps[0].v.cls == GROWTH_NONE && b.reps[1].v.cls == GROWTH_NONE,
+	      "no growth per repetition either");
+	char hl[512];
+	bench_category_headline(&b, hl, sizeof(hl));
+	CHECK(!strcmp(hl, "p99 none 100 us, cpu 200 us, io 800 us; worst io (8x none)"), "headline: %s",
+	      hl);
+	char nm[32];
+	double w, ratio;
+	CHECK(bench_category_worst(&b, nm, sizeof(nm), &w, &ratio) == 0 && !strcmp(nm, "io") &&
+		      w == 800e3 && ratio == 8,
+	      "worst %s %g x%g", nm, w, ratio);
+	CHECK(!strcmp(axis_kind_name(3), "category") && axis_kind_from_name("category") == 3,
+	      "the kind's name");
+
+	json_t *j = bench_to_json(&b);
+	json_t *ct = json_object_get(j, "category_tail");
+	CHECK(!strcmp(json_string_value(json_object_get(j, "axis_kind")), "category") &&
+		      json_array_size(json_object_get(j, "categories")) == 3 &&
+		      json_integer_value(json_object_get(ct, "worst_n")) == 3 &&
+		      json_real_value(json_object_get(ct, "worst_ratio")) == 8 &&
+		      !strcmp(json_string_value(json_object_get(json_object_get(j, "verdict"), "class")),
+			      "none"),
+	      "written: kind, names, tail, no verdict");
+	char err[256];
+	memset(&back, 0, sizeof(back));
+	CHECK(bench_from_json(j, &back, err, sizeof(err)) == 0, "read back: %s", err);
+	CHECK(back.axis_kind == 3 && back.ncategories == 3 && !strcmp(back.categories[2], "io") &&
+		      back.v.cls == GROWTH_NONE,
+	      "read back equal");
+	json_t *j2 = bench_to_json(&back);
+	CHECK(json_equal(j, j2), "written again equal");
+	json_decref(j2);
+	json_decref(j);
+
+	/* the summary: the per-category headline, the worst in the findings,
+	 * not among the unclear */
+	struct run_result r;
+	memset(&r, 0, sizeof(r));
+	r.benches = &back;
+	r.nbenches = 1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	result_print_text(&r, f);
+	fclose(f);
+	CHECK(text && strstr(text, "  tail     rt.wakeup: worst io, p99 800 us (8x none)\n"),
+	      "findings: the worst category");
+	CHECK(text && strstr(text, "p99 none 100 us, cpu 200 us, io 800 us; worst io (8x none)"),
+	      "the bench's line: the tail per category");
+	CHECK(text && !strstr(text, "unclear") && !strstr(text, "why  "), "not unclear");
+	free(text);
+	bench_result_clear(&back);
+	bench_result_clear(&b);
+}
+
 int main(void)
 {
 	test_concurrency();
 	test_size();
+	test_category();
 	return t_done("test_axis");
 }

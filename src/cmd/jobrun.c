@@ -683,7 +683,9 @@ static int print_resolved(FILE *f, const json_t *keys, const json_t *res, char *
 	}
 		PRINT_NUM("min-n", j->min_n, "%llu", (unsigned long long)j->min_n)
 		PRINT_NUM("max-n", j->max_n, "%llu", (unsigned long long)j->max_n)
-		PRINT_NUM("repeat", 1, "%d", j->repeat)
+		/* a repeat the file or command line did not give stays unsaid: -r K
+		 * keeps K repetitions, none given lets --decide add some */
+		PRINT_NUM("repeat", j->repeat != 1 || json_object_get(keys, "repeat"), "%d", j->repeat)
 		PRINT_NUM("tasks", j->tasks, "%llu", (unsigned long long)j->tasks)
 		PRINT_NUM("max-latency", j->max_latency_ns > 0, "%.17g", j->max_latency_ns / 1e3)
 #undef PRINT_NUM

@@ -378,8 +378,10 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 	rn->so = (struct sweep_opts){
 		.max_n = a->max_n, .min_n = a->min_n, .quick = a->quick, .full = a->full, .repeat = (int)a->repeat,
 		.ci_target = a->ci_pct / 100.0, .min_samples = 200, .op_timeout_s = 10,
-		.decide = !a->no_decide && (a->decide || a->full) && !tasks, .tasks = tasks,
-		.no_decide = a->no_decide || tasks,
+		/* sequential testing (verdict.c): by default when the user left the
+		 * repetitions to us (no -r); -r K keeps exactly K unless --decide */
+		.decide = !a->no_decide && (a->decide || !a->repeat_seen) && !tasks, .tasks = tasks,
+		.no_decide = a->no_decide || tasks || (a->repeat_seen && !a->decide),
 	};
 	rn->so.net = &rn->net;
 	rn->so.max_latency_ns = a->max_latency_seen ? a->max_latency_us * 1e3 : 0;
@@ -743,8 +745,8 @@ static int run_repetitions(struct runner *rn, char *scratch, size_t len, struct 
 
 /* Each bench settled: the verdict, and --decide's points (in workers, or
  * here); --decide's rounds on a fresh file system of their own under
- * matrix --fresh (all the bench's rounds on it; none once one could not
- * be made). 0, or -1 when one failed. */
+ * matrix --fresh, made only when rounds follow (all the bench's rounds on
+ * it; none once one could not be made). 0, or -1 when one failed. */
 static int settle_jobs(struct runner *rn, char *scratch, size_t len, struct rjob *jobs, int njobs,
 		       int *lost)
 {
@@ -754,8 +756,9 @@ static int settle_jobs(struct runner *rn, char *scratch, size_t len, struct rjob
 		rn->pg.ibench = j->ibench;
 		rn->pg.last_point = 0;
 		struct sweep_opts so = rn->so;
-		if (rn->renew && verdict_decides(j->b, &so) && !*lost && !reg_stop_requested() &&
-		    renew_target(rn, scratch, len)) {
+		verdict_settle(&rn->r.benches[j->idx], so.repeat); /* do rounds follow? */
+		if (rn->renew && verdict_undecided(j->b, &so, &rn->r.benches[j->idx]) && !*lost &&
+		    !reg_stop_requested() && renew_target(rn, scratch, len)) {
 			failed = 1;
 			*lost = 1;
 		}

@@ -38,7 +38,8 @@ struct run_args {
 	int max_latency_seen;
 	int quick, full, quiet, help;
 	int in_process;   /* --in-process: no worker processes */
-	int decide, no_decide; /* --decide / --no-decide (default: on with --full) */
+	int decide, no_decide; /* --decide / --no-decide (default: on without -r) */
+	int repeat_seen;  /* -r K given: the user's repetitions, none added (unless --decide) */
 	int fit_oversub;  /* --fit-oversubscribed: fit points with more tasks than CPUs */
 	int profile;      /* --profile: profiled points at the smallest and largest N */
 	const char *profile_at; /* --profile-at N[,N...]: and at these (implies --profile) */
@@ -56,7 +57,7 @@ struct run_args {
 	{"quick", 0, OPT_FLAG, NULL, "small sweeps, the one-minute suite", 0, 0, NULL, &(a).quick, NULL}, \
 	{"tasks", 0, OPT_STR, "K|auto", "sweep K = 1, 2, 4 ... K tasks doing the bench's op at once at its base load, instead of the load (auto: twice the CPUs online, --quick the CPUs); -p as=proc|thread, -p shared=0|1", 0, 0, NULL, &(a).tasks, NULL}, \
 	{"full", 0, OPT_FLAG, NULL, "large sweeps (to 1,000,000 entries)", 0, 0, NULL, &(a).full, NULL}, \
-	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times (each in a new worker process), keeping every repetition; interleaved: repetition 1 of every bench, then 2 ...", 1, 1000, NULL, &(a).repeat, NULL}, \
+	{"repeat", 'r', OPT_U64, "K", "repeat each sweep K times (each in a new worker process), keeping every repetition; interleaved: repetition 1 of every bench, then 2 ...", 1, 1000, NULL, &(a).repeat, &(a).repeat_seen}, \
 	{"ci", 0, OPT_DOUBLE, "PCT", "stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &(a).ci_pct, NULL}, \
 	{"max-latency", 0, OPT_DOUBLE, "US", "fail (exit 3) when any sample of a bench that checks a bound (rt.wakeup) exceeds US microseconds, with first-failure data", 0, 1e9, NULL, &(a).max_latency_us, &(a).max_latency_seen}, \
 	{"param", 'p', OPT_LIST, "KEY=VALUE", "set a parameter of the benches that take it (`scalebench list BENCH`); keeps only the variants that agree (repeatable)", 0, 0, NULL, &(a).params, NULL}, \
@@ -67,8 +68,8 @@ struct run_args {
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
 	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
 	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
-	{"decide", 0, OPT_FLAG, NULL, "an unclear verdict: more repetitions, N in shuffled order, up to 3x the sweep's time (default with --full, and for net.request)", 0, 0, NULL, &(a).decide, NULL}, \
-	{"no-decide", 0, OPT_FLAG, NULL, "not even with --full or for net.request", 0, 0, NULL, &(a).no_decide, NULL}, \
+	{"decide", 0, OPT_FLAG, NULL, "a load axis's verdict unclear, or a growth on weak evidence: more repetitions, N in shuffled order, until settled or 1x (--quick), 2x or 3x (--full) the sweeps' time is spent (the default without -r; with -r K only if asked)", 0, 0, NULL, &(a).decide, NULL}, \
+	{"no-decide", 0, OPT_FLAG, NULL, "no repetitions added, not even for net.request", 0, 0, NULL, &(a).no_decide, NULL}, \
 	{"profile", 0, OPT_FLAG, NULL, "also sample where each bench's operation spends its CPU (kernel and user, perf_event_open) at its smallest and largest N, in points apart from the timed ones: top functions, cost per op, and which functions the growth is in (docs/method.md, Profiles)", 0, 0, NULL, &(a).profile, NULL}, \
 	{"profile-at", 0, OPT_STR, "N[,N...]", "--profile, and also at these N (up to 6; each bench at those within its sweep, an N between two of its points profiled on the way there)", 0, 0, NULL, &(a).profile_at, NULL}, \
 	{"fit-oversubscribed", 0, OPT_FLAG, NULL, "concurrency axes counting tasks: fit the throughput of points with more tasks than online CPUs too (default: marked and left out)", 0, 0, NULL, &(a).fit_oversub, NULL}, \

@@ -277,9 +277,10 @@ enum bench_flag {
 	BENCH_AXIS_TASKS = 1u << 1,
 	BENCH_FROM_ZERO = 1u << 2,   /* the series starts with a point at N = 0 (nothing grown:
 				      * the baseline); fits and plots leave that point out */
-	BENCH_DECIDE = 1u << 3,      /* an unclear verdict gets --decide's repetitions without
-				      * --decide (not with --no-decide): a bench whose sweeps the
-				      * machine's slow stretches often leave unclear (net.request) */
+	BENCH_DECIDE = 1u << 3,      /* an undecided verdict gets --decide's repetitions whenever the
+				      * run does not forbid them (--no-decide, -r K): a bench whose
+				      * sweeps the machine's slow stretches often leave unclear
+				      * (net.request); runs without -r give them to every bench now */
 };
 
 /* What kind of quantity the axis is, which decides the headline verdict

@@ -21,7 +21,7 @@ const struct bench_param_spec bench_no_params[] = {{0}}; /* bench.h */
 /* ---- the parameters the core owns (bench.h: declared here, never in a
  * bench's table) ---- */
 
-/* placement, for a bench with .placement (sweep.c pins by it): one spec
+/* placement, for a bench with .placement (sweep_place.c pins by it): one spec
  * per default, the bench's .placement choosing. */
 #define PLACEMENT_HELP "where the bench and its server, helpers, workers or threads run: same CPU, spread (each side on the next allowed CPU), or free (docs/method.md)"
 static const struct bench_param_spec placement_specs[] = {

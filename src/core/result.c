@@ -129,6 +129,14 @@ void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 		}
 }
 
+int bench_added_reps(const struct bench_result *b)
+{
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		k += b->reps[r].added != 0;
+	return k;
+}
+
 int rep_keep_point(struct repetition *rep, struct point *pt)
 {
 	struct point *slot = rep_add_point(rep);

@@ -90,6 +90,7 @@ struct repetition {
 	struct failure *fail; /* NULL if none */
 	int interrupted;
 	double started_s;     /* when it began, seconds after the run's start; < 0: not known */
+	int added;            /* added by the sequential rounds of --decide (verdict.c), not a sweep */
 };
 
 enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };
@@ -161,6 +162,8 @@ struct unsteady {
 	double max_slowness;
 };
 void bench_unsteady(const struct bench_result *b, struct unsteady *u);
+/* How many of b's repetitions --decide's rounds added (repetition.added). */
+int bench_added_reps(const struct bench_result *b);
 
 const char *point_stop_name(enum point_stop s);
 int point_stop_from_name(const char *s);

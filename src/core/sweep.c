@@ -26,24 +26,22 @@
  *      the process's counters around the meter window are used.
  *   5. a bench with a control (bench.h) has a control sample taken after
  *      each sample, after the same prep; the verdict is on the difference.
- * A failing callback stops the repetition with first-failure data. */
-#include "core/sweep.h"
+ * A failing callback stops the repetition with first-failure data.
+ * The sweep's other parts (series, failures, meter, peers, placement)
+ * are files of their own, listed in sweep_int.h. */
+#include "core/sweep_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/param.h"
 #include "core/probe.h"
 #include "core/profile.h"
 #include "core/registry.h"
@@ -58,7 +56,6 @@
 #define WARMUP_S 0.02
 #define BLOCK 64          /* samples per block at most */
 #define BLOCK_NS 1000000u /* timed ns after which a block ends */
-#define MAX_POINTS 64
 #define SETUP_NOTE_RATIO 10.0 /* setup per sample over the sample's CPU worth a note */
 /* A point measured in a slow stretch (probe.h): measured again at most
  * REMEASURE_MAX times, after waiting for the machine to come back (a probe
@@ -66,551 +63,6 @@
 #define REMEASURE_MAX 2
 #define STEADY_TICK_MS 10
 #define STEADY_WAIT_MS 300
-
-int sweep_series(uint64_t max_n, uint64_t *out, int cap)
-{
-	static const unsigned steps[3] = {1, 2, 5};
-	int k = 0;
-	for (uint64_t dec = 1; k < cap; dec *= 10) {
-		for (int i = 0; i < 3 && k < cap; i++) {
-			uint64_t v = dec * steps[i];
-			if (v > max_n)
-				goto done;
-			out[k++] = v;
-		}
-		if (dec > UINT64_MAX / 10)
-			break;
-	}
-done:
-	if (k < cap && (k == 0 || out[k - 1] != max_n) && max_n > 0)
-		out[k++] = max_n;
-	return k;
-}
-
-/* env->net when the caller gives none: IPv4 on loopback. */
-static const struct bench_net net_default = {.family = AF_INET, .srv_nsfd = -1};
-
-const struct bench_net *sweep_net(const struct sweep_opts *o)
-{
-	return o && o->net ? o->net : &net_default;
-}
-
-static int series_from_lo(const struct bench *b, uint64_t max_n, uint64_t *out, int cap)
-{
-	uint64_t lo = b->min_n ? b->min_n : 1;
-	int k = 0;
-	if (b->series == SERIES_LINEAR) { /* levels: never beyond the bench's last */
-		if (b->full_max_n && max_n > b->full_max_n)
-			max_n = b->full_max_n;
-		for (uint64_t v = lo; v <= max_n && k < cap; v++)
-			out[k++] = v;
-		return k;
-	}
-	if (b->series == SERIES_POW2) {
-		for (uint64_t v = 1; v <= max_n && k < cap; v *= 2) {
-			if (v >= lo)
-				out[k++] = v;
-			if (v > UINT64_MAX / 2)
-				break;
-		}
-		if (k < cap && (k == 0 || out[k - 1] != max_n) && max_n >= lo)
-			out[k++] = max_n;
-		return k;
-	}
-	uint64_t tmp[MAX_POINTS];
-	int n = sweep_series(max_n, tmp, MAX_POINTS);
-	if (lo > 1 && lo <= max_n && k < cap)
-		out[k++] = lo;
-	for (int i = 0; i < n && k < cap; i++)
-		if (tmp[i] > lo || (lo == 1 && tmp[i] == 1))
-			out[k++] = tmp[i];
-	return k;
-}
-
-int sweep_series_for(const struct bench *b, uint64_t max_n, uint64_t *out, int cap)
-{
-	if (!(b->flags & BENCH_FROM_ZERO) || cap < 1)
-		return series_from_lo(b, max_n, out, cap);
-	out[0] = 0; /* the baseline, then the series */
-	return 1 + series_from_lo(b, max_n, out + 1, cap - 1);
-}
-
-uint64_t sweep_max_n(const struct bench *b, const struct sweep_opts *o)
-{
-	if (o->max_n)
-		return o->max_n;
-	if (o->quick)
-		return b->quick_max_n;
-	if (o->full)
-		return b->full_max_n;
-	return b->default_max_n;
-}
-
-static const char *failure_kind(int err)
-{
-	switch (err) {
-	case EMFILE: case ENFILE: case ENOMEM: case EAGAIN: case ENOSPC:
-	case EDQUOT: case EMLINK: case EFBIG: case EADDRINUSE: case EADDRNOTAVAIL:
-	case ENOBUFS:
-		return "limit";
-	case ETIMEDOUT:
-		return "timeout";
-	case ETIME: /* a bench's sample exceeded --max-latency */
-		return "bound";
-	default:
-		return "error";
-	}
-}
-
-struct failure *sweep_failure(const char *phase, const char *call, const char *kind, uint64_t n,
-			      int err, const char *msg)
-{
-	struct failure *f = calloc(1, sizeof(*f));
-	if (!f)
-		return NULL;
-	snprintf(f->phase, sizeof(f->phase), "%s", phase);
-	snprintf(f->call, sizeof(f->call), "%s", call ? call : "?");
-	snprintf(f->kind, sizeof(f->kind), "%s", kind);
-	snprintf(f->msg, sizeof(f->msg), "%s", msg);
-	f->n = n;
-	f->err = err;
-	f->state = sys_failure_state();
-	return f;
-}
-
-static struct failure *make_failure(const char *phase, const char *call, uint64_t n, int err,
-				    const char *extra)
-{
-	char msg[sizeof(((struct failure *)0)->msg)];
-	if (!call)
-		call = "?";
-	if (extra && *extra)
-		snprintf(msg, sizeof(msg), "%.63s: %s (%s)", call, strerror(err), extra);
-	else
-		snprintf(msg, sizeof(msg), "%.63s: %s", call, strerror(err));
-	return sweep_failure(phase, call, failure_kind(err), n, err, msg);
-}
-
-struct failure *sweep_failure_errno(const char *phase, const char *call, uint64_t n, int err)
-{
-	return make_failure(phase, call, n, err, NULL);
-}
-
-/* ---- parameters and variants ---- */
-
-/* "k=v,k=v" into obj; -1 if malformed. */
-static int parse_kv(const char *s, json_t *obj)
-{
-	char buf[512];
-	snprintf(buf, sizeof(buf), "%s", s);
-	char *save = NULL;
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		if (!eq || eq == tok)
-			return -1;
-		*eq = 0;
-		json_object_set_new(obj, tok, json_string(eq + 1));
-	}
-	return 0;
-}
-
-int sweep_params(const char *variant, const json_t *overrides, json_t **out)
-{
-	json_t *p = json_object();
-	*out = NULL;
-	if (!p)
-		return -ENOMEM;
-	if (variant && parse_kv(variant, p)) {
-		json_decref(p);
-		return -EINVAL;
-	}
-	const char *k;
-	json_t *v;
-	json_object_foreach((json_t *)overrides, k, v) {
-		json_t *mine = json_object_get(p, k);
-		if (mine && !json_equal(mine, v)) {
-			json_decref(p);
-			return 1; /* this variant disagrees with the override */
-		}
-		json_object_set(p, k, v);
-	}
-	*out = p;
-	return 0;
-}
-
-/* ---- the meter, for benches that report their own completions ---- */
-
-#define MAX_SERIES 100000
-
-struct meter {
-	struct hist *h;
-	const struct sweep_opts *o;
-	uint64_t start, deadline, next_check, last_poll;
-	uint64_t hard_deadline; /* the budget runs on to this while no request completed */
-	int no_ci;
-	enum point_stop stop;
-	int stopped;
-	uint64_t ops, bytes;
-	uint64_t interval_ns;
-	double *s_ops, *s_bytes;
-	int nseries, capseries;
-	json_t *extra;
-};
-
-uint64_t meter_now(void) { return clock_ns(); }
-
-void meter_done(struct meter *m, uint64_t issued_ns, uint64_t bytes)
-{
-	meter_done_at(m, issued_ns, clock_ns(), bytes);
-}
-
-void meter_done_at(struct meter *m, uint64_t issued_ns, uint64_t now, uint64_t bytes)
-{
-	if (now < m->start)
-		now = m->start;
-	hist_add(m->h, now > issued_ns ? (double)(now - issued_ns) : 0.0);
-	m->ops++;
-	m->bytes += bytes;
-	uint64_t i = (now - m->start) / m->interval_ns;
-	if (i >= MAX_SERIES)
-		return;
-	if ((int)i >= m->capseries) {
-		int nc = m->capseries ? m->capseries : 64;
-		while (nc <= (int)i)
-			nc *= 2;
-		double *a = realloc(m->s_ops, (size_t)nc * sizeof(*a));
-		if (a)
-			m->s_ops = a;
-		double *b = realloc(m->s_bytes, (size_t)nc * sizeof(*b));
-		if (b)
-			m->s_bytes = b;
-		if (!a || !b)
-			return;
-		memset(m->s_ops + m->capseries, 0, (size_t)(nc - m->capseries) * sizeof(double));
-		memset(m->s_bytes + m->capseries, 0, (size_t)(nc - m->capseries) * sizeof(double));
-		m->capseries = nc;
-	}
-	m->s_ops[i] += 1;
-	m->s_bytes[i] += (double)bytes;
-	if ((int)i + 1 > m->nseries)
-		m->nseries = (int)i + 1;
-}
-
-int meter_stop(struct meter *m)
-{
-	if (m->stopped)
-		return 1;
-	if (reg_stop_requested()) {
-		m->stop = STOP_INTERRUPT;
-		return m->stopped = 1;
-	}
-	uint64_t now = clock_ns();
-	if (now >= m->deadline && (m->h->count > 0 || now >= m->hard_deadline)) {
-		m->stop = STOP_BUDGET;
-		return m->stopped = 1;
-	}
-	if (!m->no_ci && m->h->count >= m->next_check) {
-		if (hist_median_ci_rel(m->h) <= m->o->ci_target) {
-			m->stop = STOP_CI;
-			return m->stopped = 1;
-		}
-		m->next_check = m->h->count + m->h->count / 4 + 1;
-	}
-	return 0;
-}
-
-void meter_extra(struct meter *m, const char *key, json_t *value)
-{
-	if (!value)
-		return;
-	if (!m->extra)
-		m->extra = json_object();
-	json_object_set_new(m->extra, key, value);
-}
-
-/* ---- placement record: where each side ran during a point's window ----
- * For a bench with a placement (bench.h), the window (peers_open ..
- * peers_close) reads each task's CPU and the scheduler's migration count
- * at its start and end: the harness process's threads ("bench"), each
- * peer's ("server", "helpers"), and threads the bench starts in the
- * window, which call bench_place ("workers": read when placed and when
- * they exit, through a thread-specific destructor). A task that changed
- * CPU or was migrated during the window moved; the point then says so.
- * Linux-only figures (/proc); elsewhere the record holds no CPUs. */
-
-#define PLACE_MAX_TASKS 512
-struct ptask {
-	const char *side;
-	int pid, tid, at0, at1, cpu0, cpu1;
-	long mig0, mig1;
-};
-static struct {
-	pthread_mutex_t lock;
-	int open;
-	const struct bench_env *env;
-	int harness; /* the harness's pid: threads placed in it are workers */
-	struct ptask t[PLACE_MAX_TASKS];
-	int n;
-	json_t *out; /* the last window's record, for place_take */
-} prec = {.lock = PTHREAD_MUTEX_INITIALIZER};
-static pthread_key_t place_key;
-static pthread_once_t place_once = PTHREAD_ONCE_INIT;
-
-/* Read task (pid, tid) as the window's start (end 0) or end (1); lock held. */
-static void place_read(const char *side, int pid, int tid, int end)
-{
-	struct ptask *t = NULL;
-	for (int i = 0; i < prec.n && !t; i++)
-		if (prec.t[i].tid == tid && prec.t[i].pid == pid)
-			t = &prec.t[i];
-	if (!t) {
-		if (prec.n >= PLACE_MAX_TASKS)
-			return;
-		t = &prec.t[prec.n++];
-		*t = (struct ptask){.side = side, .pid = pid, .tid = tid, .cpu0 = -1, .cpu1 = -1,
-				    .mig0 = -1, .mig1 = -1};
-	}
-	int cpu;
-	long mig;
-	if (sys_task_where(pid, tid, &cpu, &mig))
-		return; /* gone */
-	if (end) {
-		t->at1 = 1;
-		t->cpu1 = cpu;
-		t->mig1 = mig;
-	} else if (!t->at0) {
-		t->at0 = 1;
-		t->cpu0 = cpu;
-		t->mig0 = mig;
-	}
-}
-
-static void place_read_pid(const char *side, int pid, int end)
-{
-	int tids[64];
-	int n = sys_task_list(pid, tids, 64);
-	for (int i = 0; i < n; i++)
-		place_read(side, pid, tids[i], end);
-}
-
-static void place_thread_exit(void *arg)
-{
-	(void)arg;
-	pthread_mutex_lock(&prec.lock);
-	if (prec.open)
-		place_read("workers", prec.harness, sys_thread_id(), 1);
-	pthread_mutex_unlock(&prec.lock);
-}
-
-static void place_key_make(void) { pthread_key_create(&place_key, place_thread_exit); }
-
-/* bench_place's part: a thread of the harness placed during a window. */
-static void place_worker(const struct bench_env *env)
-{
-	int tid = sys_thread_id();
-	if (tid < 0 || (int)getpid() != prec.harness || tid == prec.harness)
-		return;
-	pthread_mutex_lock(&prec.lock);
-	int rec = prec.open && prec.env == env;
-	if (rec)
-		place_read("workers", prec.harness, tid, 0);
-	pthread_mutex_unlock(&prec.lock);
-	if (rec && pthread_once(&place_once, place_key_make) == 0)
-		pthread_setspecific(place_key, (void *)1);
-}
-
-static void place_open(const struct bench_env *env)
-{
-	pthread_mutex_lock(&prec.lock);
-	json_decref(prec.out);
-	prec.out = NULL;
-	prec.n = 0;
-	prec.open = env->place != BENCH_PLACE_NONE;
-	prec.env = env;
-	prec.harness = (int)getpid();
-	if (prec.open) {
-		place_read_pid("bench", prec.harness, 0);
-		for (int i = 0; i < env->npeers; i++)
-			place_read_pid(env->peers[i].side, (int)env->peers[i].pid, 0);
-	}
-	pthread_mutex_unlock(&prec.lock);
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-/* The record of the window: {"mode", "moved", "sides": {side: {"cpus",
- * "tasks", "migrations", "moved"}}}; NULL for a bench without placement. */
-static void place_close(const struct bench_env *env)
-{
-	pthread_mutex_lock(&prec.lock);
-	if (!prec.open) {
-		pthread_mutex_unlock(&prec.lock);
-		return;
-	}
-	for (int i = 0; i < prec.n; i++) /* tasks still there; the gone keep their last read */
-		if (!prec.t[i].at1)
-			place_read(prec.t[i].side, prec.t[i].pid, prec.t[i].tid, 1);
-	place_read_pid("bench", prec.harness, 1); /* threads that came during the window */
-	for (int i = 0; i < env->npeers; i++)
-		place_read_pid(env->peers[i].side, (int)env->peers[i].pid, 1);
-	json_t *sides = json_object();
-	int any_moved = 0;
-	for (int i = 0; i < prec.n; i++) {
-		const char *side = prec.t[i].side;
-		if (json_object_get(sides, side))
-			continue;
-		int cpus[2 * PLACE_MAX_TASKS], nc = 0, tasks = 0, moved = 0, known = 0;
-		long mig = 0;
-		for (int j = i; j < prec.n; j++) {
-			struct ptask *t = &prec.t[j];
-			if (strcmp(t->side, side))
-				continue;
-			tasks++;
-			if (t->at0 && t->cpu0 >= 0)
-				cpus[nc++] = t->cpu0;
-			if (t->at1 && t->cpu1 >= 0)
-				cpus[nc++] = t->cpu1;
-			if (t->at0 && t->at1 && t->mig0 >= 0 && t->mig1 >= 0) {
-				known = 1;
-				mig += t->mig1 - t->mig0;
-				moved |= t->mig1 > t->mig0;
-			}
-			if (t->at0 && t->at1 && t->cpu0 >= 0 && t->cpu1 >= 0 && t->cpu0 != t->cpu1)
-				moved = 1;
-		}
-		qsort(cpus, (size_t)nc, sizeof(int), cmp_int);
-		json_t *cl = json_array();
-		for (int k = 0; k < nc; k++)
-			if (k == 0 || cpus[k] != cpus[k - 1])
-				json_array_append_new(cl, json_integer(cpus[k]));
-		json_object_set_new(sides, side,
-				    json_pack("{s:o,s:i,s:o,s:b}", "cpus", cl, "tasks", tasks, "migrations",
-					      known ? json_integer(mig) : json_null(), "moved", moved));
-		any_moved |= moved;
-	}
-	const char *mode = env->place == BENCH_PLACE_SAME ? "same"
-			   : env->place == BENCH_PLACE_SPREAD ? "spread" : "free";
-	prec.out = json_pack("{s:s,s:b,s:o}", "mode", mode, "moved", any_moved, "sides", sides);
-	prec.open = 0;
-	prec.env = NULL;
-	pthread_mutex_unlock(&prec.lock);
-}
-
-/* The last window's record (the caller owns it), or NULL. */
-static json_t *place_take(void)
-{
-	pthread_mutex_lock(&prec.lock);
-	json_t *o = prec.out;
-	prec.out = NULL;
-	pthread_mutex_unlock(&prec.lock);
-	return o;
-}
-
-/* ---- peers: other processes doing part of the operation ----
- * A window (a point's sampling, or its run()) is open between peers_open
- * and peers_close: a peer present at the start counts from then, one
- * added during it from its start, one removed during it up to its
- * removal (netsrv_stop and netload_free remove before they reap). The
- * sweep is single-threaded in its process, so one window at a time. */
-
-static struct {
-	const struct bench_env *env;
-	int open;
-	struct { const char *side; double cpu_s; } gone[BENCH_MAX_PEERS];
-	int ngone;
-} pw;
-
-static double peer_cpu(pid_t pid)
-{
-	clockid_t cid;
-	struct timespec ts;
-	if (clock_getcpuclockid(pid, &cid) || clock_gettime(cid, &ts))
-		return NAN; /* gone, or not readable here */
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void bench_peer_add(struct bench_env *env, const char *side, pid_t pid)
-{
-	if (!env || pid <= 0 || env->npeers >= BENCH_MAX_PEERS)
-		return;
-	struct bench_peer *p = &env->peers[env->npeers++];
-	p->side = side;
-	p->pid = pid;
-	p->base_s = pw.open && pw.env == env ? peer_cpu(pid) : NAN;
-	pthread_mutex_lock(&prec.lock);
-	if (prec.open && prec.env == env)
-		place_read_pid(side, (int)pid, 0);
-	pthread_mutex_unlock(&prec.lock);
-}
-
-void bench_peer_remove(struct bench_env *env, pid_t pid)
-{
-	for (int i = 0; env && i < env->npeers; i++) {
-		if (env->peers[i].pid != pid)
-			continue;
-		pthread_mutex_lock(&prec.lock);
-		if (prec.open && prec.env == env) /* its last read before it is reaped */
-			place_read_pid(env->peers[i].side, (int)pid, 1);
-		pthread_mutex_unlock(&prec.lock);
-		if (pw.open && pw.env == env && pw.ngone < BENCH_MAX_PEERS) {
-			double c = peer_cpu(pid);
-			if (!isnan(c) && !isnan(env->peers[i].base_s)) {
-				pw.gone[pw.ngone].side = env->peers[i].side;
-				pw.gone[pw.ngone].cpu_s = c - env->peers[i].base_s;
-				pw.ngone++;
-			}
-		}
-		env->peers[i--] = env->peers[--env->npeers];
-	}
-}
-
-static void peers_open(struct bench_env *env)
-{
-	pw.env = env;
-	pw.open = 1;
-	pw.ngone = 0;
-	for (int i = 0; i < env->npeers; i++)
-		env->peers[i].base_s = peer_cpu(env->peers[i].pid);
-	place_open(env);
-}
-
-/* {"side": {"cpu_s": per op, "processes": k}} of the window, or NULL. */
-static json_t *peers_close(struct bench_env *env, double ops)
-{
-	json_t *o = NULL;
-	place_close(env);
-	for (int i = 0; i < env->npeers; i++) {
-		double c = peer_cpu(env->peers[i].pid);
-		if (!isnan(c) && !isnan(env->peers[i].base_s))
-			usage_side_add(&o, env->peers[i].side, c - env->peers[i].base_s, 1, ops);
-	}
-	for (int i = 0; i < pw.ngone; i++)
-		usage_side_add(&o, pw.gone[i].side, pw.gone[i].cpu_s, 1, ops);
-	pw.open = 0;
-	pw.env = NULL;
-	pw.ngone = 0;
-	return o;
-}
-
-void point_usage(struct point *p, const struct usage_acc *acc, double ops,
-		 enum usage_counter c, enum usage_scope sc)
-{
-	struct usage_per_op u;
-	usage_acc_per_op(acc, ops, &u);
-	p->cpu_s = u.cpu_s;
-	p->user_s = u.user_s;
-	p->sys_s = u.sys_s;
-	p->vcsw = u.vcsw;
-	p->ivcsw = u.ivcsw;
-	p->minflt = u.minflt;
-	p->majflt = u.majflt;
-	p->usage_counter = c;
-	p->usage_scope = sc;
-}
 
 /* run --profile: the profile whose point is being measured (profile_at),
  * its events enabled around the timed region only; NULL otherwise. */
@@ -726,8 +178,8 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 		free(m.s_ops);
 		free(m.s_bytes);
 		json_decref(m.extra);
-		*fail = make_failure("run", c->env.failed_call ? c->env.failed_call : c->b->op_desc, n,
-				     -rc, NULL);
+		*fail = sweep_failure_errno("run", c->env.failed_call ? c->env.failed_call : c->b->op_desc,
+					    n, -rc);
 		if (c->env.fail_data && *fail && json_is_object((*fail)->state))
 			json_object_set((*fail)->state, "bench", c->env.fail_data);
 		json_decref(c->env.fail_data);
@@ -794,7 +246,7 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 
 	p->cpu_start = sys_current_cpu();
 	if (c->b->set_n && (rc = c->b->set_n(c->st, n)) < 0) {
-		*fail = make_failure("set_n", c->env.failed_call, n, -rc, NULL);
+		*fail = sweep_failure_errno("set_n", c->env.failed_call, n, -rc);
 		return rc;
 	}
 	if (c->b->run) {
@@ -963,11 +415,9 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 
 failed:
 	c->acc = NULL;
-	if (pw.open)
-		json_decref(peers_close(&c->env, 0));
-	json_decref(place_take());
-	*fail = make_failure(phase, c->env.failed_call ? c->env.failed_call : c->b->op_desc, n, -rc,
-			     NULL);
+	peers_abandon(&c->env);
+	*fail = sweep_failure_errno(phase, c->env.failed_call ? c->env.failed_call : c->b->op_desc, n,
+				    -rc);
 	return rc;
 }
 
@@ -1076,64 +526,6 @@ static void report(const struct sweep_opts *o, struct sweep_progress *pr)
 		o->progress(o->progress_ctx, pr);
 }
 
-/* ---- placement (bench.h) ---- */
-
-void bench_place(const struct bench_env *env, int k)
-{
-	if (env->place_ncpu <= 0 || k < 0)
-		return;
-	if (env->place == BENCH_PLACE_SAME)
-		sys_pin_thread(env->place_cpu[0]);
-	else if (env->place == BENCH_PLACE_SPREAD)
-		sys_pin_thread(env->place_cpu[k % env->place_ncpu]);
-	place_worker(env); /* a thread the bench started in the window: recorded */
-}
-
-/* Pins the bench's own process for its placement (its children inherit
- * it) and records the choice; the CPUs allowed before go to saved, to be
- * restored after teardown (an in-process sweep goes on with other
- * benches). */
-static void place_bench(const struct bench *b, struct bench_env *env, struct bench_result *out,
-			unsigned char *saved, int *nsaved)
-{
-	*nsaved = 0;
-	if (!b->placement)
-		return;
-	const char *mode = bench_param(env, "placement"); /* its default: b->placement */
-	env->place = !strcmp(mode, "same")	? BENCH_PLACE_SAME
-		     : !strcmp(mode, "spread") ? BENCH_PLACE_SPREAD
-					       : BENCH_PLACE_FREE;
-	if (out->params && !json_object_get(out->params, "placement"))
-		json_object_set_new(out->params, "placement", json_string(mode));
-	int n = 0, max = (int)(sizeof(env->place_cpu) / sizeof(int));
-	if (sys_get_pinned(saved, SYS_MAX_CPUS) > 0)
-		for (int c = 0; c < SYS_MAX_CPUS && n < max; c++)
-			if (saved[c])
-				env->place_cpu[n++] = c;
-	if (n <= 0) {
-		env->place = BENCH_PLACE_FREE;
-		bench_add_note(out, "placement %s: this system has no CPU affinity control; the "
-				    "scheduler placed every process", mode);
-		return;
-	}
-	env->place_ncpu = n;
-	if (env->place == BENCH_PLACE_FREE) {
-		bench_add_note(out, "placement free: the scheduler placed the bench and its peers on "
-				    "CPUs %d..%d (points may land on two levels)",
-			       env->place_cpu[0], env->place_cpu[n - 1]);
-		return;
-	}
-	*nsaved = n;
-	sys_pin_thread(env->place_cpu[0]);
-	if (env->place == BENCH_PLACE_SAME || n == 1)
-		bench_add_note(out, "placement %s: the bench and its peers on CPU %d "
-				    "(-p placement=same|spread|free)", mode, env->place_cpu[0]);
-	else
-		bench_add_note(out, "placement spread: the bench on CPU %d, its peer on CPU %d "
-				    "(-p placement=same|spread|free)",
-			       env->place_cpu[0], env->place_cpu[1 % n]);
-}
-
 /* Say when the untimed work of a sample (prep, undo) dwarfs the op, at
  * the largest N measured: it is in setup_per_sample, not in per_op. */
 static void setup_note(struct bench_result *out, const struct repetition *rep, uint64_t units)
@@ -1199,9 +591,9 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	struct repetition *rep = bench_add_rep(out);
 	if (!rep)
 		return -ENOMEM;
-	uint64_t series[MAX_POINTS];
+	uint64_t series[SWEEP_MAX_POINTS];
 	uint64_t max_n = out->max_n;
-	int np = sweep_series_for(b, max_n, series, MAX_POINTS);
+	int np = sweep_series_for(b, max_n, series, SWEEP_MAX_POINTS);
 	if (o->min_n) { /* --min-n: keep the points >= min_n (and at least the last) */
 		int k = 0;
 		for (int i = 0; i < np; i++)
@@ -1251,7 +643,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		goto out;
 	}
 	if (rc < 0) {
-		rep->fail = make_failure("setup", c.env.failed_call, 0, -rc, NULL);
+		rep->fail = sweep_failure_errno("setup", c.env.failed_call, 0, -rc);
 		if (c.st && b->teardown) /* a setup that failed half-way undoes here */
 			b->teardown(c.st);
 		goto out;
@@ -1288,7 +680,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 				report(o, &pr);
 			}
 			if ((rc = b->grow(c.st, have)) < 0) {
-				rep->fail = make_failure("grow", c.env.failed_call, have, -rc, NULL);
+				rep->fail = sweep_failure_errno("grow", c.env.failed_call, have, -rc);
 				goto done;
 			}
 		}

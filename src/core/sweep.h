@@ -30,7 +30,7 @@ struct sweep_opts {
 	double ci_target;        /* relative half-width of the median's CI, 0.02 */
 	uint64_t min_samples;    /* before the CI may stop a point */
 	double op_timeout_s;     /* one op longer than this is a failure */
-	int decide;              /* an unclear verdict: more repetitions, N shuffled (verdict.c) */
+	int decide;              /* an undecided verdict: more repetitions, N shuffled (verdict.c) */
 	int no_decide;           /* not even for a bench with BENCH_DECIDE */
 	double max_latency_ns;   /* --max-latency (0: none), handed to the bench */
 	uint64_t tasks;          /* run --tasks: largest K (0: the load sweep); tasks.c */

@@ -322,28 +322,126 @@ static uint64_t next_rand(uint64_t *s)
 	return *s;
 }
 
-/* An unclear verdict after the sweep: spend up to three times the time the
- * sweeps took on more repetitions, each visiting the bench's N in a fresh
- * shuffled order with every point measured afresh (the load built from
- * zero for it), so that drift over time (a neighbour's load, a warming
- * cache) cannot look like growth, and the pooled verdict gets more points.
- * Rounds go on until the verdict is decided or the time is spent. Load
- * axes only (a bench with grow); a note says what was added and why. */
-static int decide(const struct bench *b, struct bench_result *br, uint64_t spent_ns,
-		  const struct verdict_ops *ops)
+/* ---- sequential testing: more repetitions where the verdict is undecided ---- */
+
+/* Does the pooled verdict want more data? Unclear; or a growing class
+ * resting on one sweep whose evidence is weak (its growth term under
+ * WEAK_SHARE of the cost at the largest N, or b under WEAK_T standard
+ * errors from zero): a slow stretch of the machine late in a rising sweep
+ * looks like growth (mem.mmap to 10,000 beside two CPU hogs once came out
+ * O(log n), a wrong class), so such a verdict must hold over a second
+ * visit of its N in a shuffled order before it is given. 0: settled;
+ * 1: unclear; 2: weak. */
+#define WEAK_SHARE 0.5
+#define WEAK_T 8.0
+static int undecided(const struct bench_result *br)
+{
+	const struct verdict *v = &br->v;
+	if (v->cls == GROWTH_UNCLEAR)
+		return 1;
+	if (v->cls < GROWTH_LOGN || v->cls > GROWTH_WORSE || br->nreps > 1)
+		return 0;
+	double t = v->b_se > 0 ? v->b / v->b_se : INFINITY;
+	return v->growth_share < WEAK_SHARE || t < WEAK_T ? 2 : 0;
+}
+
+/* Whether b's verdict can be extended: a load axis (not concurrency, not
+ * size, not a list of levels such as rt.wakeup's load kinds) that grows
+ * its load (a point can be built from zero at any N), not a tasks sweep. */
+static int extendable(const struct bench *b, const struct sweep_opts *so,
+		      const struct bench_result *br)
+{
+	return b->grow && b->axis_kind == AXIS_LOAD && b->series != SERIES_LINEAR &&
+	       br->axis_kind == AXIS_LOAD && !so->tasks;
+}
+
+/* The bench's N for the rounds: its series up to the sweeps' max_n, from
+ * --min-n, without a baseline at N = 0 (not in the fit). */
+static int round_ns(const struct bench *b, const struct sweep_opts *so,
+		    const struct bench_result *br, uint64_t *ns, int cap)
+{
+	int np = sweep_series_for(b, br->max_n, ns, cap), k = 0;
+	for (int i = 0; i < np; i++)
+		if (ns[i] > 0 && ns[i] >= so->min_n)
+			ns[k++] = ns[i];
+	return k;
+}
+
+int verdict_undecided(const struct bench *b, const struct sweep_opts *so,
+		      const struct bench_result *br)
 {
 	uint64_t ns[64];
-	int np = sweep_series_for(b, br->max_n, ns, 64);
-	if (np > 0 && ns[0] == 0) { /* a baseline at N = 0 is not in the fit */
-		memmove(ns, ns + 1, (size_t)(np - 1) * sizeof(ns[0]));
-		np--;
-	}
-	if (!b->grow || np < 3 || br->status != BS_OK || br->v.cls != GROWTH_UNCLEAR)
+	return verdict_decides(b, so) && extendable(b, so, br) && br->status == BS_OK &&
+	       round_ns(b, so, br, ns, 64) >= 3 && undecided(br);
+}
+
+/* The budget: once the sweeps' time with --quick, twice by default, three
+ * times with --full. */
+static unsigned budget_mult(const struct sweep_opts *so)
+{
+	return so->full ? 3 : so->quick ? 1 : 2;
+}
+
+/* What a point at n measured afresh will cost (ns), to keep the budget:
+ * before any is measured, from the sweeps (their time less their points'
+ * sampling time is the load's growth and the harness, taken as growing
+ * with N, plus the sampling time of the sweep's point at n); then that
+ * estimate scaled by how the points measured so far compared with it. */
+struct cost_model {
+	double grow_ns;  /* the sweeps' time per repetition less its points' sampling, at nmax */
+	double nmax;
+	const struct bench_result *br; /* its first repetition's points: the sampling times */
+	double seen_ns, est_ns; /* measured so far, and estimated for the same points */
+};
+
+static double cost_est(const struct cost_model *m, uint64_t n)
+{
+	double sample = 0;
+	const struct repetition *r0 = &m->br->reps[0];
+	for (int i = 0; i < r0->npts; i++)
+		if (r0->pts[i].n == n)
+			sample = r0->pts[i].elapsed_s * 1e9;
+	return m->grow_ns * (double)n / m->nmax + sample;
+}
+
+static double cost_predict(const struct cost_model *m, uint64_t n)
+{
+	double e = cost_est(m, n);
+	return m->est_ns > 0 ? e * m->seen_ns / m->est_ns : e;
+}
+
+/* An undecided verdict after the sweeps (above): more repetitions, each
+ * visiting the bench's N in a fresh shuffled order with every point
+ * measured afresh (the load built from zero for it), so that drift over
+ * time (a neighbour's load, a warming cache) cannot look like growth, and
+ * the pooled verdict gets more points. Rounds go on until the verdict is
+ * settled or the budget is spent; a point that would not fit in what is
+ * left of it is not begun. A note says what was added and why; the added
+ * repetitions are marked (repetition.added). */
+static int decide(const struct bench *b, const struct sweep_opts *so, struct bench_result *br,
+		  uint64_t spent_ns, const struct verdict_ops *ops)
+{
+	uint64_t ns[64];
+	int np = round_ns(b, so, br, ns, 64);
+	int why_kind = undecided(br);
+	if (!extendable(b, so, br) || np < 3 || br->status != BS_OK || !why_kind)
 		return 0;
-	char why[200];
-	snprintf(why, sizeof(why), "%s", br->v.reason);
-	uint64_t t0 = clock_ns(), cap = 3 * spent_ns, seed = (t0 ^ (uint64_t)getpid()) | 1;
-	int rounds = 0, points = 0, ret = 0, stop = 0;
+	char why[300];
+	if (why_kind == 1)
+		snprintf(why, sizeof(why), "unclear after the sweep (%s)", br->v.reason);
+	else
+		snprintf(why, sizeof(why), "%s after the sweep on weak evidence (growth %.0f%% of the "
+			 "cost at n=%g, b/se %.1f)", growth_name(br->v.cls), 100 * br->v.growth_share,
+			 br->v.nmax, br->v.b_se > 0 ? br->v.b / br->v.b_se : 0.0);
+	unsigned mult = budget_mult(so);
+	int sweeps = br->nreps;
+	struct cost_model cm = {.nmax = (double)ns[np - 1], .br = br};
+	double sampled = 0;
+	for (int i = 0; i < br->reps[0].npts; i++)
+		sampled += br->reps[0].pts[i].elapsed_s * 1e9;
+	cm.grow_ns = fmax((double)spent_ns / (sweeps > 0 ? sweeps : 1) - sampled, 0);
+	uint64_t t0 = clock_ns(), cap = mult * spent_ns, seed = (t0 ^ (uint64_t)getpid()) | 1;
+	int rounds = 0, points = 0, skipped = 0, ret = 0, stop = 0;
 	while (!stop && !reg_stop_requested() && clock_ns() - t0 < cap && rounds < 20) {
 		for (int i = np - 1; i > 0; i--) { /* Fisher-Yates */
 			int j = (int)(next_rand(&seed) % (uint64_t)(i + 1));
@@ -351,38 +449,62 @@ static int decide(const struct bench *b, struct bench_result *br, uint64_t spent
 			ns[i] = ns[j];
 			ns[j] = t;
 		}
-		struct repetition *rep = bench_add_rep(br);
-		if (!rep)
+		int fit = 0; /* points of this round that fit in what is left */
+		for (int k = 0; k < np; k++)
+			fit += (double)(clock_ns() - t0) + cost_predict(&cm, ns[k]) <= (double)cap;
+		if (!fit)
 			break;
-		for (int k = 0; k < np && !reg_stop_requested() && clock_ns() - t0 < cap; k++) {
+		/* the round's first point in: some budget of the bench is spent */
+		struct repetition *rep = NULL;
+		int got = 0;
+		for (int k = 0; k < np && !reg_stop_requested(); k++) {
+			uint64_t now = clock_ns() - t0;
+			if (now >= cap)
+				break;
+			if ((double)now + cost_predict(&cm, ns[k]) > (double)cap) {
+				skipped++;
+				continue;
+			}
+			if (!rep && !(rep = bench_add_rep(br))) {
+				stop = 1;
+				break;
+			}
+			rep->added = 1;
 			struct point pt;
 			memset(&pt, 0, sizeof(pt));
+			uint64_t p0 = clock_ns();
 			int rc = ops->measure_point(ops->ctx, ns[k], &pt);
 			if (rc) {
 				ret |= rc < 0;
 				stop = 1;
 				break;
 			}
+			cm.seen_ns += (double)(clock_ns() - p0);
+			cm.est_ns += cost_est(&cm, ns[k]);
 			struct point *slot = rep_add_point(rep);
 			if (slot) {
 				*slot = pt;
 				points++;
+				got++;
 			} else {
 				point_clear(&pt);
 			}
 		}
+		if (!rep)
+			break;
 		rounds++;
 		rep_fit(rep);
 		bench_fit(br);
-		if (br->v.cls != GROWTH_UNCLEAR)
-			break;
+		if (!undecided(br) || got < np)
+			break; /* settled; or the budget did not hold a whole round */
 	}
+	static const char *const times[] = {"", "once", "twice", "three times"};
 	if (rounds)
-		bench_add_note(br, "verdict unclear after the sweep (%s): %d more repetition%s, each N "
-				   "%s in shuffled order (%d points, %.1f s of %.1f s: three "
-				   "times the sweeps): now %s",
+		bench_add_note(br, "verdict %s: %d more repetition%s, each N %s in shuffled order (%d "
+				   "points%s, %.1f s of %.1f s: %s the sweeps): now %s",
 			       why, rounds, rounds == 1 ? "" : "s", ops->how, points,
-			       (double)(clock_ns() - t0) / 1e9, (double)cap / 1e9,
+			       skipped ? ", some N left out: they would not fit in the time left" : "",
+			       (double)(clock_ns() - t0) / 1e9, (double)cap / 1e9, times[mult],
 			       br->v.cls == GROWTH_UNCLEAR ? "still unclear" : growth_name(br->v.cls));
 	return ret;
 }
@@ -393,7 +515,7 @@ int verdict_bench(const struct bench *b, const struct sweep_opts *so, struct ben
 	int ret = 0;
 	verdict_settle(br, so->repeat);
 	if (ops && ops->measure_point && verdict_decides(b, so) && !reg_stop_requested()) {
-		ret = decide(b, br, spent_ns, ops);
+		ret = decide(b, so, br, spent_ns, ops);
 		verdict_settle(br, so->repeat);
 	}
 	return ret;

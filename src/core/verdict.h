@@ -8,12 +8,16 @@
  *      stays) and the verdict over all their points pooled (bench_fit:
  *      fit.c for load axes, usl.c for concurrency, the bimodal check, the
  *      control note);
- *   2. --decide (verdict_decides): an unclear verdict of a load-axis bench
- *      gets more repetitions, each visiting the bench's N in a fresh
- *      shuffled order, every point measured afresh by the caller's
+ *   2. --decide (verdict_decides; the default for a run of one repetition
+ *      a sweep), sequential testing: an undecided verdict of a load-axis
+ *      bench (unclear, or a growing class resting on one sweep with weak
+ *      evidence) gets more repetitions, each visiting the bench's N in a
+ *      fresh shuffled order, every point measured afresh by the caller's
  *      measure_point (the load built from zero for it), until the verdict
- *      is decided or three times the sweeps' time is spent; a note says
- *      what was added;
+ *      is settled or the budget is spent: once (--quick), twice or three
+ *      times (--full) the sweeps' time; a point that would not fit in what
+ *      is left is not begun. A note says what was added; the repetitions
+ *      are marked added (result.h);
  *   3. settled again.
  * The command supplies how one point is measured: in a worker process of
  * its own (cmd/worker.c, worker_measure_point) or in this process
@@ -60,13 +64,20 @@ void bench_control_note(struct bench_result *b);
  * skipped stays), its pooled verdict and control note; wanted: the
  * repetitions that were to run (fewer after a stop signal: interrupted). */
 void verdict_settle(struct bench_result *br, int wanted);
-/* Whether verdict_bench adds --decide rounds for b: --decide, or the
- * bench's BENCH_DECIDE without --no-decide. */
+/* Whether verdict_bench may add --decide rounds for b: so->decide (the
+ * command's choice: --decide, --full, or no -r), or the bench's
+ * BENCH_DECIDE without --no-decide. */
 int verdict_decides(const struct bench *b, const struct sweep_opts *so);
+/* After verdict_settle: whether verdict_bench will add rounds to br (it
+ * decides, the bench's axis can be extended, and the verdict is
+ * undecided), so that a caller readies what they need (matrix --fresh: a
+ * new file system) only then. */
+int verdict_undecided(const struct bench *b, const struct sweep_opts *so,
+		      const struct bench_result *br);
 /* After b's last repetition: settle, then (verdict_decides) the rounds of
- * --decide within three times spent_ns (the time its repetitions took),
- * each point by ops->measure_point, and settle again. 0, or 1 when a
- * measurement failed as a harness (said on stderr). */
+ * --decide within once, twice or three times spent_ns (the time its
+ * repetitions took), each point by ops->measure_point, and settle again.
+ * 0, or 1 when a measurement failed as a harness (said on stderr). */
 int verdict_bench(const struct bench *b, const struct sweep_opts *so, struct bench_result *br,
 		  uint64_t spent_ns, const struct verdict_ops *ops);
 /* For measure_point callbacks: the options of a sweep of the one point n

@@ -178,6 +178,8 @@ json_t *bench_to_json(const struct bench_result *b)
 				       "interrupted", rep->interrupted);
 		if (jr && rep->started_s >= 0)
 			json_object_set_new(jr, "started_s", json_real(rep->started_s));
+		if (jr && rep->added)
+			json_object_set_new(jr, "added", json_true());
 		json_array_append_new(reps, jr);
 	}
 	json_t *o = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "name", b->name,
@@ -205,6 +207,9 @@ json_t *bench_to_json(const struct bench_result *b)
 		json_object_set_new(o, "cpus_online", json_integer(b->cpus_online));
 	if (b->fit_oversub)
 		json_object_set_new(o, "fit_oversubscribed", json_true());
+	int added = bench_added_reps(b);
+	if (added)
+		json_object_set_new(o, "added_repetitions", json_integer(added));
 	struct unsteady u;
 	bench_unsteady(b, &u);
 	if (u.probed)
@@ -700,6 +705,7 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 		rep->interrupted = json_is_true(intr);
 		json_t *jst = json_object_get(jr, "started_s");
 		rep->started_s = json_is_number(jst) ? json_number_value(jst) : -1;
+		rep->added = json_is_true(json_object_get(jr, "added"));
 		if (read_verdict(rd, json_object_get(jr, "verdict"), &rep->v) ||
 		    read_failure(rd, json_object_get(jr, "failure"), &rep->fail))
 			return -1;

@@ -453,13 +453,16 @@ static void print_findings(const struct run_result *r, FILE *f)
 {
 	char grows[1024] = "", stops[1024] = "", stalls[1024] = "", unclear[1024] = "", lb[160],
 	     item[400], sat[1024] = "", retro[1024] = "", cpubound[1024] = "", tails[1024] = "";
-	int nunclear = 0, nmeasured = 0, ncpu = 0, cpus = 0, cpu_cnt = 0;
+	int nunclear = 0, nmeasured = 0, ncpu = 0, cpus = 0, cpu_cnt = 0, nadded = 0, radded = 0;
 	char cpu_last[160] = "", cpu_lb[160] = "";
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
 		if (br->status == BS_SKIPPED)
 			continue;
 		nmeasured++;
+		int ra = bench_added_reps(br);
+		nadded += ra > 0;
+		radded += ra;
 		bench_label(br, lb, sizeof(lb));
 		if (br->axis_kind == 1) { /* concurrency: throughput is the headline */
 			const struct usl *u = &br->usl;
@@ -558,6 +561,10 @@ static void print_findings(const struct run_result *r, FILE *f)
 			ncpu, ncpu == 1 ? "" : "es", cpus, cpus, cpubound);
 	if (nunclear)
 		fprintf(f, "  unclear  %d of %d: %s (why below)\n", nunclear, nmeasured, unclear);
+	if (nadded)
+		fprintf(f, "  added    %d repetition%s to %d bench%s whose verdict was undecided after "
+			   "the sweep (--decide; what they settled: notes below)\n",
+			radded, radded == 1 ? "" : "s", nadded, nadded == 1 ? "" : "es");
 	if (!*grows && !*stops && !*stalls && !*sat && !*retro && !*tails && !nunclear && !ncpu)
 		fprintf(f, "  nothing grows, stops or stalls (%d bench%s O(1) or on a parameter axis)\n",
 			nmeasured, nmeasured == 1 ? "" : "es");
@@ -766,8 +773,8 @@ void result_print_text(const struct run_result *r, FILE *f)
 			for (int k = 0; k < br->nreps; k++) {
 				if (!any++)
 					fprintf(f, "\n");
-				fprintf(f, "rep  %s #%d: ", nm, k + 1);
 				const struct repetition *rk = &br->reps[k];
+				fprintf(f, "rep  %s #%d%s: ", nm, k + 1, rk->added ? " (added)" : "");
 				const struct point *top = NULL;
 				for (int q = 0; q < rk->npts; q++)
 					if (!top || rk->pts[q].n > top->n)

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* The sweep's parts (src/core/sweep.c drives them; its top comment says
+ * how a point is measured), one file per idea:
+ *   sweep.c          the repetition and the point: warm-up, batch, samples,
+ *                    the probe and measuring again, run --profile's points;
+ *   sweep_series.c   the series of N, a bench's largest N, the parameters
+ *                    of a variant, the network settings a bench gets;
+ *   sweep_failure.c  first-failure data;
+ *   sweep_meter.c    the meter of run() benches (bench.h: meter_*);
+ *   sweep_peers.c    the bench's peer processes and their CPU over a
+ *                    point's window (bench_peer_add, _remove), point_usage;
+ *   sweep_place.c    placement: pinning the bench (bench_place) and the
+ *                    record of where each side ran in the window.
+ * Nothing outside these files uses what is declared here. */
+#ifndef SB_SWEEP_INT_H
+#define SB_SWEEP_INT_H
+
+#include <stdint.h>
+#include <jansson.h>
+#include "core/bench.h"
+#include "core/hist.h"
+#include "core/result.h"
+#include "core/sweep.h"
+
+#define SWEEP_MAX_POINTS 64 /* points in one repetition's series, at most */
+
+/* ---- the meter (sweep_meter.c), filled in by sweep.c's measure_run ---- */
+struct meter {
+	struct hist *h;
+	const struct sweep_opts *o;
+	uint64_t start, deadline, next_check, last_poll;
+	uint64_t hard_deadline; /* the budget runs on to this while no request completed */
+	int no_ci;
+	enum point_stop stop;
+	int stopped;
+	uint64_t ops, bytes;
+	uint64_t interval_ns;
+	double *s_ops, *s_bytes;
+	int nseries, capseries;
+	json_t *extra;
+};
+
+/* ---- peers (sweep_peers.c) ----
+ * A point's window: peers_open at its start, peers_close at its end
+ * ({"side": {"cpu_s": per op, "processes": k}} over ops, or NULL); both
+ * open and close the placement record's window too. peers_abandon: the
+ * window closed on a failure, its figures dropped. */
+void peers_open(struct bench_env *env);
+json_t *peers_close(struct bench_env *env, double ops);
+void peers_abandon(struct bench_env *env);
+
+/* ---- placement (sweep_place.c) ---- */
+/* The record's window for env: opened (the harness's threads and env's
+ * peers read), closed (read again, the record made). */
+void place_open(const struct bench_env *env);
+void place_close(const struct bench_env *env);
+/* The last window's record (the caller owns it), or NULL. */
+json_t *place_take(void);
+/* A peer's tasks read as the window's start (end 0: added in it) or end
+ * (1: removed in it, before it is reaped), if env's window is open. */
+void place_peer(const struct bench_env *env, const char *side, int pid, int end);
+/* Pins the bench's own process for its placement (its children inherit
+ * it) and records the choice; the CPUs allowed before go to saved, to be
+ * restored after teardown (an in-process sweep goes on with other
+ * benches). */
+void place_bench(const struct bench *b, struct bench_env *env, struct bench_result *out,
+		 unsigned char *saved, int *nsaved);
+
+#endif

@@ -59,7 +59,7 @@ static void print_usl(FILE *f, const struct bench_result *br)
 	if (trend && bench_ops_range(br, &n0, &x0, &n1, &x1) == 0) {
 		/* no fit (too few N): what the throughput did, as measured */
 		char y2[32];
-		snprintf(w, sizeof(w), "%s x%.2f", trend, r);
+		snprintf(w, sizeof(w), "%s x%.3g", trend, r);
 		fprintf(f, "%-10s %s %s/s@N=%g, %s@N=%g (no fit", w, fmt_rate(x0, x, sizeof(x)),
 			br->unit ? br->unit : "op", n0, fmt_rate(x1, y2, sizeof(y2)), n1);
 		if (u->noversub && !u->oversub_fitted)

@@ -77,7 +77,7 @@ quick)
 				unc=$(sed -n 's/^  unclear  *\([0-9]*\) of \([0-9]*\).*/\1 of \2/p' "$W/r.txt")
 				again=$(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
-print(sum(b.get("remeasured", 0) for b in d["benches"]))' "$W/r.json" 2>/dev/null || echo -)
+print(sum((b.get("machine") or {}).get("remeasured_points", 0) for b in d["benches"]))' "$W/r.json" 2>/dev/null || echo -)
 				printf 'run %d %-12s %-24s exit %d  %6.1f s  load %s..%s  unclear %s  remeasured %s\n' \
 					"$i" "$d" "$b" "$rc" "$(echo "$t1 - $t0" | bc)" "$l0" "$l1" "${unc:-0}" "$again"
 				grep '^  unsteady' "$W/r.txt" | sed 's/^/    /'

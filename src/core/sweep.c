@@ -237,135 +237,152 @@ static void op_far_usage(struct point *p, double ops)
 	p->usage_scope = USAGE_WINDOW;
 }
 
-static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct failure **fail)
+/* Step 1 of measure_point, the warm-up: at least WARMUP_OPS operations
+ * and WARMUP_S seconds (caches, branch predictors and CPU frequency
+ * settle; a short loop reads ~10% slow on a virtual machine), at most a
+ * quarter of the budget; the first WARMUP_OPS estimate the cost of one
+ * (*est, ns). *w_timed, *w_all: the warm-up's timed and whole-sample time.
+ * 0, or a negative errno (*phase says where). */
+static int warm_up(struct ctx *c, double *est, uint64_t *w_timed, uint64_t *w_all,
+		   const char **phase)
 {
 	const struct sweep_opts *o = c->o;
-	const char *phase = "op";
-	uint64_t el;
-	int rc;
-
-	p->cpu_start = sys_current_cpu();
-	if (c->b->set_n && (rc = c->b->set_n(c->st, n)) < 0) {
-		*fail = sweep_failure_errno("set_n", c->env.failed_call, n, -rc);
-		return rc;
-	}
-	if (c->b->run) {
-		rc = measure_run(c, n, p, fail);
-		p->cpu_end = sys_current_cpu();
-		return rc;
-	}
-
-	/* 1. warm-up: at least WARMUP_OPS operations and WARMUP_S seconds
-	 * (caches, branch predictors and CPU frequency settle; a short loop
-	 * reads ~10% slow on a virtual machine), at most a quarter of the
-	 * budget; the first WARMUP_OPS estimate the cost of one operation. */
-	uint64_t warm[WARMUP_OPS];
-	int nw = 0;
-	uint64_t wstart = clock_ns(), now;
+	uint64_t warm[WARMUP_OPS], el, now;
+	int nw = 0, rc;
+	uint64_t wstart = clock_ns();
 	double wmin_s = o->budget_s * 0.1 < WARMUP_S ? o->budget_s * 0.1 : WARMUP_S;
 	uint64_t wmin = (uint64_t)(wmin_s * 1e9), wcap = (uint64_t)(o->budget_s * 0.25e9);
-	uint64_t w_timed = 0, w_all = 0; /* the warm-up's timed and whole-sample time */
+	*w_timed = *w_all = 0;
 	for (;;) {
 		uint64_t s0 = clock_ns();
-		if ((rc = sample(c, 1, &el, &phase, 0)) < 0)
-			goto failed;
+		if ((rc = sample(c, 1, &el, phase, 0)) < 0)
+			return rc;
 		if (nw < WARMUP_OPS)
 			warm[nw++] = el;
 		now = clock_ns();
-		w_timed += el;
-		w_all += now - s0;
+		*w_timed += el;
+		*w_all += now - s0;
 		if ((nw >= WARMUP_OPS && now - wstart >= wmin) || (nw >= 2 && now - wstart >= wcap) ||
 		    reg_stop_requested())
 			break;
 	}
 	qsort(warm, (size_t)nw, sizeof(warm[0]), cmp_u64);
-	double est = (double)warm[nw / 2];
-	prof_armed = prof_live != NULL; /* a profiled point samples from here on */
+	*est = (double)warm[nw / 2];
+	return 0;
+}
 
-	/* 2. batch size, once per sweep */
-	if (!c->batch) {
-		double rc_ns = o->clk->read_cost_ns > 0 ? o->clk->read_cost_ns : 1;
-		c->batch = 1;
-		if (c->b->max_batch > 1 && est < BATCH_BELOW * rc_ns) {
-			double k = ceil(BATCH_SPAN * rc_ns / (est > 1 ? est : 1));
-			c->batch = k > c->b->max_batch ? c->b->max_batch : (unsigned)k;
-		}
+/* Step 2: the batch size, once per sweep (on the first point) from the
+ * warm-up's estimate of one operation (est, ns). */
+static void choose_batch(struct ctx *c, double est)
+{
+	if (c->batch)
+		return;
+	double rc_ns = c->o->clk->read_cost_ns > 0 ? c->o->clk->read_cost_ns : 1;
+	c->batch = 1;
+	if (c->b->max_batch > 1 && est < BATCH_BELOW * rc_ns) {
+		double k = ceil(BATCH_SPAN * rc_ns / (est > 1 ? est : 1));
+		c->batch = k > c->b->max_batch ? c->b->max_batch : (unsigned)k;
 	}
-	unsigned k = c->batch;
+}
 
-	/* 3. samples, in blocks: inside a block the loop is what a bare
-	 * reference loop is (prepare, time, store); the histogram, the stop
-	 * conditions and the deadline are looked at between blocks. A block
-	 * ends after BLOCK samples or BLOCK_NS of timed operations, at once on
-	 * a signal, and on a sample over the operation timeout (a failure). */
+/* What a point's sampling used: acc, the timed regions' counters; w0, w1
+ * the whole sampling's; start, its clock; timed_ns, its timed time. */
+struct sampling {
+	struct usage_acc acc;
+	struct usage_read w0, w1;
+	uint64_t start, timed_ns;
+};
+
+/* One block of up to BLOCK samples of k operations (and BLOCK_NS timed),
+ * with nothing but the bench's prep between two, so that the loop is what
+ * a bare reference loop is (prepare, time, store); the control's sample
+ * after each, after the same prep. Ends at once on a signal, a failure,
+ * or a sample over the operation timeout (*slow). *got samples, *spent
+ * ns timed. 0, or a negative errno. */
+static int sample_block(struct ctx *c, unsigned k, uint64_t *blk, uint64_t *ctl, unsigned *got,
+			uint64_t *spent, int *slow, const char **phase)
+{
+	uint64_t timeout = (uint64_t)(c->o->op_timeout_s * 1e9);
+	int rc = 0;
+	*got = 0;
+	*spent = 0;
+	*slow = 0;
+	while (*got < BLOCK && *spent < BLOCK_NS && !reg_stop_requested()) {
+		if ((rc = sample(c, k, &blk[*got], phase, 0)) < 0)
+			break;
+		if (blk[*got] > timeout) {
+			*slow = 1;
+			break;
+		}
+		if (c->hc) { /* the control, after the same prep */
+			if ((rc = sample(c, k, &ctl[*got], phase, 1)) < 0)
+				break;
+			if (ctl[*got] > timeout) {
+				*slow = 1;
+				break;
+			}
+		}
+		*spent += blk[(*got)++];
+	}
+	return rc;
+}
+
+/* Step 3: samples, in blocks (sample_block); the histogram, the stop
+ * conditions (the median's CI, the budget, a signal: p->stop) and the
+ * deadline are looked at between blocks. The counters are read around
+ * each sample's op loop where a sample's untimed work (prep, undo)
+ * outweighs the op (per_sample: fs.fsync's re-write, net.accept's
+ * connect), so that none of it counts; else around the block (reads
+ * beside every op would cost it ~10%: fs.stat), its CPU capped at the
+ * block's timed wall time, the untimed part being smaller. The peers'
+ * window is opened here and left open. 0, or a negative errno. */
+static int take_samples(struct ctx *c, unsigned k, int per_sample, struct point *p,
+			struct sampling *sm, const char **phase)
+{
+	const struct sweep_opts *o = c->o;
 	uint64_t blk_buf[BLOCK], ctl_buf[BLOCK];
 	double units = (double)k * (double)(c->env.per_op_units ? c->env.per_op_units : 1);
 	hist_reset(c->h);
 	if (c->hc)
 		hist_reset(c->hc);
-	/* what the timed regions used; w0/w1: the whole sampling */
-	struct usage_acc acc;
-	memset(&acc, 0, sizeof(acc));
-	acc.region_cost_s = usage_region_cost();
-	/* Where a sample's untimed work (prep, undo) outweighs the op (fs.fsync's
-	 * re-write, net.accept's connect), the counters are read around each
-	 * sample's op loop, so that none of it counts; else around the block
-	 * (reads beside every op would cost it ~10%: fs.stat), its CPU capped
-	 * at the block's timed wall time, the untimed part being smaller. */
-	int per_sample = (c->b->prep || c->b->undo) && w_all - w_timed > w_timed;
-	c->acc = per_sample ? &acc : NULL;
-	uint64_t timed_ns = 0;
-	struct usage_read w0, w1, b0, b1;
+	memset(&sm->acc, 0, sizeof(sm->acc));
+	sm->acc.region_cost_s = usage_region_cost();
+	c->acc = per_sample ? &sm->acc : NULL;
+	sm->timed_ns = 0;
+	struct usage_read b0, b1;
 	peers_open(&c->env);
-	usage_begin(&w0);
-	uint64_t start = clock_ns(), deadline = start + (uint64_t)(o->budget_s * 1e9);
-	uint64_t timeout = (uint64_t)(o->op_timeout_s * 1e9);
+	usage_begin(&sm->w0);
+	sm->start = clock_ns();
+	uint64_t deadline = sm->start + (uint64_t)(o->budget_s * 1e9);
 	uint64_t next_check = o->min_samples;
 	p->stop = STOP_BUDGET;
 	for (;;) {
-		unsigned got = 0;
-		uint64_t spent = 0;
-		int slow = 0;
+		unsigned got;
+		uint64_t spent;
+		int slow;
 		if (!per_sample)
 			usage_begin(&b0);
-		while (got < BLOCK && spent < BLOCK_NS && !reg_stop_requested()) {
-			if ((rc = sample(c, k, &blk_buf[got], &phase, 0)) < 0)
-				break;
-			if (blk_buf[got] > timeout) {
-				slow = 1;
-				break;
-			}
-			if (c->hc) { /* the control, after the same prep */
-				if ((rc = sample(c, k, &ctl_buf[got], &phase, 1)) < 0)
-					break;
-				if (ctl_buf[got] > timeout) {
-					slow = 1;
-					break;
-				}
-			}
-			spent += blk_buf[got++];
-		}
+		int rc = sample_block(c, k, blk_buf, ctl_buf, &got, &spent, &slow, phase);
 		if (!per_sample) {
 			usage_end(&b1);
-			usage_acc_add(&acc, &b0, &b1, (double)spent / 1e9);
+			usage_acc_add(&sm->acc, &b0, &b1, (double)spent / 1e9);
 		}
-		timed_ns += spent;
+		sm->timed_ns += spent;
 		for (unsigned i = 0; i < got; i++)
 			hist_add(c->h, (double)blk_buf[i] / units);
 		for (unsigned i = 0; c->hc && i < got; i++)
 			hist_add(c->hc, (double)ctl_buf[i] / units);
 		if (rc < 0)
-			goto failed;
+			return rc;
 		if (slow) {
-			rc = -ETIMEDOUT;
 			c->env.failed_call = c->b->op_desc;
-			goto failed;
+			return -ETIMEDOUT;
 		}
 		if (reg_stop_requested()) {
 			p->stop = STOP_INTERRUPT;
 			break;
 		}
-		now = clock_ns();
+		uint64_t now = clock_ns();
 		if (c->h->count >= next_check) {
 			if (hist_median_ci_rel(c->h) <= o->ci_target) {
 				p->stop = STOP_CI;
@@ -378,13 +395,23 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 			break;
 		}
 	}
-	usage_end(&w1);
+	usage_end(&sm->w1);
 	c->acc = NULL;
+	return 0;
+}
+
+/* Step 4: the point's figures from its samples (k operations each):
+ * summary, throughput over the timed time, CPU and faults per op, the
+ * untimed setup per sample, the peers' and the children's share, the
+ * placement record; closes the peers' window. */
+static void fill_point(struct ctx *c, uint64_t n, unsigned k, struct point *p,
+		       const struct sampling *sm)
+{
 	p->n = n;
 	p->batch = k;
 	p->samples = c->h->count;
 	p->ops = c->h->count * k;
-	p->elapsed_s = (double)(clock_ns() - start) / 1e9;
+	p->elapsed_s = (double)(clock_ns() - sm->start) / 1e9;
 	hist_summary(c->h, &p->st);
 	if (c->hc) {
 		hist_summary(c->hc, &p->ctl);
@@ -393,11 +420,11 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	p->bytes = c->env.bytes_per_op * p->ops;
 	point_throughput(p, c->h->mean * (double)c->h->count * k / 1e9); /* timed time only */
 	double per_unit = (double)(c->env.per_op_units ? c->env.per_op_units : 1);
-	point_usage(p, &acc, (double)p->ops * per_unit, usage_counter(), USAGE_TIMED);
+	point_usage(p, &sm->acc, (double)p->ops * per_unit, usage_counter(), USAGE_TIMED);
 	if (p->samples) {
-		double untimed = (w1.cpu_s - w0.cpu_s) - acc.cpu_s;
+		double untimed = (sm->w1.cpu_s - sm->w0.cpu_s) - sm->acc.cpu_s;
 		p->setup_cpu_s = (untimed > 0 ? untimed : 0) / (double)p->samples;
-		double uw = p->elapsed_s - (double)timed_ns / 1e9;
+		double uw = p->elapsed_s - (double)sm->timed_ns / 1e9;
 		p->setup_wall_s = (uw > 0 ? uw : 0) / (double)p->samples;
 	} else {
 		p->setup_cpu_s = p->setup_wall_s = NAN;
@@ -405,11 +432,43 @@ static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct fail
 	p->peers = peers_close(&c->env, (double)p->ops * per_unit);
 	p->placement = place_take();
 	/* children reaped in the timed region (proc.fork's) are a side too */
-	usage_side_add(&p->peers, "children", acc.kid_user_s + acc.kid_sys_s, 0,
+	usage_side_add(&p->peers, "children", sm->acc.kid_user_s + sm->acc.kid_sys_s, 0,
 		       (double)p->ops * per_unit);
 	if (c->b->op_far)
 		op_far_usage(p, (double)p->ops * per_unit);
 	point_set_bins(p, c->h);
+}
+
+/* One point at the load N = n (already built): set_n, then a run() bench
+ * measured by its meter (measure_run), any other in the steps above:
+ * warm-up, batch, samples, figures. A failure is first-failure data in
+ * *fail, the window closed. */
+static int measure_point(struct ctx *c, uint64_t n, struct point *p, struct failure **fail)
+{
+	const char *phase = "op";
+	int rc;
+
+	p->cpu_start = sys_current_cpu();
+	if (c->b->set_n && (rc = c->b->set_n(c->st, n)) < 0) {
+		*fail = sweep_failure_errno("set_n", c->env.failed_call, n, -rc);
+		return rc;
+	}
+	if (c->b->run) {
+		rc = measure_run(c, n, p, fail);
+		p->cpu_end = sys_current_cpu();
+		return rc;
+	}
+	double est;
+	uint64_t w_timed, w_all;
+	if ((rc = warm_up(c, &est, &w_timed, &w_all, &phase)) < 0)
+		goto failed;
+	prof_armed = prof_live != NULL; /* a profiled point samples from here on */
+	choose_batch(c, est);
+	struct sampling sm;
+	int per_sample = (c->b->prep || c->b->undo) && w_all - w_timed > w_timed;
+	if ((rc = take_samples(c, c->batch, per_sample, p, &sm, &phase)) < 0)
+		goto failed;
+	fill_point(c, n, c->batch, p, &sm);
 	p->cpu_end = sys_current_cpu();
 	return 0;
 

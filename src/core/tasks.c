@@ -418,32 +418,14 @@ static void task_proc(struct tsweep *w, struct task *t)
 	_exit(0); /* not exit: the registry is the parent's to clean */
 }
 
-static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct failure **fail)
+/* Step 1 of tasks_point: the K slots cleared for the point, each task's
+ * directory made (its own under pdir, or pdir itself with shared) and its
+ * description filled in (mu: the threads' lock, or NULL). 0 or -errno. */
+static int prepare_tasks(struct tsweep *w, uint64_t K, const char *pdir, struct task *t,
+			 char (*dirs)[4096], pthread_mutex_t *mu)
 {
-	const struct bench *b = w->b;
-	const struct sweep_opts *o = w->o;
 	struct tshared *sh = w->sh;
 	int oversub = (int)K > w->ncpu;
-	char pdir[4096];
-	snprintf(pdir, sizeof(pdir), "%s/k%llu", w->repdir, (unsigned long long)K);
-	if (mkdir(pdir, BENCH_DIR_MODE))
-		return -errno;
-	memset(sh, 0, sizeof(*sh));
-	sh->job_off = sizeof(struct tshared) + (size_t)o->tasks * sizeof(struct tslot);
-	if (!w->thread && w->shfd >= 0) {
-		int jr = put_job(w, pdir);
-		if (jr < 0)
-			return jr;
-	}
-	struct task *t = calloc(K, sizeof(*t));
-	char (*dirs)[4096] = calloc(K, sizeof(*dirs));
-	pid_t *pids = w->thread ? NULL : calloc(K, sizeof(*pids));
-	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-	int rc = 0, started = 0;
-	if (!t || !dirs || (!w->thread && !pids)) {
-		rc = -ENOMEM;
-		goto out;
-	}
 	for (uint64_t k = 0; k < K; k++) {
 		struct tslot *s = &sh->slot[k];
 		memset(s, 0, offsetof(struct tslot, h));
@@ -456,15 +438,24 @@ static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct fai
 			snprintf(dirs[k], sizeof(dirs[k]), "%s", pdir);
 		else if (snprintf(dirs[k], sizeof(dirs[k]), "%s/t%llu", pdir, (unsigned long long)k) >=
 				 (int)sizeof(dirs[k]) ||
-			 mkdir(dirs[k], BENCH_DIR_MODE)) {
-			rc = errno ? -errno : -ENAMETOOLONG;
-			goto out;
-		}
-		t[k] = (struct task){.b = b, .o = o, .sh = sh, .k = (int)k, .dir = dirs[k],
+			 mkdir(dirs[k], BENCH_DIR_MODE))
+			return errno ? -errno : -ENAMETOOLONG;
+		t[k] = (struct task){.b = w->b, .o = w->o, .sh = sh, .k = (int)k, .dir = dirs[k],
 				     .shared = w->shared, .load = w->load, .params = w->out->params,
-				     .mu = w->thread ? &mu : NULL};
+				     .mu = mu};
 	}
-	/* start them; each builds its load and says it is ready */
+	return 0;
+}
+
+/* Step 2: the tasks started (threads, or processes: pids); each builds its
+ * load and says it is ready. *started: how many. On a failure the others
+ * are marked skipped and those started told to abort (and tear down).
+ * 0 or -errno. */
+static int start_tasks(struct tsweep *w, uint64_t K, struct task *t, pid_t *pids, int *started)
+{
+	struct tshared *sh = w->sh;
+	int rc = 0;
+	*started = 0;
 	for (uint64_t k = 0; k < K; k++) {
 		if (w->thread) {
 			if ((rc = -pthread_create(&t[k].tid, NULL, task_thread, &t[k])) < 0)
@@ -481,15 +472,26 @@ static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct fai
 				break;
 			pids[k] = pid;
 		}
-		started++;
+		(*started)++;
 	}
 	if (rc < 0) { /* those started see abort and tear down */
-		for (int k = started; k < (int)K; k++)
+		for (int k = *started; k < (int)K; k++)
 			sh->slot[k].state = T_SKIP;
 		__atomic_store_n(&sh->abort, 1, __ATOMIC_RELEASE);
 		__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
-		goto join;
 	}
+	return rc;
+}
+
+/* Step 3: once every task is ready, the window: after a warm-up (a tenth
+ * of the budget, 20..250 ms) TASK_INTERVALS intervals over the budget, the
+ * go given to all at once (abort instead if one is not ready or on a
+ * signal); the CPUs' idle share read at the window's start and end
+ * (*idle, NaN when unknown). */
+static void run_window(struct tsweep *w, uint64_t K, pid_t *pids, double *idle)
+{
+	struct tshared *sh = w->sh;
+	const struct sweep_opts *o = w->o;
 	wait_state(w, (int)K, pids, T_READY);
 	int bad = 0;
 	for (uint64_t k = 0; k < K; k++)
@@ -517,7 +519,13 @@ static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct fai
 		if (sys_cpu_idle(&i1, &c1))
 			i1 = NAN;
 	}
-join:
+	*idle = c1 > c0 ? (i1 - i0) / (c1 - c0) : NAN;
+}
+
+/* Step 4: the started tasks joined (threads) or reaped (processes: one
+ * that ended without saying so died, its slot says it). */
+static void join_tasks(struct tsweep *w, struct task *t, pid_t *pids, int started)
+{
 	for (int k = 0; k < started; k++) {
 		if (w->thread) {
 			pthread_join(t[k].tid, NULL);
@@ -526,7 +534,7 @@ join:
 			while (waitpid(pids[k], &status, 0) < 0 && errno == EINTR)
 				;
 			reg_forget_pid(pids[k]);
-			struct tslot *sl = &sh->slot[k];
+			struct tslot *sl = &w->sh->slot[k];
 			if (sl->state != T_DONE && sl->state != T_SKIP && !sl->err) {
 				sl->err = ECHILD;
 				snprintf(sl->phase, sizeof(sl->phase), "op");
@@ -534,32 +542,42 @@ join:
 			}
 		}
 	}
-	if (rc < 0) {
-		*fail = sweep_failure_errno("setup", w->thread ? "pthread_create" : "fork", K, -rc);
-		goto out;
-	}
-	/* a skip, a failure: the first task's says why */
+}
+
+/* Step 5: a skip or a failure of a task, the first task's saying why: 1
+ * (the bench skipped), -errno (*fail set), or 0; the first task's note
+ * into the result. */
+static int tasks_outcome(struct tsweep *w, uint64_t K, struct failure **fail)
+{
+	struct tshared *sh = w->sh;
 	for (uint64_t k = 0; k < K; k++) {
 		struct tslot *s = &sh->slot[k];
 		if (s->state == T_SKIP) {
 			w->out->status = BS_SKIPPED;
 			free(w->out->skip_reason);
 			w->out->skip_reason = strdup(s->note);
-			rc = 1;
-			goto out;
+			return 1;
 		}
 		if (s->err) {
 			char call[96];
 			snprintf(call, sizeof(call), "%.40s (task %d of %d)", s->call, (int)k + 1, (int)K);
 			*fail = sweep_failure_errno(s->phase, call, K, s->err);
-			rc = -s->err;
-			goto out;
+			return -s->err;
 		}
 	}
 	if (sh->slot[0].note[0])
 		bench_add_note(w->out, "%s", sh->slot[0].note); /* identical notes are kept once */
+	return 0;
+}
 
-	/* merge */
+/* Step 6: the K tasks' figures merged into the point: the histogram, ops
+ * per second, the series per interval, CPU and faults per op, and the
+ * tasks' own record (extra "tasks": fairness, min/max, idle share, each
+ * task's figures). */
+static void merge_tasks(struct tsweep *w, uint64_t K, struct point *p, double idle)
+{
+	struct tshared *sh = w->sh;
+	int oversub = (int)K > w->ncpu;
 	double window = (double)(sh->t_end - sh->t_start) / 1e9;
 	hist_reset(w->h);
 	double sum = 0, sum2 = 0, lo = INFINITY, hi = 0;
@@ -614,7 +632,6 @@ join:
 	point_usage(p, &acc, (double)ops, usage_counter(), USAGE_WINDOW);
 	p->setup_cpu_s = p->setup_wall_s = NAN;
 	p->cpu_start = p->cpu_end = -1;
-	double idle = c1 > c0 ? (i1 - i0) / (c1 - c0) : NAN;
 	json_t *tj = json_pack(
 		"{s:I,s:s,s:b,s:I,s:i,s:i,s:b,s:b,s:f,s:f,s:o,s:o,s:o,s:o}", "k", (json_int_t)K, "as",
 		w->thread ? "thread" : "proc", "shared", w->shared, "load", (json_int_t)w->load,
@@ -627,7 +644,48 @@ join:
 		json_object_set_new(p->extra, "tasks", tj);
 	else
 		json_decref(tj);
-	rc = 0;
+}
+
+/* One point: K tasks at the base load, in the steps above (its directory
+ * pdir removed after). 0, 1 when the bench skipped, or -errno (a task's
+ * failure in *fail). */
+static int tasks_point(struct tsweep *w, uint64_t K, struct point *p, struct failure **fail)
+{
+	const struct sweep_opts *o = w->o;
+	struct tshared *sh = w->sh;
+	char pdir[4096];
+	snprintf(pdir, sizeof(pdir), "%s/k%llu", w->repdir, (unsigned long long)K);
+	if (mkdir(pdir, BENCH_DIR_MODE))
+		return -errno;
+	memset(sh, 0, sizeof(*sh));
+	sh->job_off = sizeof(struct tshared) + (size_t)o->tasks * sizeof(struct tslot);
+	if (!w->thread && w->shfd >= 0) {
+		int jr = put_job(w, pdir);
+		if (jr < 0)
+			return jr;
+	}
+	struct task *t = calloc(K, sizeof(*t));
+	char (*dirs)[4096] = calloc(K, sizeof(*dirs));
+	pid_t *pids = w->thread ? NULL : calloc(K, sizeof(*pids));
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	int rc, started = 0;
+	if (!t || !dirs || (!w->thread && !pids)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = prepare_tasks(w, K, pdir, t, dirs, w->thread ? &mu : NULL)) < 0)
+		goto out;
+	double idle = NAN;
+	if ((rc = start_tasks(w, K, t, pids, &started)) >= 0)
+		run_window(w, K, pids, &idle);
+	join_tasks(w, t, pids, started);
+	if (rc < 0) {
+		*fail = sweep_failure_errno("setup", w->thread ? "pthread_create" : "fork", K, -rc);
+		goto out;
+	}
+	if ((rc = tasks_outcome(w, K, fail)) != 0)
+		goto out;
+	merge_tasks(w, K, p, idle);
 out:
 	free(t);
 	free(dirs);

@@ -26,7 +26,11 @@ static void usage(FILE *f, const struct opt *opts)
 		"worker): Welch's t-test of the repetitions' mean log median, over the whole\n"
 		"sweep and over its top third; slower or faster when the change is beyond the\n"
 		"threshold and significant, noisy when it is not confirmed, same within the\n"
-		"threshold. Significant is over the family of the compare's benches: their\n"
+		"threshold. Each bench is judged on its change beyond the run shift (the\n"
+		"median change of all benches) when the machine-speed probe moved with it\n"
+		"(within 15%%: the machine's speed); a shift beyond the probe is the\n"
+		"system's, kept, and when B is slower a regression (--keep-shift: never\n"
+		"taken off). Significant is over the family of the compare's benches: their\n"
 		"variances moderated toward each other (empirical Bayes), scaled by the run\n"
 		"effect the benches show (their median p made 1/2), and Holm's correction,\n"
 		"so --alpha is the chance that an unchanged system gives any bench slower or\n"
@@ -168,7 +172,7 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *dbspec = NULL, *format = "text";
 	double threshold = 5, alpha = 0.01;
-	int help = 0, strict = 0, floor_on = 0;
+	int help = 0, strict = 0, floor_on = 0, keep_shift = 0;
 	uint64_t min_reps = 3, floor_runs = 3;
 	double floor_k = 3, decisive = 0;
 	struct fleet_sel sel = {0};
@@ -179,6 +183,7 @@ int cmd_compare(int argc, char **argv)
 		{"min-repetitions", 0, OPT_U64, "K", "repetitions a side needed to call a change (default 3)", 2, 1000, NULL, &min_reps, NULL},
 		{"strict", 0, OPT_FLAG, NULL, "with fewer repetitions, judge on the samples of one run (false alarms likely)", 0, 0, NULL, &strict, NULL},
 		{"decisive", 0, OPT_DOUBLE, "F", "a change of F times or more at the top of the sweep, every repetition beyond every other side's, is called with any repetitions (default 6, more when the history's spread says so)", 1.01, 1e6, NULL, &decisive, NULL},
+		{"keep-shift", 0, OPT_FLAG, NULL, "judge each bench on its whole change, not its change beyond the run shift (the median change of all benches)", 0, 0, NULL, &keep_shift, NULL},
 		{"history-from", 0, OPT_LIST, "RESULT", "earlier results of B's host to take the run-to-run spread from instead of the history database (repeatable, up to 32)", 0, 0, NULL, &hist, NULL},
 		{"noise-floor", 0, OPT_FLAG, NULL, "also demand a change beyond the run-to-run spread of earlier runs in the history", 0, 0, NULL, &floor_on, NULL},
 		{"floor-k", 0, OPT_DOUBLE, "K", "with --noise-floor: the floor is K times the spread (default 3)", 0.1, 1000, NULL, &floor_k, NULL},
@@ -215,7 +220,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (sel.latest) {
 		struct cmp_opts fo = {.threshold = threshold / 100, .alpha = alpha,
-				      .min_reps = (int)min_reps, .strict = strict, .decisive = decisive};
+				      .min_reps = (int)min_reps, .strict = strict, .decisive = decisive,
+				      .keep_shift = keep_shift};
 		return compare_fleet(&sel, dbspec, &fo, !strcmp(format, "json"));
 	}
 	if (npos < 2) {
@@ -238,7 +244,7 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha, .min_reps = (int)min_reps,
-			     .strict = strict, .decisive = decisive};
+			     .strict = strict, .decisive = decisive, .keep_shift = keep_shift};
 	struct noise_set given = {0}; /* --history-from: the same spread for every candidate */
 	for (int i = 0; i < hist.n; i++) {
 		struct run_result h;

@@ -751,8 +751,25 @@ static int settle_jobs(struct runner *rn, char *scratch, size_t len, struct rjob
 		       int *lost)
 {
 	int failed = 0;
+	/* the run's time for rounds (--quick: a fifth of its sweeps'), spent
+	 * on the cheapest benches first */
+	uint64_t all = 0, longest = 0, pool;
+	int *order = malloc((size_t)(njobs ? njobs : 1) * sizeof(*order));
+	if (!order)
+		return -1;
 	for (int k = 0; k < njobs; k++) {
-		struct rjob *j = &jobs[k];
+		all += jobs[k].ns;
+		longest = jobs[k].ns > longest ? jobs[k].ns : longest;
+		order[k] = k;
+		for (int q = k; q > 0 && jobs[order[q - 1]].ns > jobs[order[q]].ns; q--) {
+			int t = order[q];
+			order[q] = order[q - 1];
+			order[q - 1] = t;
+		}
+	}
+	pool = verdict_run_pool(&rn->so, all, longest);
+	for (int kk = 0; kk < njobs; kk++) {
+		struct rjob *j = &jobs[pool == UINT64_MAX ? kk : order[kk]];
 		rn->pg.ibench = j->ibench;
 		rn->pg.last_point = 0;
 		struct sweep_opts so = rn->so;
@@ -771,12 +788,14 @@ static int settle_jobs(struct runner *rn, char *scratch, size_t len, struct rjob
 					 .br = br};
 		struct sweep_here sh = {.b = j->b, .so = &so, .br = br};
 		struct verdict_ops ops = rn->exe[0] ? (struct verdict_ops){&wh, worker_measure_point,
-									    "in a fresh worker"}
+									    "in a fresh worker", NULL}
 						    : (struct verdict_ops){&sh, sweep_measure_point,
-									    "measured afresh (its load built from zero)"};
+									    "measured afresh (its load built from zero)", NULL};
+		ops.pool_ns = pool == UINT64_MAX ? NULL : &pool;
 		if (verdict_bench(j->b, &so, br, j->ns, &ops))
 			failed = 1;
 	}
+	free(order);
 	return failed ? -1 : 0;
 }
 

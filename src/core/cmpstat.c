@@ -123,6 +123,23 @@ void cmp_moderate(struct cmp_test *f, int k, double *d0)
 		}
 }
 
+double cmp_center(struct cmp_test *f, int k)
+{
+	double *d = malloc(((size_t)k + 1) * sizeof(double));
+	if (!d || k < CMP_SCALE_MIN_TESTS) {
+		free(d);
+		return 0;
+	}
+	for (int i = 0; i < k; i++)
+		d[i] = f[i].d;
+	qsort(d, (size_t)k, sizeof(double), cmp_double);
+	double g = k % 2 ? d[k / 2] : (d[k / 2 - 1] + d[k / 2]) / 2;
+	free(d);
+	for (int i = 0; i < k; i++)
+		f[i].d -= g;
+	return g;
+}
+
 /* The run effect of a compare: repetitions of one run share what differs
  * between runs (placement, frequency, load, cache state), so the
  * difference of two runs' levels varies more than the repetitions' spread

@@ -36,6 +36,11 @@ double cmp_test_p(const struct cmp_test *f, double scale);
  * with CMP_SCALE_MIN_TESTS or more, each se2 becomes (d0 s0^2 + df se2) /
  * (d0 + df), never smaller than its own, and df gains d0; *d0 (0: none). */
 void cmp_moderate(struct cmp_test *f, int k, double *d0);
+/* The run shift of k tests: the median of their d (what the whole run
+ * moved: the machine's speed in that stretch, its load), at least
+ * CMP_SCALE_MIN_TESTS of them (else 0), taken off each d so that a bench
+ * is tested on what it did beyond the others; returns it. */
+double cmp_center(struct cmp_test *f, int k);
 /* The run-effect scale of k tests: the factor (>= 1) on every variance
  * that makes the median p 1/2 (an empirical null, centre kept at 0);
  * 1 with fewer than CMP_SCALE_MIN_TESTS tests. */

@@ -406,10 +406,12 @@ struct rep_res {
 	double padj;   /* Holm-adjusted over the benches of the compare */
 	double scale_s, scale_t;
 	struct cmp_test fs, ft; /* moderated sweep and top tests */
+	double shift_s, shift_t; /* the run shift taken off each test (log; 0: none) */
 };
 
 struct fam { /* what family() found */
 	double scale_s, scale_t, d0_s, d0_t;
+	double shift_s, shift_t; /* the run shift (log; 0 with --keep-shift or few benches) */
 	int used, used_t;
 };
 
@@ -464,12 +466,14 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 /* The moderated, scaled tests of every tested bench (sweep, or top: the
  * top-third tests) into r->fs / r->ft and r->ps / r->pt; returns the
  * scale, *d0 the prior's degrees of freedom, *used the tests. */
-static double family_side(struct rep_res *rr, int nb, int top, double *d0, int *used)
+static double family_side(struct rep_res *rr, int nb, int top, int keep_shift, double *d0,
+			  double *shift, int *used)
 {
 	struct cmp_test *f = malloc(((size_t)nb + 1) * sizeof(*f));
 	int *at = malloc(((size_t)nb + 1) * sizeof(int)), k = 0;
 	double scale = 1;
 	*d0 = 0;
+	*shift = 0;
 	if (f && at) {
 		for (int i = 0; i < nb; i++) {
 			const struct cmp_welch *w = top ? &rr[i].st : &rr[i].sw;
@@ -478,6 +482,10 @@ static double family_side(struct rep_res *rr, int nb, int top, double *d0, int *
 			f[k] = (struct cmp_test){log1p(w->change), w->se2, w->df};
 			at[k++] = i;
 		}
+		if (!keep_shift) /* each bench against the run's shift (cmpstat.h) */
+			*shift = cmp_center(f, k);
+		for (int j = 0; j < k; j++)
+			*(top ? &rr[at[j]].shift_t : &rr[at[j]].shift_s) = *shift;
 		cmp_moderate(f, k, d0);
 		scale = cmp_run_scale(f, k);
 		for (int j = 0; j < k; j++) {
@@ -523,10 +531,10 @@ static double family_side(struct rep_res *rr, int nb, int top, double *d0, int *
 /* The scaled p of every tested bench and Holm's adjustment over them
  * (family-wise error at most alpha however many benches a compare has);
  * returns the number of tests in the family. */
-static int family(struct rep_res *rr, int nb, struct fam *fm)
+static int family(struct rep_res *rr, int nb, int keep_shift, struct fam *fm)
 {
-	fm->scale_s = family_side(rr, nb, 0, &fm->d0_s, &fm->used);
-	fm->scale_t = family_side(rr, nb, 1, &fm->d0_t, &fm->used_t);
+	fm->scale_s = family_side(rr, nb, 0, keep_shift, &fm->d0_s, &fm->shift_s, &fm->used);
+	fm->scale_t = family_side(rr, nb, 1, keep_shift, &fm->d0_t, &fm->shift_t, &fm->used_t);
 	double *p = malloc(((size_t)nb + 1) * sizeof(*p));
 	int *at = malloc(((size_t)nb + 1) * sizeof(*at)), m = 0;
 	for (int i = 0; i < nb; i++) {
@@ -555,11 +563,19 @@ static int family(struct rep_res *rr, int nb, struct fam *fm)
 	return m;
 }
 
-static json_t *welch_json(const struct cmp_welch *w, const struct cmp_test *f, double ps,
-			  enum cmp_word word)
+/* A change with the run shift taken off (cmp_center): what the bench did
+ * beyond what the whole run did. */
+static double beyond(double change, double shift)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "change_pct", num(w->change * 100),
-			 "t", num(w->t), "df", num(w->df), "p", num(w->p), "se_moderated_pct",
+	return expm1(log1p(change) - shift);
+}
+
+static json_t *welch_json(const struct cmp_welch *w, const struct cmp_test *f, double ps,
+			  double shift, enum cmp_word word)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s}", "change_pct", num(w->change * 100),
+			 "beyond_shift_pct", num(100 * beyond(w->change, shift)), "t", num(w->t),
+			 "df", num(w->df), "p", num(w->p), "se_moderated_pct",
 			 num(100 * sqrt(f->se2)), "df_moderated", num(f->df), "p_scaled", num(ps),
 			 "word", cmp_word_name(word));
 }
@@ -575,18 +591,20 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 	int sig = r->padj < o->alpha;
 	int lead_top = r->two && r->pt < r->ps;
 	enum cmp_word w = CMP_SAME, wtop = CMP_SAME;
-	if (isfinite(r->sw.change) && fabs(r->sw.change) >= o->threshold)
-		w = sig && !lead_top ? (r->sw.change > 0 ? CMP_SLOWER : CMP_FASTER) : CMP_NOISY;
-	if (r->two && isfinite(r->st.change) && fabs(r->st.change) >= o->threshold)
-		wtop = sig && lead_top ? (r->st.change > 0 ? CMP_SLOWER : CMP_FASTER) : CMP_NOISY;
+	/* the change judged: beyond the run shift (0 with --keep-shift) */
+	double cs = beyond(r->sw.change, r->shift_s), ct = beyond(r->st.change, r->shift_t);
+	if (isfinite(cs) && fabs(cs) >= o->threshold)
+		w = sig && !lead_top ? (cs > 0 ? CMP_SLOWER : CMP_FASTER) : CMP_NOISY;
+	if (r->two && isfinite(ct) && fabs(ct) >= o->threshold)
+		wtop = sig && lead_top ? (ct > 0 ? CMP_SLOWER : CMP_FASTER) : CMP_NOISY;
 	enum cmp_word word = w == CMP_SLOWER || wtop == CMP_SLOWER   ? CMP_SLOWER
 			     : w == CMP_FASTER || wtop == CMP_FASTER ? CMP_FASTER
 			     : w == CMP_NOISY || wtop == CMP_NOISY   ? CMP_NOISY
 								     : CMP_SAME;
 	*out = json_pack("{s:i,s:i,s:i,s:f,s:o,s:o,s:f,s:o,s:o,s:i}", "repetitions_a", r->ka,
 			 "repetitions_b", r->kb, "points", r->nn, "alpha_each",
-			 r->two ? o->alpha / 2 : o->alpha, "sweep", welch_json(&r->sw, &r->fs, r->ps, w), "top",
-			 r->two ? welch_json(&r->st, &r->ft, r->pt, wtop) : json_null(), "variance_scale",
+			 r->two ? o->alpha / 2 : o->alpha, "sweep", welch_json(&r->sw, &r->fs, r->ps, r->shift_s, w),
+			 "top", r->two ? welch_json(&r->st, &r->ft, r->pt, r->shift_t, wtop) : json_null(), "variance_scale",
 			 r->scale_s, "p_bench", num(r->p), "p_holm", num(r->padj), "family_tests", m);
 	if (*out && r->two)
 		json_object_set_new(*out, "variance_scale_top", json_real(r->scale_t));
@@ -730,6 +748,46 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 	if (pc) /* both ran with --profile: where the time moved (profile.h) */
 		json_object_set_new(out, "profile", pc);
 	return out;
+}
+
+/* The machine's speed over a run as its probe read it (probe.h): the
+ * median over every point's readings, before and after, of the log of
+ * the geometric mean of the loop, system call and page fault times (the
+ * clock read aside, as probe_slowness does); NAN without probes (results
+ * older than the probe). */
+static double machine_level(const struct run_result *r)
+{
+	size_t cap = 0, k = 0;
+	for (int i = 0; i < r->nbenches; i++)
+		for (int j = 0; j < r->benches[i].nreps; j++)
+			cap += 2 * (size_t)r->benches[i].reps[j].npts;
+	double *v = malloc((cap + 1) * sizeof(double));
+	if (!v)
+		return NAN;
+	const int parts[] = {PROBE_LOOP, PROBE_SYSCALL, PROBE_FAULT};
+	for (int i = 0; i < r->nbenches; i++)
+		for (int j = 0; j < r->benches[i].nreps; j++)
+			for (int q = 0; q < r->benches[i].reps[j].npts; q++) {
+				const struct point *pt = &r->benches[i].reps[j].pts[q];
+				for (int s = 0; pt->has_probe && s < 2; s++) {
+					double sum = 0;
+					int m = 0;
+					for (size_t x = 0; x < sizeof(parts) / sizeof(parts[0]); x++)
+						if (pt->probe[s].ns[parts[x]] > 0) {
+							sum += log(pt->probe[s].ns[parts[x]]);
+							m++;
+						}
+					if (m == (int)(sizeof(parts) / sizeof(parts[0])))
+						v[k++] = sum / m;
+				}
+			}
+	double med = NAN;
+	if (k) {
+		qsort(v, k, sizeof(double), cmp_double);
+		med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	}
+	free(v);
+	return med;
 }
 
 /* Where the run swept its benches; results from before workers have no
@@ -1029,8 +1087,24 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		}
 		free(ns);
 	}
+	/* The run shift (the median change of the benches) is taken off each
+	 * bench's test when it is the machine's: when the probe moved with it
+	 * (within CMP_SHIFT_TOLERANCE). A shift the probe does not explain is
+	 * a change of the system: every bench is then judged on its whole
+	 * change (as with --keep-shift). */
 	struct fam fm;
-	t.family = family(rr, a->nbenches, &fm);
+	t.family = family(rr, a->nbenches, o->keep_shift, &fm);
+	double ma = machine_level(a), mb = machine_level(b), mach = mb - ma;
+	double shift = fm.shift_s;
+	int system_shift = 0;
+	if (!o->keep_shift && shift != 0 &&
+	    fabs(shift - (isfinite(mach) ? mach : 0)) >= log1p(CMP_SHIFT_TOLERANCE) &&
+	    fabs(expm1(shift)) >= o->threshold) {
+		system_shift = shift > 0 ? 1 : -1;
+		t.family = family(rr, a->nbenches, 1, &fm);
+		if (shift > 0) /* the whole system slower: a regression of its own */
+			t.regression = 1;
+	}
 	t.scale = fm.scale_s;
 	json_t *vchg = json_array(), *benches = json_array(), *refused = json_array();
 	json_t *tchg = json_array();
@@ -1088,6 +1162,27 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							    "that makes it (fork: up to x2)",
 							    ia, ib));
 	conditions(a, b, caveats);
+	char mtxt[64] = "was not read (no probe in these results)";
+	if (isfinite(mach))
+		snprintf(mtxt, sizeof(mtxt), "moved %+.1f%%", 100 * expm1(mach));
+	if (system_shift)
+		json_array_append_new(caveats,
+				      json_sprintf("run shift: B's benches were %.1f%% %s than A's as a whole "
+						   "(the median change over %d benches) and the machine's "
+						   "probe %s: %.0f%% or more apart, a change of the "
+						   "system%s; each bench is judged on its whole change",
+						   100 * fabs(expm1(shift)), shift > 0 ? "slower" : "faster",
+						   fm.used, mtxt, 100 * CMP_SHIFT_TOLERANCE,
+						   shift > 0 ? " (a regression: exit 3)" : ""));
+	else if (shift != 0 && fabs(expm1(shift)) >= 0.005)
+		json_array_append_new(caveats,
+				      json_sprintf("run shift: B's benches were %.1f%% %s than A's as a whole "
+						   "(the median change over %d benches; %.1f%% at the top of "
+						   "the sweeps), the machine's probe %s: the machine's, so "
+						   "each bench is judged on its change beyond it "
+						   "(--keep-shift: not)",
+						   100 * fabs(expm1(shift)), shift > 0 ? "slower" : "faster",
+						   fm.used, 100 * expm1(fm.shift_t), mtxt));
 	if (fm.scale_s > 1)
 		json_array_append_new(caveats,
 				      json_sprintf("run effect: the benches' changes vary %.1fx as much as "
@@ -1108,8 +1203,17 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 			 t.words[CMP_SLOWER], "noisy", t.words[CMP_NOISY], "regression", t.regression);
 	if (out)
 		json_object_set_new(out, "family",
-				    json_pack("{s:s,s:i,s:f,s:f,s:f,s:f,s:i,s:i}", "method", "holm",
-					      "tests", t.family, "variance_scale", fm.scale_s,
+				    json_pack("{s:s,s:i,s:f,s:o,s:s,s:b,s:f,s:f,s:f,s:f,s:i,s:i}",
+					      "method", "holm", "tests", t.family, "run_shift_pct",
+					      100 * expm1(shift), "machine_change_pct",
+					      num(100 * expm1(mach)), "run_shift",
+					      o->keep_shift	  ? "kept"
+					      : system_shift > 0 ? "slower"
+					      : system_shift < 0 ? "faster"
+					      : shift != 0	 ? "machine"
+								 : "none",
+					      "shift_removed", !o->keep_shift && !system_shift && shift != 0,
+					      "variance_scale", fm.scale_s,
 					      "variance_scale_top", fm.scale_t, "prior_df", fm.d0_s,
 					      "prior_df_top", fm.d0_t, "scale_benches", fm.used,
 					      "scale_min_benches", CMP_SCALE_MIN_TESTS));

@@ -40,6 +40,9 @@ struct cmp_opts {
 	 * side beyond every one of the other, is called with any number of
 	 * repetitions (0: from the history's spread, else the default below) */
 	double decisive;
+	/* --keep-shift: test each bench's whole change, not its change beyond
+	 * the run shift (the median change of the compare's benches) */
+	int keep_shift;
 };
 
 /* The decisive factor (docs/compare.md, "A large change"): the default,
@@ -47,6 +50,10 @@ struct cmp_opts {
  * spread at the top of the sweep) when that is larger. */
 #define CMP_DECISIVE_DEFAULT 6.0
 #define CMP_DECISIVE_SD 6.0
+/* The run shift (the median change of a compare's benches) is the
+ * machine's, and taken off each bench's test, when the probe's change
+ * between the runs is within this of it; beyond, it is the system's. */
+#define CMP_SHIFT_TOLERANCE 0.15
 /* The power a bench's detectable change is stated at (docs/compare.md,
  * "Power"): found in 9 of 10 compares. */
 #define CMP_POWER 0.9

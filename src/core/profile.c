@@ -167,7 +167,122 @@ struct ksyms {
 	char why[200]; /* when text is NULL */
 };
 
-static int ksyms_load(struct ksyms *k)
+/* The kernel's symbols are read once per run: the first profile parses
+ * /proc/kallsyms (some 120,000 lines formatted by the kernel: ~85 ms of
+ * CPU here, in every bench's worker) and leaves the sorted table in the
+ * run's scratch directory (KSYMS_CACHE, mode 0600: kernel addresses are
+ * for root), which the next benches' profiles read; a module loaded or
+ * unloaded since (another /proc/modules) has the table read anew. The
+ * file: the header, the n addresses, n name offsets, the names. */
+#define KSYMS_CACHE "kallsyms.cache"
+struct kcache_hdr {
+	char magic[8];
+	uint64_t n, names_len, modules;
+};
+
+static int ksyms_from_cache(struct ksyms *k, const char *dir, uint64_t modules)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/" KSYMS_CACHE, dir);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0)
+		return -1;
+	struct kcache_hdr h;
+	char *buf = NULL;
+	if (fstat(fd, &sb) || (size_t)sb.st_size < sizeof(h) || !(buf = malloc((size_t)sb.st_size + 1)))
+		goto fail;
+	size_t got = 0;
+	while (got < (size_t)sb.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)sb.st_size - got);
+		if (r <= 0)
+			goto fail;
+		got += (size_t)r;
+	}
+	memcpy(&h, buf, sizeof(h));
+	if (memcmp(h.magic, "SBKSYM1", 8) || !modules || h.modules != modules || !h.n ||
+	    h.n > (1u << 24) || h.names_len > (1u << 28) ||
+	    sizeof(h) + h.n * 12 + h.names_len != got || buf[got - 1] != 0)
+		goto fail;
+	if (!(k->s = malloc(h.n * sizeof(*k->s))))
+		goto fail;
+	const unsigned char *addr = (const unsigned char *)buf + sizeof(h);
+	const unsigned char *off = addr + h.n * 8;
+	const char *names = (const char *)off + h.n * 4;
+	for (uint64_t i = 0; i < h.n; i++) {
+		uint64_t a;
+		uint32_t o;
+		memcpy(&a, addr + i * 8, 8);
+		memcpy(&o, off + i * 4, 4);
+		if (o >= h.names_len || (i && a < k->s[i - 1].addr)) {
+			free(k->s);
+			k->s = NULL;
+			goto fail;
+		}
+		k->s[i] = (struct sym){.addr = a, .name = names + o};
+	}
+	close(fd);
+	k->text = buf;
+	k->n = (int)h.n;
+	return 0;
+fail:
+	free(buf);
+	close(fd);
+	return -1;
+}
+
+static void ksyms_to_cache(const struct ksyms *k, const char *dir, uint64_t modules)
+{
+	char path[4200], tmp[4300];
+	snprintf(path, sizeof(path), "%s/" KSYMS_CACHE, dir);
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	struct kcache_hdr h = {.magic = "SBKSYM1", .n = (uint64_t)k->n, .modules = modules};
+	for (int i = 0; i < k->n; i++)
+		h.names_len += strlen(k->s[i].name) + 1;
+	size_t len = sizeof(h) + h.n * 12 + h.names_len;
+	unsigned char *b = malloc(len);
+	if (!b)
+		return;
+	memcpy(b, &h, sizeof(h));
+	size_t at = sizeof(h) + h.n * 12;
+	for (int i = 0; i < k->n; i++) {
+		uint32_t o = (uint32_t)(at - sizeof(h) - h.n * 12);
+		memcpy(b + sizeof(h) + (size_t)i * 8, &k->s[i].addr, 8);
+		memcpy(b + sizeof(h) + h.n * 8 + (size_t)i * 4, &o, 4);
+		size_t l = strlen(k->s[i].name) + 1;
+		memcpy(b + at, k->s[i].name, l);
+		at += l;
+	}
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int ok = fd >= 0;
+	for (size_t w = 0; ok && w < len;) {
+		ssize_t r = write(fd, b + w, len - w);
+		ok = r > 0;
+		w += ok ? (size_t)r : 0;
+	}
+	if (fd >= 0 && close(fd))
+		ok = 0;
+	if (!ok || rename(tmp, path))
+		unlink(tmp);
+	free(b);
+}
+
+static int ksyms_read(struct ksyms *k);
+
+/* From the run's cache in dir (NULL: none), else from the kernel. */
+static int ksyms_load(struct ksyms *k, const char *dir)
+{
+	uint64_t modules = dir ? sys_kmodules_hash() : 0;
+	if (modules && ksyms_from_cache(k, dir, modules) == 0)
+		return 0;
+	if (ksyms_read(k))
+		return -1;
+	if (modules)
+		ksyms_to_cache(k, dir, modules);
+	return 0;
+}
+
+static int ksyms_read(struct ksyms *k)
 {
 	k->text = sys_kallsyms(k->why, sizeof(k->why));
 	if (!k->text)
@@ -367,6 +482,7 @@ struct profile {
 	char notes[4][200];
 	int nnotes;
 	const char *external; /* SCALEBENCH_PROFILE_EXTERNAL: the regions' file, no events */
+	const char *cache_dir; /* the run's scratch directory: the kernel's symbols, parsed */
 };
 
 static void pf_note(struct profile *pf, const char *fmt, const char *a, const char *b2)
@@ -420,7 +536,7 @@ int profile_at_parse(const char *s, uint64_t *out, char *err, size_t errlen)
 	return n;
 }
 
-struct profile *profile_new(const struct bench *b, const char *op_side)
+struct profile *profile_new(const struct bench *b, const char *op_side, const char *cache_dir)
 {
 	struct profile *pf = calloc(1, sizeof(*pf));
 	if (!pf)
@@ -429,6 +545,7 @@ struct profile *profile_new(const struct bench *b, const char *op_side)
 	snprintf(pf->op_side, sizeof(pf->op_side), "%s", op_side ? op_side : "bench");
 	const char *ext = getenv("SCALEBENCH_PROFILE_EXTERNAL");
 	pf->external = ext && *ext ? ext : NULL;
+	pf->cache_dir = cache_dir;
 	return pf;
 }
 
@@ -489,7 +606,7 @@ int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_
 		return -1;
 	if (!pf->ks_tried) {
 		pf->ks_tried = 1;
-		if (ksyms_load(&pf->ks))
+		if (ksyms_load(&pf->ks, pf->cache_dir))
 			pf_note(pf, "kernel addresses not named: %s%s", pf->ks.why, "");
 	}
 	struct ppoint *p = &pf->pts[pf->npts];
@@ -1185,6 +1302,18 @@ out:
 	return g;
 }
 
+/* The median of v[0..n) (sorted in place); NAN when n is 0. */
+static double median(double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n ? n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2 : NAN;
+}
+
 const json_t *profile_growth(const json_t *profile)
 {
 	const json_t *g = json_object_get(profile, "growth");
@@ -1212,12 +1341,18 @@ json_t *profile_finish(struct profile *pf, double wall_s)
 		json_object_set_new(o, "event", json_string(pf->event ? pf->event : "cpu-clock"));
 		json_object_set_new(o, "period_ns", json_integer(PROFILE_PERIOD_NS));
 		json_t *pts = json_array();
-		double slow[MAX_POINTS];
-		int ns = 0;
+		double slow[MAX_POINTS], cpu[MAX_POINTS];
+		int ns = 0, nc = 0;
 		for (int i = 0; i < nok; i++) {
 			json_array_append_new(pts, point_json(pf, ok[i]));
 			if (isfinite(ok[i]->slowdown))
 				slow[ns++] = ok[i]->slowdown;
+			/* sampling's cost: the profiled processes' CPU per op under
+			 * the events against the timed point's (a point profiled
+			 * alone has no timed point to compare with) */
+			if (isfinite(ok[i]->slowdown) && ok[i]->cpu_per_op > 0 &&
+			    ok[i]->prof_cpu_per_op > 0)
+				cpu[nc++] = ok[i]->prof_cpu_per_op / ok[i]->cpu_per_op;
 		}
 		json_object_set_new(o, "points", pts);
 		/* small N against the large one: the first and the last profiled */
@@ -1233,8 +1368,8 @@ json_t *profile_finish(struct profile *pf, double wall_s)
 				}
 			sl = ns % 2 ? slow[ns / 2] : (slow[ns / 2 - 1] + slow[ns / 2]) / 2;
 		}
-		json_object_set_new(o, "overhead", json_pack("{s:f,s:o}", "wall_s", wall_s, "slowdown",
-							     jnum(sl)));
+		json_object_set_new(o, "overhead", json_pack("{s:f,s:o,s:o}", "wall_s", wall_s, "slowdown",
+							     jnum(sl), "cpu", jnum(median(cpu, nc))));
 	}
 	if (pf->nnotes && !json_object_get(o, "unavailable")) {
 		json_t *n = json_array();

@@ -22,7 +22,7 @@
 #include "core/result.h"
 
 #define PROFILE_PERIOD_NS 100000u /* one sample per 100 us of CPU (10 kHz) */
-#define PROFILE_MIN_S 0.25        /* a profiled point samples at least this long */
+#define PROFILE_MIN_S 0.1         /* a profiled point samples at least this long (within the budget) */
 #define PROFILE_MAX_PROCS 8       /* processes of one side profiled (the rest said) */
 
 /* run --profile-at N[,N...]: the N also profiled, besides each bench's
@@ -37,9 +37,11 @@ struct profile;
 int profile_at_parse(const char *s, uint64_t *out, char *err, size_t errlen);
 
 /* A profile of bench b (op_side: the side whose process runs the timed
- * operation: "bench", or a peer's side such as "caller"); NULL when out
- * of memory. */
-struct profile *profile_new(const struct bench *b, const char *op_side);
+ * operation: "bench", or a peer's side such as "caller"); cache_dir: the
+ * run's scratch directory, where the kernel's symbol table, once read, is
+ * left for the next benches (NULL: read by each); NULL when out of
+ * memory. */
+struct profile *profile_new(const struct bench *b, const char *op_side, const char *cache_dir);
 /* Before a profiled point at N = n: open the events on the bench's process
  * and on each peer in env. 0; -1 when profiling is unavailable (the reason
  * is kept, and every later call is a no-op). */

@@ -396,7 +396,7 @@ int bench_category_worst(const struct bench_result *b, char *name, size_t len, d
 		return -1;
 	cat_name(&c[w], name, len);
 	*p99_ns = c[w].p99_ns;
-	*ratio = k > 1 && c[0].p99_ns > 0 ? c[w].p99_ns / c[0].p99_ns : NAN;
+	*ratio = k > 1 && w > 0 && c[0].p99_ns > 0 ? c[w].p99_ns / c[0].p99_ns : NAN;
 	return 0;
 }
 
@@ -412,12 +412,15 @@ char *bench_category_headline(const struct bench_result *b, char *buf, size_t le
 		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "%s%s %s", i ? ", " : "p99 ", nm,
 				      fmt_ns(c[i].p99_ns, a, sizeof(a)));
 	}
-	if (k > 1 && c[0].p99_ns > 0) {
+	if (k > 1 && w > 0 && c[0].p99_ns > 0) {
 		cat_name(&c[w], nm, sizeof(nm));
 		o += (size_t)snprintf(buf + o, o < len ? len - o : 0, "; worst %s (%.3gx ", nm,
 				      c[w].p99_ns / c[0].p99_ns);
 		cat_name(&c[0], nm, sizeof(nm));
 		snprintf(buf + o, o < len ? len - o : 0, "%s)", nm);
+	} else if (k > 1) { /* the first is the worst: no ratio to give */
+		cat_name(&c[w], nm, sizeof(nm));
+		snprintf(buf + o, o < len ? len - o : 0, "; worst %s", nm);
 	}
 	return buf;
 }

@@ -215,12 +215,12 @@ struct cat_tail {
 int bench_category_tails(const struct bench_result *b, struct cat_tail *out, int cap, int *worst);
 /* Its headline, the same in the summary, the report and compare:
  * "p99 none 41.1 us, cpu 43.4 us, io 400 us; worst io (9.7x none)"
- * (the ratio against the first category). Into buf; "" when no point
- * measured. */
+ * (the ratio against the first category; none when the first is the
+ * worst). Into buf; "" when no point measured. */
 char *bench_category_headline(const struct bench_result *b, char *buf, size_t len);
 /* The worst category's name ("N=4" without names) and its tail's ratio
- * against the first category's (NAN with one category): 0, or -1 when
- * none was measured. */
+ * against the first category's (NAN with one category, or when the first
+ * is the worst): 0, or -1 when none was measured. */
 int bench_category_worst(const struct bench_result *b, char *name, size_t len, double *p99_ns,
 			 double *ratio);
 /* Concurrency axes without a throughput fit (USL_NONE: too few N): a

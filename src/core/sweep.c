@@ -715,7 +715,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		probe_reference(&ref, 3);
 	/* run --profile: in the last repetition, at its first and last N */
 	struct profile *pf = o->profile && repi == o->repeat - 1
-				     ? profile_new(b, b->op_far ? "caller" : "bench")
+				     ? profile_new(b, b->op_far ? "caller" : "bench", o->scratch)
 				     : NULL;
 	double prof_wall = 0;
 	uint64_t have = 0, at[PROFILE_AT_MAX];

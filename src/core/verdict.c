@@ -434,13 +434,19 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 			 "cost at n=%g, b/se %.1f)", growth_name(br->v.cls), 100 * br->v.growth_share,
 			 br->v.nmax, br->v.b_se > 0 ? br->v.b / br->v.b_se : 0.0);
 	unsigned mult = budget_mult(so);
+	uint64_t own = mult * spent_ns, pool = ops->pool_ns ? *ops->pool_ns : UINT64_MAX;
+	if (pool < (uint64_t)1e8) { /* none left (a tenth of a second is no round) */
+		bench_add_note(br, "verdict %s: no repetitions added: the run's time for them (with "
+				   "--quick a fifth of its sweeps') was spent on cheaper benches", why);
+		return 0;
+	}
 	int sweeps = br->nreps;
 	struct cost_model cm = {.nmax = (double)ns[np - 1], .br = br};
 	double sampled = 0;
 	for (int i = 0; i < br->reps[0].npts; i++)
 		sampled += br->reps[0].pts[i].elapsed_s * 1e9;
 	cm.grow_ns = fmax((double)spent_ns / (sweeps > 0 ? sweeps : 1) - sampled, 0);
-	uint64_t t0 = clock_ns(), cap = mult * spent_ns, seed = (t0 ^ (uint64_t)getpid()) | 1;
+	uint64_t t0 = clock_ns(), cap = own < pool ? own : pool, seed = (t0 ^ (uint64_t)getpid()) | 1;
 	int rounds = 0, points = 0, skipped = 0, ret = 0, stop = 0;
 	while (!stop && !reg_stop_requested() && clock_ns() - t0 < cap && rounds < 20) {
 		for (int i = np - 1; i > 0; i--) { /* Fisher-Yates */
@@ -499,14 +505,25 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 			break; /* settled; or the budget did not hold a whole round */
 	}
 	static const char *const times[] = {"", "once", "twice", "three times"};
+	uint64_t used = clock_ns() - t0;
+	if (ops->pool_ns)
+		*ops->pool_ns -= used < *ops->pool_ns ? used : *ops->pool_ns;
 	if (rounds)
 		bench_add_note(br, "verdict %s: %d more repetition%s, each N %s in shuffled order (%d "
-				   "points%s, %.1f s of %.1f s: %s the sweeps): now %s",
+				   "points%s, %.1f s of %.1f s: %s the sweeps%s): now %s",
 			       why, rounds, rounds == 1 ? "" : "s", ops->how, points,
 			       skipped ? ", some N left out: they would not fit in the time left" : "",
-			       (double)(clock_ns() - t0) / 1e9, (double)cap / 1e9, times[mult],
+			       (double)used / 1e9, (double)cap / 1e9, times[mult],
+			       cap < own ? ", cut to what the run had left for rounds" : "",
 			       br->v.cls == GROWTH_UNCLEAR ? "still unclear" : growth_name(br->v.cls));
 	return ret;
+}
+
+uint64_t verdict_run_pool(const struct sweep_opts *so, uint64_t sweeps_ns, uint64_t longest_ns)
+{
+	if (!so->quick)
+		return UINT64_MAX;
+	return sweeps_ns / 5 > longest_ns ? sweeps_ns / 5 : longest_ns;
 }
 
 int verdict_bench(const struct bench *b, const struct sweep_opts *so, struct bench_result *br,

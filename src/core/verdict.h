@@ -44,6 +44,10 @@ struct verdict_ops {
 	int (*measure_point)(void *ctx, uint64_t n, struct point *pt);
 	/* For the note: how each point was measured ("in a fresh worker"). */
 	const char *how;
+	/* Optional: the time the run has left for rounds over all its benches
+	 * (verdict_run_pool), lessened by what each bench's rounds spend;
+	 * NULL: no cap beyond each bench's own. */
+	uint64_t *pool_ns;
 };
 
 /* A repetition's verdict from its own points. */
@@ -74,6 +78,13 @@ int verdict_decides(const struct bench *b, const struct sweep_opts *so);
  * new file system) only then. */
 int verdict_undecided(const struct bench *b, const struct sweep_opts *so,
 		      const struct bench_result *br);
+/* The run's time for rounds over all its benches, from the time all their
+ * sweeps took and the longest bench's: with --quick a fifth of the sweeps'
+ * time (the quick suite stays within a fifth above it), or the longest
+ * bench's if more (a run of a few benches keeps each bench's own budget),
+ * else UINT64_MAX (each bench's own budget alone). A caller with a cap
+ * settles the cheapest benches first. */
+uint64_t verdict_run_pool(const struct sweep_opts *so, uint64_t sweeps_ns, uint64_t longest_ns);
 /* After b's last repetition: settle, then (verdict_decides) the rounds of
  * --decide within once, twice or three times spent_ns (the time its
  * repetitions took), each point by ops->measure_point, and settle again.

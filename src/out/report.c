@@ -100,7 +100,7 @@ static const char *headline(const struct bench_result *b, char *buf, size_t len)
 		const struct usl *u = &b->usl;
 		const char *trend = u->cls == USL_NONE ? bench_ops_trend(b, &r) : NULL;
 		if (trend)
-			snprintf(buf, len, "%s x%.2f", trend, r);
+			snprintf(buf, len, "%s x%.3g", trend, r);
 		else if (u->cls == USL_RETROGRADE)
 			snprintf(buf, len, "retrograde past N*=%.3g", u->peak_n);
 		else

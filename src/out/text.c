@@ -59,7 +59,7 @@ static void print_usl(FILE *f, const struct bench_result *br)
 	if (trend && bench_ops_range(br, &n0, &x0, &n1, &x1) == 0) {
 		/* no fit (too few N): what the throughput did, as measured */
 		char y2[32];
-		snprintf(w, sizeof(w), "%s x%.2f", trend, r);
+		snprintf(w, sizeof(w), "%s x%.3g", trend, r);
 		fprintf(f, "%-10s %s %s/s@N=%g, %s@N=%g (no fit", w, fmt_rate(x0, x, sizeof(x)),
 			br->unit ? br->unit : "op", n0, fmt_rate(x1, y2, sizeof(y2)), n1);
 		if (u->noversub && !u->oversub_fitted)
@@ -623,8 +623,8 @@ static void print_profiles(const struct run_result *r, FILE *f, int *any)
 {
 	char a[32], lb[160], why[8][240];
 	int nwhy = 0, nwhyb[8] = {0}, nprof = 0;
-	double wall = 0, slow[512];
-	int nslow = 0;
+	double wall = 0, slow[512], cpu[512];
+	int nslow = 0, ncpu = 0;
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *br = &r->benches[i];
 		const json_t *pf = br->profile;
@@ -647,6 +647,9 @@ static void print_profiles(const struct run_result *r, FILE *f, int *any)
 		double sl = json_number_value(json_object_get(ov, "slowdown"));
 		if (sl > 0 && nslow < 512)
 			slow[nslow++] = sl;
+		double cr = json_number_value(json_object_get(ov, "cpu"));
+		if (cr > 0 && ncpu < 512)
+			cpu[ncpu++] = cr;
 		const json_t *g = profile_growth(pf);
 		const json_t *at = json_object_get(g, "attribution");
 		double d = json_number_value(json_object_get(g, "delta_ns"));
@@ -687,6 +690,12 @@ static void print_profiles(const struct run_result *r, FILE *f, int *any)
 				slow[j] = slow[j - 1];
 				slow[j - 1] = t;
 			}
+		for (int i = 1; i < ncpu; i++) /* the median CPU ratio */
+			for (int j = i; j > 0 && cpu[j - 1] > cpu[j]; j--) {
+				double t = cpu[j];
+				cpu[j] = cpu[j - 1];
+				cpu[j - 1] = t;
+			}
 		if (!(*any)++)
 			fprintf(f, "\n");
 		fprintf(f, "prof %d bench%s profiled: %.1f s of the run's %.1f s (%.0f%%)", nprof,
@@ -696,6 +705,9 @@ static void print_profiles(const struct run_result *r, FILE *f, int *any)
 			fprintf(f, "; the op under sampling: x%.2f its timed median (median of %d benches)",
 				nslow % 2 ? slow[nslow / 2] : (slow[nslow / 2 - 1] + slow[nslow / 2]) / 2,
 				nslow);
+		if (ncpu)
+			fprintf(f, "; sampling's cost: x%.2f CPU per op",
+				ncpu % 2 ? cpu[ncpu / 2] : (cpu[ncpu / 2 - 1] + cpu[ncpu / 2]) / 2);
 		fputc('\n', f);
 	}
 }

@@ -58,6 +58,10 @@ void sys_perf_close(struct sys_perf *p);
  * lines, modules included), malloc'd; NULL with the reason in why (not
  * readable, or every address hidden by kernel.kptr_restrict). */
 char *sys_kallsyms(char *why, size_t whylen);
+/* A hash of the kernel's loaded modules (/proc/modules: names, sizes,
+ * addresses), which changes when one is loaded or unloaded; a constant
+ * for a kernel without modules; 0 when not known. */
+uint64_t sys_kmodules_hash(void);
 /* The mappings of process pid (/proc/PID/maps), malloc'd; NULL if gone. */
 char *sys_maps(pid_t pid);
 

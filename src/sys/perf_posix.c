@@ -53,6 +53,8 @@ char *sys_kallsyms(char *why, size_t whylen)
 	return NULL;
 }
 
+uint64_t sys_kmodules_hash(void) { return 0; }
+
 char *sys_maps(pid_t pid)
 {
 	(void)pid;

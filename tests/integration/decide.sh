@@ -20,7 +20,8 @@ mkdir -p "$T/target"
 # and counted, with the note; and the budget was kept: the note's time
 # within its budget (plus one point's worth of estimate error: 25% and
 # 0.5 s), the budget MULT (1: --quick) times the sweep's time, which is at
-# most the run's time less the rounds'
+# most the run's time less the rounds'; or, with --quick, no repetitions
+# and a note that the run's time for them was spent
 rule() {
 	python3 - "$1" "${2:-1}" <<'PY'
 import json, re, sys
@@ -40,6 +41,8 @@ for b in d["benches"]:
         if added or notes or len(reps) != 1 or "added_repetitions" in b:
             bad.append(name + ": decided by its sweep, yet repetitions added")
         continue
+    if not added and any("no repetitions added: the run's time for them" in n for n in b["notes"]):
+        continue  # --quick: the run's time for rounds went to cheaper benches
     if not added or len(added) != b.get("added_repetitions") or len(added) != len(reps) - 1 or reps[0].get("added") or len(notes) != 1:
         bad.append(name + ": undecided sweep (%s), %d added, %s counted, %d notes" % (v0["class"], len(added), b.get("added_repetitions"), len(notes)))
         continue

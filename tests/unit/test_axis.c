@@ -174,6 +174,16 @@ static void test_category(void)
 	CHECK(bench_category_worst(&b, nm, sizeof(nm), &w, &ratio) == 0 && !strcmp(nm, "io") &&
 		      w == 800e3 && ratio == 8,
 	      "worst %s %g x%g", nm, w, ratio);
+	/* the first category the worst: named, no ratio */
+	double keep[2] = {b.reps[0].pts[0].st.p99, b.reps[1].pts[0].st.p99};
+	b.reps[0].pts[0].st.p99 = b.reps[1].pts[0].st.p99 = 2e6;
+	bench_category_headline(&b, hl, sizeof(hl));
+	CHECK(!strcmp(hl, "p99 none 2 ms, cpu 200 us, io 800 us; worst none"), "first worst: %s", hl);
+	CHECK(bench_category_worst(&b, nm, sizeof(nm), &w, &ratio) == 0 && !strcmp(nm, "none") &&
+		      isnan(ratio),
+	      "first worst: %s x%g", nm, ratio);
+	b.reps[0].pts[0].st.p99 = keep[0];
+	b.reps[1].pts[0].st.p99 = keep[1];
 	CHECK(!strcmp(axis_kind_name(3), "category") && axis_kind_from_name("category") == 3,
 	      "the kind's name");
 

@@ -170,8 +170,25 @@ static void test_detectable(void)
 	CHECK(found > 0.86 * n && found < 0.95 * n, "found %d of %d at the detectable change %g", found, n, d);
 }
 
+/* The run shift: the median d of 8 or more tests, taken off each. */
+static void test_center(void)
+{
+	struct cmp_test f[9];
+	for (int i = 0; i < 9; i++)
+		f[i] = (struct cmp_test){0.1 * i, 0.01, 4};
+	double g = cmp_center(f, 9);
+	CHECK(fabs(g - 0.4) < 1e-12 && fabs(f[0].d + 0.4) < 1e-12 && fabs(f[8].d - 0.4) < 1e-12,
+	      "median of 0..0.8 taken off: %g (f0 %g, f8 %g)", g, f[0].d, f[8].d);
+	CHECK(f[3].se2 == 0.01 && f[3].df == 4, "variances and df kept");
+	g = cmp_center(f, 8); /* even: the mean of the middle two */
+	CHECK(fabs(g - (-0.05)) < 1e-12, "8 tests: mean of the middle two: %g", g);
+	struct cmp_test few[7] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}};
+	CHECK(cmp_center(few, 7) == 0 && few[0].d == 1, "under CMP_SCALE_MIN_TESTS: no shift");
+}
+
 int main(void)
 {
+	test_center();
 	test_welch();
 	test_special();
 	test_holm();

@@ -281,12 +281,69 @@ static void family_tests(void)
 		whole += reg == 1;
 		if (k == 0) {
 			const char *cv = json_string_value(json_array_get(json_object_get(c, "caveats"), 0));
-			CHECK(cv && strstr(cv, "run effect"), "a whole run shifted: named as a run effect ('%s')",
+			CHECK(cv && strstr(cv, "run shift: B's benches were 10.") &&
+				      strstr(cv, "the machine's, so each bench is judged on its change beyond"),
+			      "a whole run 10%% slower, no probe: named as the machine's run shift ('%s')",
 			      cv ? cv : "");
 		}
 		json_decref(c);
 	}
 	CHECK(whole == 0, "a whole run 10%% slower: no exit 3 (%d of 10)", whole);
+	/* a whole run 12% slower (within CMP_SHIFT_TOLERANCE: the machine's,
+	 * taken off) with one bench 30% slower beyond it and a run effect of
+	 * 2% per bench: that bench is found every time, no other, while with
+	 * --keep-shift the shift hides it (the run scale takes every bench's
+	 * 12% for the runs' noise) */
+	int fshift = 0, fkeep = 0, oshift = 0;
+	for (int k = 0; k < 10; k++) {
+		static double la[3 * NB], lb[3 * NB];
+		for (int i = 0; i < NB; i++) {
+			double ea = exp(0.02 * gauss(&seed)), eb = exp(0.02 * gauss(&seed));
+			for (int q = 0; q < 3; q++) {
+				la[3 * i + q] = ea * exp(0.01 * gauss(&seed));
+				lb[3 * i + q] = 1.12 * eb * exp(0.01 * gauss(&seed)) * (i == 17 ? 1.3 : 1);
+			}
+		}
+		for (int keep = 0; keep < 2; keep++) {
+			struct run_result a, b;
+			make_many(&a, NB, la);
+			make_many(&b, NB, lb);
+			struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .keep_shift = keep};
+			int reg = -1;
+			json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+			size_t i;
+			json_t *v;
+			json_array_foreach(json_object_get(c, "benches"), i, v) {
+				int sl = !strcmp(json_string_value(json_object_get(v, "word")), "slower");
+				if (i == 17)
+					*(keep ? &fkeep : &fshift) += sl && reg == 1;
+				else if (!keep)
+					oshift += sl;
+			}
+			json_decref(c);
+			result_free(&a);
+			result_free(&b);
+		}
+	}
+	CHECK(fshift == 10, "a run 12%% slower, one bench 30%% beyond: found in %d of 10", fshift);
+	CHECK(oshift == 0, "... and no other bench slower (%d)", oshift);
+	CHECK(fkeep < fshift, "... with --keep-shift found in %d of 10 only", fkeep);
+	/* a whole run 40% slower, no probe moved with it: the system's, a
+	 * regression of its own (exit 3) */
+	{
+		static double la[3 * NB], lb[3 * NB];
+		for (int i = 0; i < 3 * NB; i++) {
+			la[i] = exp(0.01 * gauss(&seed));
+			lb[i] = 1.40 * exp(0.01 * gauss(&seed));
+		}
+		int reg = -1;
+		json_t *c = compare_many(la, lb, &reg);
+		const char *rs = json_string_value(json_object_get(json_object_get(c, "family"), "run_shift"));
+		CHECK(reg == 1 && rs && !strcmp(rs, "slower"),
+		      "a whole run 40%% slower, no probe: the system's run shift, exit 3 (reg %d, %s)", reg,
+		      rs ? rs : "none");
+		json_decref(c);
+	}
 	/* sensitivity: one bench 20% slower among 66, quiet runs */
 	int found = 0, others = 0;
 	for (int k = 0; k < 10; k++) {

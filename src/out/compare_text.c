@@ -72,17 +72,8 @@ static const char *gnum(double x, const char *fmt, char *buf)
 	return buf;
 }
 
-void compare_print_text(const json_t *c, FILE *f)
+static void print_verdict_changes(const json_t *c, FILE *f)
 {
-	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-	print_side(f, "A", json_object_get(c, "a"));
-	print_side(f, "B", json_object_get(c, "b"));
-	fprintf(f, "threshold %.3g%%, alpha %.3g; bench words from the repetitions (Welch's t, "
-		   "at least %lld a side%s); point words from the samples (Mann-Whitney U; "
-		   "delta = Cliff's delta, > 0: B slower)\n",
-		jnum(c, "threshold_pct"), jnum(c, "alpha"),
-		(long long)json_integer_value(json_object_get(c, "min_repetitions")),
-		json_is_true(json_object_get(c, "strict")) ? "; --strict: else from the samples" : "");
 	const json_t *vc = json_object_get(c, "verdict_changes");
 	size_t i;
 	json_t *v;
@@ -99,6 +90,12 @@ void compare_print_text(const json_t *c, FILE *f)
 				: json_is_true(json_object_get(v, "worse")) ? "  WORSE"
 									    : "  better");
 	}
+}
+
+static void print_throughput_changes(const json_t *c, FILE *f)
+{
+	size_t i;
+	json_t *v;
 	const json_t *tc = json_object_get(c, "throughput_changes");
 	if (json_array_size(tc)) {
 		fprintf(f, "\nthroughput (concurrency axes, Universal Scalability Law):\n");
@@ -123,144 +120,166 @@ void compare_print_text(const json_t *c, FILE *f)
 		}
 		fprintf(f, "  (* significant: 95%% intervals apart, or p < alpha and beyond the threshold)\n");
 	}
-	fprintf(f, "\n%-12s %8s %10s %10s %8s %10s %10s %8s %8s %6s  %s\n", "bench", "N",
-		"median A", "median B", "change", "p99 A", "p99 B", "change", "p", "delta", "word");
-	const json_t *benches = json_object_get(c, "benches");
-	json_array_foreach(benches, i, v) {
-		size_t k;
-		json_t *p;
-		const json_t *pts = json_object_get(v, "points");
-		if (!json_array_size(pts))
-			fprintf(f, "%-12s %8s  (no point in common: %s in A, %s in B)\n",
-				js(v, "name"), "-", js(v, "status_a"), js(v, "status_b"));
-		json_array_foreach(pts, k, p) {
-			double pv = jnum(p, "p");
-			char pb[16];
-			if (!isfinite(pv))
-				snprintf(pb, sizeof(pb), "-");
-			else if (pv < 1e-4)
-				snprintf(pb, sizeof(pb), "<1e-4");
-			else
-				snprintf(pb, sizeof(pb), "%.4f", pv);
-			const char *w = js(p, "word");
-			char nb[32]; /* N, or a category axis' category by name */
-			const char *cat = json_string_value(json_object_get(p, "category"));
-			if (cat)
-				snprintf(nb, sizeof(nb), "%.8s", cat);
-			else
-				snprintf(nb, sizeof(nb), "%lld",
-					 (long long)json_integer_value(json_object_get(p, "n")));
-			fprintf(f, "%-12s %8s %10s %10s %8s %10s %10s %8s %8s %+6.2f  %s\n",
-				js(v, "name"), nb,
-				fmt_ns(jnum(p, "median_a_ns"), b1, sizeof(b1)),
-				fmt_ns(jnum(p, "median_b_ns"), b2, sizeof(b2)),
-				pct(jnum(p, "median_change_pct"), b3, sizeof(b3)),
-				fmt_ns(jnum(p, "p99_a_ns"), b4, sizeof(b4)),
-				fmt_ns(jnum(p, "p99_b_ns"), b5, sizeof(b5)),
-				pct(jnum(p, "p99_change_pct"), b6, sizeof(b6)), pb, jnum(p, "delta"),
-				!strcmp(w, "slower") ? "SLOWER" : w);
-		}
-		if (json_array_size(pts)) {
-			const char *w = js(v, "word");
-			const json_t *rt = json_object_get(v, "repetition_test");
-			char how[400];
-			if (json_is_object(rt)) {
-				const json_t *sw = json_object_get(rt, "sweep"), *tp = json_object_get(rt, "top");
-				char pa[16], pt[80];
-				snprintf(pa, sizeof(pa), "%.3g", jnum(sw, "p"));
-				pt[0] = 0;
-				if (json_is_object(tp))
-					snprintf(pt, sizeof(pt), ", top third %s p %.3g",
-						 pct(jnum(tp, "change_pct"), b3, sizeof(b3)), jnum(tp, "p"));
-				char ph[160] = ""; /* Holm over the compare's benches (absent in old JSON) */
-				const json_t *hi = json_object_get(rt, "history");
-				char hs[80] = "";
-				if (json_is_object(hi))
-					snprintf(hs, sizeof(hs), "; run-to-run spread %.2g%% (%lld earlier runs)",
-						 jnum(hi, "spread_pct"),
-						 (long long)json_integer_value(json_object_get(hi, "runs")));
-				if (json_is_number(json_object_get(rt, "p_holm")))
-					snprintf(ph, sizeof(ph), "%s; family p %.3g (Holm, %lld benches)", hs,
-						 jnum(rt, "p_holm"),
-						 (long long)json_integer_value(json_object_get(rt, "family_tests")));
-				const json_t *dt = json_object_get(rt, "detectable");
-				char fd[64] = "";
-				double dv = jnum(dt, "sweep_pct");
-				if (isfinite(dv) && dv < 100)
-					snprintf(fd, sizeof(fd), "; finds +%.2g%% (%.0f%% power)", dv,
-						 100 * jnum(dt, "power"));
-				else if (isfinite(dv))
-					snprintf(fd, sizeof(fd), "; finds %.3gx (%.0f%% power)", 1 + dv / 100,
-						 100 * jnum(dt, "power"));
-				snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s%s%s",
-					 (long long)json_integer_value(json_object_get(rt, "repetitions_a")),
-					 (long long)json_integer_value(json_object_get(rt, "repetitions_b")),
-					 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt, ph, fd);
-			} else if (!strcmp(w, "insufficient") || !strcmp(js(v, "test"), "decisive")) {
-				char lv[96] = "";
-				if (isfinite(jnum(v, "sweep_change_pct")))
-					snprintf(lv, sizeof(lv), ": sweep %s%s%s",
-						 pct(jnum(v, "sweep_change_pct"), b2, sizeof(b2)),
-						 isfinite(jnum(v, "top_change_pct")) ? ", top third " : "",
-						 isfinite(jnum(v, "top_change_pct"))
-							 ? pct(jnum(v, "top_change_pct"), b3, sizeof(b3)) : "");
-				snprintf(how, sizeof(how), "; %lld and %lld repetitions%s",
-					 (long long)json_integer_value(json_object_get(v, "repetitions_a")),
-					 (long long)json_integer_value(json_object_get(v, "repetitions_b")), lv);
-			} else {
-				snprintf(how, sizeof(how), "; from the samples (--strict)");
-			}
-			const json_t *dz = json_object_get(v, "decisive");
-			char dec[200] = "";
-			if (strcmp(js(dz, "word"), "none") && json_is_string(json_object_get(dz, "word"))) {
-				const char *basis = js(dz, "basis");
-				snprintf(dec, sizeof(dec), "; decisive: the top two points %s, beyond %.3gx (%s)",
-					 pct(jnum(dz, "top_change_pct"), b4, sizeof(b4)), jnum(dz, "factor"),
-					 !strcmp(basis, "history") ? "6 x this bench's run-to-run spread here"
-					 : !strcmp(basis, "default") ? "the default; no history of this bench here"
-								     : basis);
-			}
-			fprintf(f, "%-12s %8s  median change %s; slower at %lld, faster at %lld of %lld "
-				   "points%s%s  => %s\n",
-				js(v, "name"), "bench", pct(jnum(v, "median_change_pct"), b1, sizeof(b1)),
-				(long long)json_integer_value(json_object_get(v, "points_slower")),
-				(long long)json_integer_value(json_object_get(v, "points_faster")),
-				(long long)json_integer_value(json_object_get(v, "points_compared")), how, dec,
-				!strcmp(w, "slower") ? "SLOWER" : w);
-		}
-		const json_t *pc = json_object_get(v, "profile");
-		if (json_array_size(json_object_get(pc, "functions"))) { /* both ran --profile */
-			fprintf(f, "%-12s %8s  at N=%lld, CPU/op %s -> %s; self cost per op:", js(v, "name"),
-				"profile", (long long)json_integer_value(json_object_get(pc, "n")),
-				fmt_ns(jnum(pc, "cpu_per_op_a_ns"), b1, sizeof(b1)),
-				fmt_ns(jnum(pc, "cpu_per_op_b_ns"), b2, sizeof(b2)));
-			size_t q;
-			const json_t *fe;
-			json_array_foreach(json_object_get(pc, "functions"), q, fe) {
-				double d = jnum(fe, "self_delta_ns");
-				fprintf(f, "%s %s %s%s (%.1f%% -> %.1f%%)", q ? "," : "", js(fe, "name"),
-					d >= 0 ? "+" : "-", fmt_ns(fabs(d), b3, sizeof(b3)), 100 * jnum(fe, "share_a"),
-					100 * jnum(fe, "share_b"));
-			}
-			fputc('\n', f);
-		}
-		const json_t *nf = json_object_get(v, "noise_floor");
-		if (json_is_object(nf)) {
-			const json_t *note = json_object_get(nf, "note");
-			if (json_is_string(note))
-				fprintf(f, "%-12s %8s  %s; the threshold (%.3g%%) alone\n", js(v, "name"),
-					"floor", json_string_value(note), jnum(nf, "threshold_pct"));
-			else
-				fprintf(f, "%-12s %8s  run-to-run spread %.3g%% over %lld earlier runs, "
-					   "floor (%.3g x spread) %.3g%%%s\n",
-					js(v, "name"), "floor", jnum(nf, "spread_pct"),
-					(long long)json_integer_value(json_object_get(nf, "runs")),
-					jnum(nf, "k"), jnum(nf, "floor_pct"),
-					json_is_true(json_object_get(nf, "used"))
-						? ": the threshold"
-						: " (under the threshold, which stays)");
-		}
+}
+
+/* A bench's rows, one a point in common. */
+static void print_points(const json_t *v, FILE *f)
+{
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+	size_t k;
+	json_t *p;
+	const json_t *pts = json_object_get(v, "points");
+	json_array_foreach(pts, k, p) {
+		double pv = jnum(p, "p");
+		char pb[16];
+		if (!isfinite(pv))
+			snprintf(pb, sizeof(pb), "-");
+		else if (pv < 1e-4)
+			snprintf(pb, sizeof(pb), "<1e-4");
+		else
+			snprintf(pb, sizeof(pb), "%.4f", pv);
+		const char *w = js(p, "word");
+		char nb[32]; /* N, or a category axis' category by name */
+		const char *cat = json_string_value(json_object_get(p, "category"));
+		if (cat)
+			snprintf(nb, sizeof(nb), "%.8s", cat);
+		else
+			snprintf(nb, sizeof(nb), "%lld",
+				 (long long)json_integer_value(json_object_get(p, "n")));
+		fprintf(f, "%-12s %8s %10s %10s %8s %10s %10s %8s %8s %+6.2f  %s\n",
+			js(v, "name"), nb,
+			fmt_ns(jnum(p, "median_a_ns"), b1, sizeof(b1)),
+			fmt_ns(jnum(p, "median_b_ns"), b2, sizeof(b2)),
+			pct(jnum(p, "median_change_pct"), b3, sizeof(b3)),
+			fmt_ns(jnum(p, "p99_a_ns"), b4, sizeof(b4)),
+			fmt_ns(jnum(p, "p99_b_ns"), b5, sizeof(b5)),
+			pct(jnum(p, "p99_change_pct"), b6, sizeof(b6)), pb, jnum(p, "delta"),
+			!strcmp(w, "slower") ? "SLOWER" : w);
 	}
+}
+
+/* A bench's line: its word and how it was reached (the repetitions' test,
+ * or why not), and the decisive factor's. */
+static void print_bench_line(const json_t *v, FILE *f)
+{
+	char b1[32], b2[32], b3[32], b4[32];
+	const char *w = js(v, "word");
+	const json_t *rt = json_object_get(v, "repetition_test");
+	char how[400];
+	if (json_is_object(rt)) {
+		const json_t *sw = json_object_get(rt, "sweep"), *tp = json_object_get(rt, "top");
+		char pa[16], pt[80];
+		snprintf(pa, sizeof(pa), "%.3g", jnum(sw, "p"));
+		pt[0] = 0;
+		if (json_is_object(tp))
+			snprintf(pt, sizeof(pt), ", top third %s p %.3g",
+				 pct(jnum(tp, "change_pct"), b3, sizeof(b3)), jnum(tp, "p"));
+		char ph[160] = ""; /* Holm over the compare's benches (absent in old JSON) */
+		const json_t *hi = json_object_get(rt, "history");
+		char hs[80] = "";
+		if (json_is_object(hi))
+			snprintf(hs, sizeof(hs), "; run-to-run spread %.2g%% (%lld earlier runs)",
+				 jnum(hi, "spread_pct"),
+				 (long long)json_integer_value(json_object_get(hi, "runs")));
+		if (json_is_number(json_object_get(rt, "p_holm")))
+			snprintf(ph, sizeof(ph), "%s; family p %.3g (Holm, %lld benches)", hs,
+				 jnum(rt, "p_holm"),
+				 (long long)json_integer_value(json_object_get(rt, "family_tests")));
+		const json_t *dt = json_object_get(rt, "detectable");
+		char fd[64] = "";
+		double dv = jnum(dt, "sweep_pct");
+		if (isfinite(dv) && dv < 100)
+			snprintf(fd, sizeof(fd), "; finds +%.2g%% (%.0f%% power)", dv,
+				 100 * jnum(dt, "power"));
+		else if (isfinite(dv))
+			snprintf(fd, sizeof(fd), "; finds %.3gx (%.0f%% power)", 1 + dv / 100,
+				 100 * jnum(dt, "power"));
+		snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s%s%s",
+			 (long long)json_integer_value(json_object_get(rt, "repetitions_a")),
+			 (long long)json_integer_value(json_object_get(rt, "repetitions_b")),
+			 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt, ph, fd);
+	} else if (!strcmp(w, "insufficient") || !strcmp(js(v, "test"), "decisive")) {
+		char lv[96] = "";
+		if (isfinite(jnum(v, "sweep_change_pct")))
+			snprintf(lv, sizeof(lv), ": sweep %s%s%s",
+				 pct(jnum(v, "sweep_change_pct"), b2, sizeof(b2)),
+				 isfinite(jnum(v, "top_change_pct")) ? ", top third " : "",
+				 isfinite(jnum(v, "top_change_pct"))
+					 ? pct(jnum(v, "top_change_pct"), b3, sizeof(b3)) : "");
+		snprintf(how, sizeof(how), "; %lld and %lld repetitions%s",
+			 (long long)json_integer_value(json_object_get(v, "repetitions_a")),
+			 (long long)json_integer_value(json_object_get(v, "repetitions_b")), lv);
+	} else {
+		snprintf(how, sizeof(how), "; from the samples (--strict)");
+	}
+	const json_t *dz = json_object_get(v, "decisive");
+	char dec[200] = "";
+	if (strcmp(js(dz, "word"), "none") && json_is_string(json_object_get(dz, "word"))) {
+		const char *basis = js(dz, "basis");
+		snprintf(dec, sizeof(dec), "; decisive: the top two points %s, beyond %.3gx (%s)",
+			 pct(jnum(dz, "top_change_pct"), b4, sizeof(b4)), jnum(dz, "factor"),
+			 !strcmp(basis, "history") ? "6 x this bench's run-to-run spread here"
+			 : !strcmp(basis, "default") ? "the default; no history of this bench here"
+						     : basis);
+	}
+	fprintf(f, "%-12s %8s  median change %s; slower at %lld, faster at %lld of %lld "
+		   "points%s%s  => %s\n",
+		js(v, "name"), "bench", pct(jnum(v, "median_change_pct"), b1, sizeof(b1)),
+		(long long)json_integer_value(json_object_get(v, "points_slower")),
+		(long long)json_integer_value(json_object_get(v, "points_faster")),
+		(long long)json_integer_value(json_object_get(v, "points_compared")), how, dec,
+		!strcmp(w, "slower") ? "SLOWER" : w);
+}
+
+/* A bench's profile line, when both sides ran --profile. */
+static void print_profile(const json_t *v, FILE *f)
+{
+	char b1[32], b2[32], b3[32];
+	const json_t *pc = json_object_get(v, "profile");
+	if (json_array_size(json_object_get(pc, "functions"))) { /* both ran --profile */
+		fprintf(f, "%-12s %8s  at N=%lld, CPU/op %s -> %s; self cost per op:", js(v, "name"),
+			"profile", (long long)json_integer_value(json_object_get(pc, "n")),
+			fmt_ns(jnum(pc, "cpu_per_op_a_ns"), b1, sizeof(b1)),
+			fmt_ns(jnum(pc, "cpu_per_op_b_ns"), b2, sizeof(b2)));
+		size_t q;
+		const json_t *fe;
+		json_array_foreach(json_object_get(pc, "functions"), q, fe) {
+			double d = jnum(fe, "self_delta_ns");
+			fprintf(f, "%s %s %s%s (%.1f%% -> %.1f%%)", q ? "," : "", js(fe, "name"),
+				d >= 0 ? "+" : "-", fmt_ns(fabs(d), b3, sizeof(b3)), 100 * jnum(fe, "share_a"),
+				100 * jnum(fe, "share_b"));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* A bench's noise floor line, from its history. */
+static void print_floor(const json_t *v, FILE *f)
+{
+	const json_t *nf = json_object_get(v, "noise_floor");
+	if (json_is_object(nf)) {
+		const json_t *note = json_object_get(nf, "note");
+		if (json_is_string(note))
+			fprintf(f, "%-12s %8s  %s; the threshold (%.3g%%) alone\n", js(v, "name"),
+				"floor", json_string_value(note), jnum(nf, "threshold_pct"));
+		else
+			fprintf(f, "%-12s %8s  run-to-run spread %.3g%% over %lld earlier runs, "
+				   "floor (%.3g x spread) %.3g%%%s\n",
+				js(v, "name"), "floor", jnum(nf, "spread_pct"),
+				(long long)json_integer_value(json_object_get(nf, "runs")),
+				jnum(nf, "k"), jnum(nf, "floor_pct"),
+				json_is_true(json_object_get(nf, "used"))
+					? ": the threshold"
+					: " (under the threshold, which stays)");
+	}
+}
+
+/* What was not compared: refused benches, benches and N on one side only. */
+static void print_not_compared(const json_t *c, FILE *f)
+{
+	size_t i;
+	json_t *v;
+	const json_t *benches = json_object_get(c, "benches");
 	const json_t *ref = json_object_get(c, "refused"), *oa = json_object_get(c, "benches_only_in_a"),
 		     *ob = json_object_get(c, "benches_only_in_b");
 	int any = json_array_size(ref) || json_array_size(oa) || json_array_size(ob);
@@ -284,8 +303,10 @@ void compare_print_text(const json_t *c, FILE *f)
 			print_ns_list(f, js(v, "name"), json_object_get(v, "n_only_in_b"), "B");
 		}
 	}
-	json_array_foreach(json_object_get(c, "caveats"), i, v)
-		fprintf(f, "\ncaveat: %s\n", clean(json_string_value(v)));
+}
+
+static void print_summary(const json_t *c, FILE *f)
+{
 	const json_t *s = json_object_get(c, "summary"), *sb = json_object_get(s, "benches"),
 		     *sp = json_object_get(s, "points");
 	fprintf(f, "\nsummary: benches %lld same, %lld faster, %lld slower, %lld noisy, "
@@ -300,4 +321,37 @@ void compare_print_text(const json_t *c, FILE *f)
 		(long long)json_integer_value(json_object_get(sp, "slower")),
 		(long long)json_integer_value(json_object_get(sp, "noisy")),
 		json_is_true(json_object_get(s, "regression")) ? "; REGRESSION" : "");
+}
+
+void compare_print_text(const json_t *c, FILE *f)
+{
+	print_side(f, "A", json_object_get(c, "a"));
+	print_side(f, "B", json_object_get(c, "b"));
+	fprintf(f, "threshold %.3g%%, alpha %.3g; bench words from the repetitions (Welch's t, "
+		   "at least %lld a side%s); point words from the samples (Mann-Whitney U; "
+		   "delta = Cliff's delta, > 0: B slower)\n",
+		jnum(c, "threshold_pct"), jnum(c, "alpha"),
+		(long long)json_integer_value(json_object_get(c, "min_repetitions")),
+		json_is_true(json_object_get(c, "strict")) ? "; --strict: else from the samples" : "");
+	print_verdict_changes(c, f);
+	print_throughput_changes(c, f);
+	fprintf(f, "\n%-12s %8s %10s %10s %8s %10s %10s %8s %8s %6s  %s\n", "bench", "N",
+		"median A", "median B", "change", "p99 A", "p99 B", "change", "p", "delta", "word");
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(c, "benches"), i, v) {
+		const json_t *pts = json_object_get(v, "points");
+		if (!json_array_size(pts))
+			fprintf(f, "%-12s %8s  (no point in common: %s in A, %s in B)\n",
+				js(v, "name"), "-", js(v, "status_a"), js(v, "status_b"));
+		print_points(v, f);
+		if (json_array_size(pts))
+			print_bench_line(v, f);
+		print_profile(v, f);
+		print_floor(v, f);
+	}
+	print_not_compared(c, f);
+	json_array_foreach(json_object_get(c, "caveats"), i, v)
+		fprintf(f, "\ncaveat: %s\n", clean(json_string_value(v)));
+	print_summary(c, f);
 }

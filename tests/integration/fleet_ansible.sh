@@ -47,18 +47,7 @@ check "the package carries the playbook and the LAVA test definition" sh -c \
 	 dpkg-deb -c "$1" | grep -q "/usr/share/scalebench/fleet/lava/automated/linux/scalebench/scalebench.yaml$"' _ "$deb"
 
 # PostgreSQL, in the scratch directory, on a socket of its own
-chmod 711 "$T"
-PGD="$T/pg"
-PORT=$((20000 + ($$ + 7) % 20000))
-mkdir -p "$PGD" && chown postgres: "$PGD"
-if ! runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres --no-sync >"$T/initdb.log" 2>&1; then
-	echo "not ok - fleet ansible: initdb failed"; sed 's/^/    /' "$T/initdb.log"; exit 1
-fi
-at_exit "runuser -u postgres -- '$PGBIN/pg_ctl' -D '$PGD/data' -m immediate stop >/dev/null 2>&1"
-runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -t 60 \
-	-o "-k $PGD -p $PORT -c listen_addresses='' -c fsync=off" start >/dev/null 2>&1
-check "postgresql server started" test -S "$PGD/.s.PGSQL.$PORT"
-URL="postgresql:///postgres?host=$PGD&port=$PORT&user=postgres"
+pg_start "fleet ansible" $((20000 + ($$ + 7) % 20000)) 60
 
 # From here on the machine's package database is touched: one such test at
 # a time, and never a scalebench package this test did not install.

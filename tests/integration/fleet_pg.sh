@@ -14,19 +14,8 @@ fi
 if [ -z "$PGBIN" ] || ! id postgres >/dev/null 2>&1; then
 	skip "fleet postgresql: server not installed (Debian package postgresql)"; exit 0
 fi
-chmod 711 "$T"
-PGD="$T/pg"
-PORT=$((20000 + $$ % 20000))
-mkdir -p "$PGD" && chown postgres: "$PGD"
-if ! runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres --no-sync >"$T/initdb.log" 2>&1; then
-	echo "not ok - fleet postgresql: initdb failed"; sed 's/^/    /' "$T/initdb.log"; exit 1
-fi
-at_exit "runuser -u postgres -- '$PGBIN/pg_ctl' -D '$PGD/data' -m immediate stop >/dev/null 2>&1"
-runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -t 60 \
-	-o "-k $PGD -p $PORT -c listen_addresses='' -c fsync=off -c log_lock_waits=on -c deadlock_timeout=2s -c max_connections=60" \
-	start >/dev/null 2>&1
-check "postgresql server started" test -S "$PGD/.s.PGSQL.$PORT"
-URL="postgresql:///postgres?host=$PGD&port=$PORT&user=postgres"
+pg_start "fleet postgresql" $((20000 + $$ % 20000)) 60 \
+	-c log_lock_waits=on -c deadlock_timeout=2s -c max_connections=60
 
 N=20
 i=0 pids=""

@@ -60,3 +60,24 @@ PATH="$(cd "$(dirname "$0")" && pwd)/bin:$PATH"; export PATH
 # test's database in its scratch area, never in the user's home.
 export XDG_DATA_HOME="$T/xdg"
 export SCALEBENCH_PARAM_STRICT=1 # a bench reading an undeclared parameter aborts (bench.h)
+
+# A PostgreSQL server of the test's own (Debian's postgresql, run as the
+# postgres user; PGBIN its bin directory): initdb into $T/pg, a unix socket
+# there on port $2 and no TCP, stopped at exit. $1 names the test in the
+# line that ends it when initdb fails; $3 is pg_ctl's wait (s); the rest
+# are more server options ("-c name=value"). Sets PGD, PORT and URL, and
+# checks "postgresql server started".
+pg_start() {
+	_pgname=$1 PORT=$2 _pgwait=$3; shift 3
+	chmod 711 "$T" # the postgres user must reach its directory inside
+	PGD="$T/pg"
+	mkdir -p "$PGD" && chown postgres: "$PGD"
+	if ! runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres --no-sync >"$T/initdb.log" 2>&1; then
+		echo "not ok - $_pgname: initdb failed"; sed 's/^/    /' "$T/initdb.log"; exit 1
+	fi
+	at_exit "runuser -u postgres -- '$PGBIN/pg_ctl' -D '$PGD/data' -m immediate stop >/dev/null 2>&1"
+	runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -t "$_pgwait" \
+		-o "-k $PGD -p $PORT -c listen_addresses='' -c fsync=off $*" start >/dev/null 2>&1
+	check "postgresql server started" test -S "$PGD/.s.PGSQL.$PORT"
+	URL="postgresql:///postgres?host=$PGD&port=$PORT&user=postgres"
+}

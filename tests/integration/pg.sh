@@ -11,17 +11,7 @@ fi
 if [ -z "$PGBIN" ] || ! id postgres >/dev/null 2>&1; then
 	skip "postgresql: server not installed (Debian package postgresql)"; exit 0
 fi
-chmod 711 "$T" # the postgres user must reach its directory inside
-PGD="$T/pg"
-mkdir -p "$PGD" && chown postgres: "$PGD"
-if ! runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres --no-sync >"$T/initdb.log" 2>&1; then
-	echo "not ok - postgresql: initdb failed"; sed 's/^/    /' "$T/initdb.log"; exit 1
-fi
-at_exit "runuser -u postgres -- '$PGBIN/pg_ctl' -D '$PGD/data' -m immediate stop >/dev/null 2>&1"
-runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w -t 30 \
-	-o "-k $PGD -c listen_addresses='' -c fsync=off" start >/dev/null 2>&1
-check "postgresql server started" test -S "$PGD/.s.PGSQL.5432"
-URL="postgresql:///postgres?host=$PGD&user=postgres"
+pg_start postgresql 5432 30 # the default port: the URLs below name none
 
 mkdir -p "$T/target"
 quick() { "$SB" run --dir "$T/target" --max-n 10 --budget 0.005 -q --db "$URL" "$@"; }

@@ -310,10 +310,24 @@ static double rep_p50(const struct repetition *r, uint64_t n)
 	return NAN;
 }
 
+/* A sweep's repetitions define the N compared; a repetition that
+ * --decide's rounds added (repetition.added) may have stopped at its
+ * budget with some N unmeasured: it neither limits the N compared nor is
+ * a level unless it measured all of them (rep_whole). */
 static int every_rep_has(const struct bench_result *b, uint64_t n)
 {
 	for (int r = 0; r < b->nreps; r++)
-		if (b->reps[r].npts && !isfinite(rep_p50(&b->reps[r], n)))
+		if (b->reps[r].npts && !b->reps[r].added && !isfinite(rep_p50(&b->reps[r], n)))
+			return 0;
+	return 1;
+}
+
+static int rep_whole(const struct repetition *r, const uint64_t *ns, int nn)
+{
+	if (!r->npts)
+		return 0;
+	for (int i = 0; r->added && i < nn; i++)
+		if (!isfinite(rep_p50(r, ns[i])))
 			return 0;
 	return 1;
 }
@@ -332,12 +346,14 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
 	return v;
 }
 
-/* Each repetition's level: the mean over ns[from..to) of ln(median). */
-static int rep_levels(const struct bench_result *b, const uint64_t *ns, int from, int to, double *out)
+/* Each repetition's level: the mean over ns[from..to) of ln(median), of
+ * the repetitions that measured every one of ns[0..nn). */
+static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, int from, int to,
+		      double *out)
 {
 	int k = 0;
 	for (int r = 0; r < b->nreps; r++) {
-		if (!b->reps[r].npts)
+		if (!rep_whole(&b->reps[r], ns, nn))
 			continue;
 		double sum = 0;
 		for (int i = from; i < to; i++)
@@ -440,21 +456,21 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
 	r->two = from > 0;
 	r->nn = nn;
-	r->ka = rep_levels(ba, ns, 0, nn, la);
-	r->kb = rep_levels(bb, ns, 0, nn, lb);
+	r->ka = rep_levels(ba, ns, nn, 0, nn, la);
+	r->kb = rep_levels(bb, ns, nn, 0, nn, lb);
 	cmp_welch(la, r->ka, lb, r->kb, &r->sw);
 	range(la, r->ka, &r->amin[0], &r->amax[0]);
 	range(lb, r->kb, &r->bmin[0], &r->bmax[0]);
 	if (r->two) {
-		rep_levels(ba, ns, from, nn, la);
-		rep_levels(bb, ns, from, nn, lb);
+		rep_levels(ba, ns, nn, from, nn, la);
+		rep_levels(bb, ns, nn, from, nn, lb);
 		cmp_welch(la, r->ka, lb, r->kb, &r->st);
 		range(la, r->ka, &r->amin[1], &r->amax[1]);
 		range(lb, r->kb, &r->bmin[1], &r->bmax[1]);
 	}
 	int t2 = nn >= 2 ? nn - 2 : 0;
-	rep_levels(ba, ns, t2, nn, la);
-	rep_levels(bb, ns, t2, nn, lb);
+	rep_levels(ba, ns, nn, t2, nn, la);
+	rep_levels(bb, ns, nn, t2, nn, lb);
 	cmp_welch(la, r->ka, lb, r->kb, &r->s2);
 	range(la, r->ka, &r->amin[2], &r->amax[2]);
 	range(lb, r->kb, &r->bmin[2], &r->bmax[2]);
@@ -1076,7 +1092,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		uint64_t *ns = common_n(ba, bb, &nn);
 		if (ns && nn > 0)
 			rep_stats(ba, bb, ns, nn, &rr[i]);
-		rr[i].ok = rr[i].lv && reps_with_points(ba) >= need && reps_with_points(bb) >= need;
+		rr[i].ok = rr[i].lv && rr[i].ka >= need && rr[i].kb >= need;
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);
 		int fneed = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
 		rr[i].hs = rr[i].ht = NAN;

@@ -355,8 +355,40 @@ static void family_tests(void)
 	CHECK(others == 0, "... and no other bench slower (%d)", others);
 }
 
+/* A repetition added by --decide's rounds that stopped at its budget
+ * (repetition.added, some N unmeasured) neither narrows the N compared
+ * nor counts as a level: one sweep a side with the top 10x dearer in B is
+ * still decisive when B also holds such a partial repetition. */
+static void added_partial(void)
+{
+	double top10[9] = {1, 1, 1, 1, 1, 1, 1, 10, 10};
+	struct run_result a, b;
+	make(&a, NULL, 1);
+	make(&b, top10, 1);
+	struct hist *h = hist_new();
+	struct repetition *rep = bench_add_rep(&b.benches[0]);
+	rep->added = 1;
+	for (int i = 0; i < 5; i++) /* N 1..16 only: stopped at its budget */
+		synth_point(rep_add_point(rep), h, (uint64_t)1 << i, 1, 400);
+	rep_fit(rep);
+	hist_free(h);
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	int reg = -1;
+	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+	json_t *bj = json_array_get(json_object_get(c, "benches"), 0);
+	const char *w = json_string_value(json_object_get(bj, "word"));
+	const char *t = json_string_value(json_object_get(bj, "test"));
+	CHECK(reg == 1 && w && !strcmp(w, "slower") && t && !strcmp(t, "decisive"),
+	      "a partial added repetition: the top's 10x still decisive (reg %d, %s, %s)", reg,
+	      w ? w : "-", t ? t : "-");
+	json_decref(c);
+	result_free(&a);
+	result_free(&b);
+}
+
 int main(void)
 {
+	added_partial();
 	double same[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
 	double one[9] = {1, 1, 1, 1.4, 1, 1, 1, 1, 1};
 	double all[9] = {1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2};

@@ -230,6 +230,204 @@ static int fs_subset(const char *sub, const char *all, char *err, size_t errlen)
 	return any ? 0 : -1;
 }
 
+/* What load_section's steps share: the section, its option table, its benches, its keys. */
+struct section_ctx {
+	struct jobsec_plan *p;
+	const struct jobsec *s;
+	const char *cmd;
+	const struct opt *tbl;
+	const struct bench *sel[SEL_SLOTS];
+	int nsel;
+	int quick_cli, full_cli;
+	const char *fs_all;
+	json_t *keys;
+	char *err;
+	size_t errlen;
+};
+
+/* The section's bench = key: its words (also the plan's), its benches selected. */
+static int section_benches(struct section_ctx *c, struct jobplan *plan)
+{
+	struct jobsec_plan *p = c->p;
+	const struct jobsec *s = c->s;
+	const struct jobkv *bk = jobsec_get(s, "bench");
+	if (!bk || !*bk->value) {
+		snprintf(c->err, c->errlen, "%s:%d: [%s]: which bench? (bench = NAME, as `scalebench list` "
+			 "names it; a family such as net is every bench of it)", s->file, s->line, s->name);
+		return -1;
+	}
+	char tmp[JOBFILE_LINE_MAX + 1];
+	snprintf(tmp, sizeof(tmp), "%s", bk->value);
+	for (char *w = strtok(tmp, " ,\t"); w; w = strtok(NULL, " ,\t"))
+		if (add_word(p->words, &p->nwords, w) || add_word(plan->words, &plan->nwords, w)) {
+			snprintf(c->err, c->errlen, "%s:%d: more than %d bench names", bk->file, bk->line,
+				 MAX_SELECT);
+			return -1;
+		}
+	char e[1024];
+	if (runner_select(p->words, p->nwords, c->sel, &c->nsel, e, sizeof(e))) {
+		snprintf(c->err, c->errlen, "%s:%d: %s", bk->file, bk->line, e);
+		return -1;
+	}
+	set_str(c->keys, "bench", bk->value);
+	return 0;
+}
+
+/* A section's fs = key: a subset of the matrix run's file systems. */
+static int section_fs(struct section_ctx *c, const struct jobkv *kv)
+{
+	char e[1024];
+	if (!c->fs_all) {
+		snprintf(c->err, c->errlen, "%s:%d: fs: a section's file systems are for "
+			 "matrix FILE.job", kv->file, kv->line);
+		return -1;
+	}
+	if (fs_subset(kv->value, c->fs_all, e, sizeof(e))) {
+		snprintf(c->err, c->errlen, "%s:%d: fs: %s", kv->file, kv->line, e);
+		return -1;
+	}
+	c->p->only_fs = kv->value;
+	set_str(c->keys, "fs", kv->value);
+	return 0;
+}
+
+/* A key naming a runner option (o): applied to the section's runner unless the command line decides. */
+static int section_option(struct section_ctx *c, int l, const struct opt *o, const char *k,
+			  const struct jobkv *kv)
+{
+	if (in_list(global_only, k)) {
+		if (l == 1) {
+			snprintf(c->err, c->errlen, "%s:%d: %s: only in [global] (it applies to the whole "
+				 "run)", kv->file, kv->line, k);
+			return -1;
+		}
+		return 0;
+	}
+	if ((c->quick_cli && in_list(sizes, k)) || (c->full_cli && !strcmp(k, "quick")))
+		return 0; /* the command line's --quick or --full decides */
+	if (!strcmp(k, "dir") && strcmp(c->cmd, "run")) {
+		if (l == 1) {
+			snprintf(c->err, c->errlen, "%s:%d: dir: only in [global] for %s (where "
+				 "its images are made)", kv->file, kv->line, c->cmd);
+			return -1;
+		}
+		return 0;
+	}
+	if (apply_kv(c->tbl, o, kv, c->err, c->errlen))
+		return -1;
+	if (o->type == OPT_FLAG && (!strcmp(kv->value, "0") || !strcmp(kv->value, "no") ||
+				    !strcmp(kv->value, "false")))
+		json_object_del(c->keys, k);
+	else
+		set_str(c->keys, k, o->type == OPT_FLAG ? "" : kv->value);
+	return 0;
+}
+
+/* One key of [global] (l 0) or of the section (l 1): an option, a parameter or a meta key. */
+static int section_key(struct section_ctx *c, int l, const struct jobkv *kv)
+{
+	char nb[128], e[1024];
+	const char *k = norm_key(c->tbl, kv->key, nb, sizeof(nb));
+	const struct opt *o = opt_by_name(c->tbl, k);
+	if (!strcmp(k, "bench") && l == 0) {
+		snprintf(c->err, c->errlen, "%s:%d: bench: in a job section, not [global]", kv->file, kv->line);
+		return -1;
+	}
+	if (!strcmp(k, "bench") || (l == 0 && in_list(global_meta, k)))
+		return 0;
+	if (l == 1 && in_list(section_meta, k)) {
+		set_str(c->keys, k, kv->value);
+		return 0;
+	}
+	if (l == 1 && !strcmp(k, "fs"))
+		return section_fs(c, kv);
+	if (o)
+		return section_option(c, l, o, k, kv);
+	if (l == 0 && !sel_knows(c->sel, c->nsel, k))
+		return 0; /* a [global] parameter of other sections' benches */
+	if (l == 0 && opt_by_name(c->tbl, k) == NULL && jobsec_get(c->s, kv->key))
+		return 0; /* the section sets it */
+	json_t *one = json_pack("{s:s}", k, kv->value);
+	int bad = !one || param_validate(c->sel, c->nsel, bench_table, bench_count, one, e, sizeof(e));
+	json_decref(one);
+	if (bad) {
+		snprintf(c->err, c->errlen, "%s:%d: [%s]: %s", kv->file, kv->line, c->s->name, e);
+		return -1;
+	}
+	set_str(c->keys, k, kv->value);
+	return 0;
+}
+
+/* The command line over the file: its runner options (not its -p). */
+static int section_cli_options(struct section_ctx *c, struct runner *sub, const struct cli_pair *cp,
+			       int ncp)
+{
+	for (int i = 0; i < ncp; i++) {
+		const struct opt *o = opt_by_name(c->tbl, cp[i].o->name);
+		if (!o || in_list(global_only, o->name) || o->type == OPT_LIST ||
+		    (!strcmp(o->name, "dir") && strcmp(c->cmd, "run")))
+			continue;
+		struct jobkv kv = {.key = (char *)o->name, .value = (char *)(cp[i].v ? cp[i].v : ""),
+				   .file = "command line", .line = 0};
+		if (apply_kv(c->tbl, o, &kv, c->err, c->errlen))
+			return -1;
+		set_str(c->keys, o->name, cp[i].v ? cp[i].v : "");
+		if (!strcmp(o->name, "quick"))
+			sub->a.full = 0, json_object_del(c->keys, "full");
+		if (!strcmp(o->name, "full"))
+			sub->a.quick = 0, json_object_del(c->keys, "quick");
+		if (!strcmp(o->name, "decide"))
+			sub->a.no_decide = 0, json_object_del(c->keys, "no-decide");
+		if (!strcmp(o->name, "no-decide"))
+			sub->a.decide = 0, json_object_del(c->keys, "decide");
+	}
+	return 0;
+}
+
+/* The runner's -p list: the file's parameters (those the command line does not set), then the command line's. */
+static int section_params(struct section_ctx *c, struct runner *sub, const struct runner *rn)
+{
+	struct jobsec_plan *p = c->p;
+	const struct jobsec *s = c->s;
+	const char *k;
+	json_t *v;
+	sub->a.params.n = 0;
+	json_object_foreach(c->keys, k, v) {
+		if (opt_by_name(c->tbl, k) || in_list(section_meta, k) || !strcmp(k, "bench") ||
+		    !strcmp(k, "fs"))
+			continue;
+		if (cli_param_has(rn, k))
+			continue;
+		if (p->nparam_strs >= OPT_LIST_MAX || sub->a.params.n >= OPT_LIST_MAX) {
+			snprintf(c->err, c->errlen, "%s:%d: [%s]: more than %d parameters", s->file, s->line,
+				 s->name, OPT_LIST_MAX);
+			return -1;
+		}
+		char *kvs = malloc(strlen(k) + strlen(json_string_value(v)) + 2);
+		if (!kvs) {
+			snprintf(c->err, c->errlen, "out of memory");
+			return -1;
+		}
+		sprintf(kvs, "%s=%s", k, json_string_value(v));
+		p->param_strs[p->nparam_strs++] = kvs;
+		sub->a.params.v[sub->a.params.n++] = kvs;
+	}
+	for (int i = 0; i < rn->a.params.n; i++) {
+		const char *eq = strchr(rn->a.params.v[i], '=');
+		char key[128];
+		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - rn->a.params.v[i]) : 0, rn->a.params.v[i]);
+		if (!eq || !sel_knows(c->sel, c->nsel, key))
+			continue; /* another section's, or none's: the whole run's check says so */
+		if (sub->a.params.n >= OPT_LIST_MAX) {
+			snprintf(c->err, c->errlen, "[%s]: more than %d parameters", s->name, OPT_LIST_MAX);
+			return -1;
+		}
+		sub->a.params.v[sub->a.params.n++] = rn->a.params.v[i];
+		set_str(c->keys, key, eq + 1);
+	}
+	return 0;
+}
+
 /* One job section: its runner, prepared; its keys recorded in keys. */
 static int load_section(struct jobplan *plan, struct jobsec_plan *p, const struct jobsec *s,
 			const struct jobsec *g, const char *cmd, const struct runner *rn,
@@ -243,158 +441,21 @@ static int load_section(struct jobplan *plan, struct jobsec_plan *p, const struc
 		RUNNER_OPTS(sub->a),
 		{0},
 	};
-	const struct jobkv *bk = jobsec_get(s, "bench");
-	if (!bk || !*bk->value) {
-		snprintf(err, errlen, "%s:%d: [%s]: which bench? (bench = NAME, as `scalebench list` "
-			 "names it; a family such as net is every bench of it)", s->file, s->line, s->name);
+	struct section_ctx c = {.p = p, .s = s, .cmd = cmd, .tbl = tbl, .fs_all = fs_all, .keys = keys,
+				.err = err, .errlen = errlen};
+	if (section_benches(&c, plan))
 		return -1;
-	}
-	char tmp[JOBFILE_LINE_MAX + 1];
-	snprintf(tmp, sizeof(tmp), "%s", bk->value);
-	for (char *w = strtok(tmp, " ,\t"); w; w = strtok(NULL, " ,\t"))
-		if (add_word(p->words, &p->nwords, w) || add_word(plan->words, &plan->nwords, w)) {
-			snprintf(err, errlen, "%s:%d: more than %d bench names", bk->file, bk->line, MAX_SELECT);
-			return -1;
-		}
-	const struct bench *sel[SEL_SLOTS];
-	int nsel;
-	char e[1024];
-	if (runner_select(p->words, p->nwords, sel, &nsel, e, sizeof(e))) {
-		snprintf(err, errlen, "%s:%d: %s", bk->file, bk->line, e);
-		return -1;
-	}
-	set_str(keys, "bench", bk->value);
-	int quick_cli = cli_has(cp, ncp, "quick"), full_cli = cli_has(cp, ncp, "full");
+	c.quick_cli = cli_has(cp, ncp, "quick");
+	c.full_cli = cli_has(cp, ncp, "full");
 	/* [global]'s keys first, then the section's: options, then parameters */
 	const struct jobsec *layers[2] = {g, s};
 	for (int l = 0; l < 2; l++)
-		for (int i = 0; layers[l] && i < layers[l]->nkv; i++) {
-			const struct jobkv *kv = &layers[l]->kv[i];
-			char nb[128];
-			const char *k = norm_key(tbl, kv->key, nb, sizeof(nb));
-			const struct opt *o = opt_by_name(tbl, k);
-			if (!strcmp(k, "bench") && l == 0) {
-				snprintf(err, errlen, "%s:%d: bench: in a job section, not [global]", kv->file, kv->line);
+		for (int i = 0; layers[l] && i < layers[l]->nkv; i++)
+			if (section_key(&c, l, &layers[l]->kv[i]))
 				return -1;
-			}
-			if (!strcmp(k, "bench") || (l == 0 && in_list(global_meta, k)))
-				continue;
-			if (l == 1 && in_list(section_meta, k)) {
-				set_str(keys, k, kv->value);
-				continue;
-			}
-			if (l == 1 && !strcmp(k, "fs")) {
-				if (!fs_all) {
-					snprintf(err, errlen, "%s:%d: fs: a section's file systems are for "
-						 "matrix FILE.job", kv->file, kv->line);
-					return -1;
-				}
-				if (fs_subset(kv->value, fs_all, e, sizeof(e))) {
-					snprintf(err, errlen, "%s:%d: fs: %s", kv->file, kv->line, e);
-					return -1;
-				}
-				p->only_fs = kv->value;
-				set_str(keys, k, kv->value);
-				continue;
-			}
-			if (o && in_list(global_only, k)) {
-				if (l == 1) {
-					snprintf(err, errlen, "%s:%d: %s: only in [global] (it applies to the whole "
-						 "run)", kv->file, kv->line, k);
-					return -1;
-				}
-				continue;
-			}
-			if (o) {
-				if ((quick_cli && in_list(sizes, k)) || (full_cli && !strcmp(k, "quick")))
-					continue; /* the command line's --quick or --full decides */
-				if (!strcmp(k, "dir") && strcmp(cmd, "run")) {
-					if (l == 1) {
-						snprintf(err, errlen, "%s:%d: dir: only in [global] for %s (where "
-							 "its images are made)", kv->file, kv->line, cmd);
-						return -1;
-					}
-					continue;
-				}
-				if (apply_kv(tbl, o, kv, err, errlen))
-					return -1;
-				if (o->type == OPT_FLAG && (!strcmp(kv->value, "0") || !strcmp(kv->value, "no") ||
-							    !strcmp(kv->value, "false")))
-					json_object_del(keys, k);
-				else
-					set_str(keys, k, o->type == OPT_FLAG ? "" : kv->value);
-				continue;
-			}
-			if (l == 0 && !sel_knows(sel, nsel, k))
-				continue; /* a [global] parameter of other sections' benches */
-			if (l == 0 && opt_by_name(tbl, k) == NULL && jobsec_get(s, kv->key))
-				continue; /* the section sets it */
-			json_t *one = json_pack("{s:s}", k, kv->value);
-			int bad = !one || param_validate(sel, nsel, bench_table, bench_count, one, e, sizeof(e));
-			json_decref(one);
-			if (bad) {
-				snprintf(err, errlen, "%s:%d: [%s]: %s", kv->file, kv->line, s->name, e);
-				return -1;
-			}
-			set_str(keys, k, kv->value);
-		}
-	/* the command line over both: its runner options, then its -p */
-	for (int i = 0; i < ncp; i++) {
-		const struct opt *o = opt_by_name(tbl, cp[i].o->name);
-		if (!o || in_list(global_only, o->name) || o->type == OPT_LIST ||
-		    (!strcmp(o->name, "dir") && strcmp(cmd, "run")))
-			continue;
-		struct jobkv kv = {.key = (char *)o->name, .value = (char *)(cp[i].v ? cp[i].v : ""),
-				   .file = "command line", .line = 0};
-		if (apply_kv(tbl, o, &kv, err, errlen))
-			return -1;
-		set_str(keys, o->name, cp[i].v ? cp[i].v : "");
-		if (!strcmp(o->name, "quick"))
-			sub->a.full = 0, json_object_del(keys, "full");
-		if (!strcmp(o->name, "full"))
-			sub->a.quick = 0, json_object_del(keys, "quick");
-		if (!strcmp(o->name, "decide"))
-			sub->a.no_decide = 0, json_object_del(keys, "no-decide");
-		if (!strcmp(o->name, "no-decide"))
-			sub->a.decide = 0, json_object_del(keys, "decide");
-	}
-	/* parameters: the file's (those the command line does not set), then the command line's */
-	const char *k;
-	json_t *v;
-	sub->a.params.n = 0;
-	json_object_foreach(keys, k, v) {
-		if (opt_by_name(tbl, k) || in_list(section_meta, k) || !strcmp(k, "bench") ||
-		    !strcmp(k, "fs"))
-			continue;
-		if (cli_param_has(rn, k))
-			continue;
-		if (p->nparam_strs >= OPT_LIST_MAX || sub->a.params.n >= OPT_LIST_MAX) {
-			snprintf(err, errlen, "%s:%d: [%s]: more than %d parameters", s->file, s->line,
-				 s->name, OPT_LIST_MAX);
-			return -1;
-		}
-		char *kvs = malloc(strlen(k) + strlen(json_string_value(v)) + 2);
-		if (!kvs) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		sprintf(kvs, "%s=%s", k, json_string_value(v));
-		p->param_strs[p->nparam_strs++] = kvs;
-		sub->a.params.v[sub->a.params.n++] = kvs;
-	}
-	for (int i = 0; i < rn->a.params.n; i++) {
-		const char *eq = strchr(rn->a.params.v[i], '=');
-		char key[128];
-		snprintf(key, sizeof(key), "%.*s", eq ? (int)(eq - rn->a.params.v[i]) : 0, rn->a.params.v[i]);
-		if (!eq || !sel_knows(sel, nsel, key))
-			continue; /* another section's, or none's: the whole run's check says so */
-		if (sub->a.params.n >= OPT_LIST_MAX) {
-			snprintf(err, errlen, "[%s]: more than %d parameters", s->name, OPT_LIST_MAX);
-			return -1;
-		}
-		sub->a.params.v[sub->a.params.n++] = rn->a.params.v[i];
-		set_str(keys, key, eq + 1);
-	}
+	if (section_cli_options(&c, sub, cp, ncp) || section_params(&c, sub, rn))
+		return -1;
+	char e[1024];
 	if (runner_prepare(sub, p->words, p->nwords, e, sizeof(e))) {
 		snprintf(err, errlen, "%s:%d: [%s]: %s", s->file, s->line, s->name, e);
 		return -1;

@@ -545,6 +545,147 @@ static void usage(FILE *f, const struct opt *opts)
 		   "space for an image, 128+signal interrupted (partial result written).\n");
 }
 
+/* The positional words: a job file alone (loaded into plan, its benches the words) or bench names. */
+static int matrix_words(struct jobplan *plan, char **pos, int *npos, const struct opt *opts,
+			struct runner *rn, int argc, char **argv, char *err, size_t errlen)
+{
+	if (*npos == 1 && jobrun_is_file(pos[0])) {
+		if (jobrun_load(plan, pos[0], "matrix", opts, rn, argc, argv, err, errlen)) {
+			fprintf(stderr, "scalebench matrix: %s\n", err);
+			jobrun_free(plan);
+			return EXIT_USAGE;
+		}
+		*npos = plan->nwords;
+		memcpy(pos, plan->words, (size_t)*npos * sizeof(*pos));
+		return 0;
+	}
+	for (int i = 0; i < *npos; i++)
+		if (jobrun_is_file(pos[i])) {
+			fprintf(stderr, "scalebench matrix: %s: a job file names its own benches; give "
+				"it alone (options may follow)\n", pos[i]);
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
+/* The file systems and benches parsed, root, the directory usable; -1 said on stderr. */
+static int matrix_prepare(struct runner *rn, const char *fs_list, struct fs_spec *fs, int *nfs,
+			  char **pos, int npos)
+{
+	char err[1536], *fam[] = {"fs", "io"};
+	if (fs_spec_parse(fs_list, fs, nfs, err, sizeof(err)) ||
+	    runner_prepare(rn, npos ? pos : fam, npos ? npos : 2, err, sizeof(err))) {
+		fprintf(stderr, "scalebench matrix: %s\n", err);
+		return -1;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "scalebench matrix: needs root (it formats and loop-mounts image files it makes); "
+				"without root use `scalebench run --dir` on a mounted file system\n");
+		return -1;
+	}
+	if (runner_check_dir(rn->a.dir, err, sizeof(err))) {
+		fprintf(stderr, "scalebench matrix: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* --dev (and --loop-buffered) as a dev_kind; -1 said on stderr. */
+static int matrix_device(const char *dev, int buffered)
+{
+	int dk = -1;
+	for (int k = 0; dev_names[k]; k++)
+		if (!strcmp(dev, dev_names[k]))
+			dk = k;
+	if (dk < 0) {
+		fprintf(stderr, "scalebench matrix: --dev: unknown device type '%s' (loop, loop-buffered, "
+				"zram, dm-linear, dm-crypt, dm-delay)\n", dev);
+		return -1;
+	}
+	if (buffered && dk == DEV_LOOP)
+		dk = DEV_LOOP_BUFFERED;
+	return dk;
+}
+
+/* Each image's size (--image-size or the benches' need, why in size_why), checked against --dir's free space. */
+static int matrix_image_size(const struct runner *rn, const char *image_size, uint64_t *sizep,
+			     char *size_why, size_t whylen)
+{
+	uint64_t size = image_size ? fs_size_parse(image_size) : 0;
+	if (image_size && size < 16 * MIB) {
+		fprintf(stderr, "scalebench matrix: --image-size: '%s' is not a size of at least 16M\n",
+			image_size);
+		return -1;
+	}
+	if (!size)
+		size = default_image_size(rn, size_why, whylen);
+	struct statvfs sv;
+	if (statvfs(rn->a.dir, &sv) == 0 && (uint64_t)sv.f_bavail * sv.f_frsize < size + 64 * MIB) {
+		fprintf(stderr, "scalebench matrix: --dir %s has %llu MiB free; an image needs %llu MiB "
+				"(%s; set --image-size or --dir)\n", rn->a.dir,
+			(unsigned long long)((uint64_t)sv.f_bavail * sv.f_frsize / MIB),
+			(unsigned long long)(size / MIB), size_why);
+		return -1;
+	}
+	*sizep = size;
+	return 0;
+}
+
+/* What every file system's sweep shares. */
+struct matrix_run {
+	struct runner *rn;
+	struct jobplan *plan;
+	const char *scratch, *fuse_opts, *size_why;
+	uint64_t size;
+	enum dev_kind dk;
+	int fresh;
+};
+
+/* One file system: made, swept (or skipped with why), torn down, recorded as a target. */
+static void matrix_one_fs(const struct matrix_run *mr, struct fs_spec *f, int i, int *exit_code)
+{
+	struct runner *rn = mr->rn;
+	struct made m;
+	memset(&m, 0, sizeof(m));
+	char why[1024] = "";
+	json_t *info = json_pack("{s:s,s:s,s:s,s:I,s:s,s:s}", "type", f->type, "mkfs_options",
+				 f->mkfs_opts, "mount_options", f->mount_opts,
+				 "size_bytes", (json_int_t)mr->size, "size_from", mr->size_why, "dev",
+				 strcmp(f->type, "tmpfs") ? dev_names[mr->dk] : "none (tmpfs)");
+	uint64_t t0 = clock_ns();
+	if (bring_up(f, i, mr->scratch, mr->size, mr->dk, info, &m, why, sizeof(why))) {
+		json_object_set_new(info, "skipped", json_string(why));
+		if (!rn->a.quiet)
+			fprintf(stderr, "scalebench matrix: %s skipped: %s\n", f->label, why);
+	} else if (f->fuse && fuse_up(mr->fuse_opts, mr->scratch, info, &m, why, sizeof(why))) {
+		json_object_set_new(info, "skipped", json_string(why));
+		if (!rn->a.quiet)
+			fprintf(stderr, "scalebench matrix: %s skipped: %s\n", f->label, why);
+	} else {
+		struct fresh fr = {.f = f, .idx = i, .scratch = mr->scratch, .fuse_opts = mr->fuse_opts,
+				   .size = mr->size, .dk = mr->dk, .info = info, .m = &m, .made = 1};
+		rn->renew = mr->fresh ? renew : NULL;
+		rn->renew_ctx = &fr;
+		const char *at = f->fuse ? m.fmnt : m.mnt;
+		int ec = mr->plan->nsec ? jobrun_sweep(rn, mr->plan, at, f->label)
+					: runner_sweep(rn, at, f->label);
+		if (ec > *exit_code)
+			*exit_code = ec;
+		if (mr->fresh)
+			json_object_set_new(info, "fresh",
+					    json_pack("{s:s,s:i,s:f}", "per", "repetition", "made", fr.made,
+						      "remake_s", (double)fr.ns / 1e9));
+	}
+	int td = tear_down(&m);
+	if (td) {
+		fprintf(stderr, "scalebench matrix: %s: cleanup: %s\n", f->label, strerror(-td));
+		*exit_code = EXIT_RUNTIME;
+	}
+	json_object_set_new(info, "wall_s", json_real((double)(clock_ns() - t0) / 1e9));
+	set_target(rn, f->label, info);
+	json_decref(info);
+}
+
 int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct runner rn;
@@ -574,75 +715,15 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		return EXIT_OK;
 	}
 	struct fs_spec fs[FS_SPEC_MAX];
-	int nfs;
-	char *fam[] = {"fs", "io"};
+	int nfs, dk = -1;
 	struct jobplan plan = {0};
-	if (npos == 1 && jobrun_is_file(pos[0])) {
-		if (jobrun_load(&plan, pos[0], "matrix", opts, &rn, argc, argv, err, sizeof(err))) {
-			fprintf(stderr, "scalebench matrix: %s\n", err);
-			jobrun_free(&plan);
-			return EXIT_USAGE;
-		}
-		npos = plan.nwords;
-		memcpy(pos, plan.words, (size_t)npos * sizeof(*pos));
-	} else {
-		for (int i = 0; i < npos; i++)
-			if (jobrun_is_file(pos[i])) {
-				fprintf(stderr, "scalebench matrix: %s: a job file names its own benches; give "
-					"it alone (options may follow)\n", pos[i]);
-				return EXIT_USAGE;
-			}
-	}
-	uint64_t size = image_size ? fs_size_parse(image_size) : 0;
-	if (fs_spec_parse(fs_list, fs, &nfs, err, sizeof(err)) ||
-	    runner_prepare(&rn, npos ? pos : fam, npos ? npos : 2, err, sizeof(err))) {
-		fprintf(stderr, "scalebench matrix: %s\n", err);
-		json_decref(rn.over);
-		jobrun_free(&plan);
-		return EXIT_USAGE;
-	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "scalebench matrix: needs root (it formats and loop-mounts image files it makes); "
-				"without root use `scalebench run --dir` on a mounted file system\n");
-		json_decref(rn.over);
-		jobrun_free(&plan);
-		return EXIT_USAGE;
-	}
-	if (runner_check_dir(rn.a.dir, err, sizeof(err))) {
-		fprintf(stderr, "scalebench matrix: %s\n", err);
-		json_decref(rn.over);
-		jobrun_free(&plan);
-		return EXIT_USAGE;
-	}
-	int dk = -1;
-	for (int k = 0; dev_names[k]; k++)
-		if (!strcmp(dev, dev_names[k]))
-			dk = k;
-	if (dk < 0) {
-		fprintf(stderr, "scalebench matrix: --dev: unknown device type '%s' (loop, loop-buffered, "
-				"zram, dm-linear, dm-crypt, dm-delay)\n", dev);
-		json_decref(rn.over);
-		jobrun_free(&plan);
-		return EXIT_USAGE;
-	}
-	if (buffered && dk == DEV_LOOP)
-		dk = DEV_LOOP_BUFFERED;
-	if (image_size && size < 16 * MIB) {
-		fprintf(stderr, "scalebench matrix: --image-size: '%s' is not a size of at least 16M\n",
-			image_size);
-		json_decref(rn.over);
-		jobrun_free(&plan);
-		return EXIT_USAGE;
-	}
+	int urc = matrix_words(&plan, pos, &npos, opts, &rn, argc, argv, err, sizeof(err));
+	if (urc)
+		return urc;
+	uint64_t size = 0;
 	char size_why[256] = "--image-size";
-	if (!size)
-		size = default_image_size(&rn, size_why, sizeof(size_why));
-	struct statvfs sv;
-	if (statvfs(rn.a.dir, &sv) == 0 && (uint64_t)sv.f_bavail * sv.f_frsize < size + 64 * MIB) {
-		fprintf(stderr, "scalebench matrix: --dir %s has %llu MiB free; an image needs %llu MiB "
-				"(%s; set --image-size or --dir)\n", rn.a.dir,
-			(unsigned long long)((uint64_t)sv.f_bavail * sv.f_frsize / MIB),
-			(unsigned long long)(size / MIB), size_why);
+	if (matrix_prepare(&rn, fs_list, fs, &nfs, pos, npos) || (dk = matrix_device(dev, buffered)) < 0 ||
+	    matrix_image_size(&rn, image_size, &size, size_why, sizeof(size_why))) {
 		json_decref(rn.over);
 		jobrun_free(&plan);
 		return EXIT_USAGE;
@@ -663,48 +744,11 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 		jobrun_free(&plan);
 		return rc0;
 	}
+	struct matrix_run mr = {.rn = &rn, .plan = &plan, .scratch = scratch, .fuse_opts = fuse_opts,
+				.size_why = size_why, .size = size, .dk = (enum dev_kind)dk, .fresh = fresh};
 	int exit_code = EXIT_OK;
-	for (int i = 0; i < nfs && !reg_stop_requested(); i++) {
-		struct made m;
-		memset(&m, 0, sizeof(m));
-		char why[1024] = "";
-		json_t *info = json_pack("{s:s,s:s,s:s,s:I,s:s,s:s}", "type", fs[i].type, "mkfs_options",
-					 fs[i].mkfs_opts, "mount_options", fs[i].mount_opts,
-					 "size_bytes", (json_int_t)size, "size_from", size_why, "dev",
-					 strcmp(fs[i].type, "tmpfs") ? dev_names[dk] : "none (tmpfs)");
-		uint64_t t0 = clock_ns();
-		if (bring_up(&fs[i], i, scratch, size, (enum dev_kind)dk, info, &m, why, sizeof(why))) {
-			json_object_set_new(info, "skipped", json_string(why));
-			if (!rn.a.quiet)
-				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);
-		} else if (fs[i].fuse && fuse_up(fuse_opts, scratch, info, &m, why, sizeof(why))) {
-			json_object_set_new(info, "skipped", json_string(why));
-			if (!rn.a.quiet)
-				fprintf(stderr, "scalebench matrix: %s skipped: %s\n", fs[i].label, why);
-		} else {
-			struct fresh fr = {.f = &fs[i], .idx = i, .scratch = scratch, .fuse_opts = fuse_opts,
-					   .size = size, .dk = (enum dev_kind)dk, .info = info, .m = &m, .made = 1};
-			rn.renew = fresh ? renew : NULL;
-			rn.renew_ctx = &fr;
-			const char *at = fs[i].fuse ? m.fmnt : m.mnt;
-			int ec = plan.nsec ? jobrun_sweep(&rn, &plan, at, fs[i].label)
-					   : runner_sweep(&rn, at, fs[i].label);
-			if (ec > exit_code)
-				exit_code = ec;
-			if (fresh)
-				json_object_set_new(info, "fresh",
-						    json_pack("{s:s,s:i,s:f}", "per", "repetition", "made", fr.made,
-							      "remake_s", (double)fr.ns / 1e9));
-		}
-		int td = tear_down(&m);
-		if (td) {
-			fprintf(stderr, "scalebench matrix: %s: cleanup: %s\n", fs[i].label, strerror(-td));
-			exit_code = EXIT_RUNTIME;
-		}
-		json_object_set_new(info, "wall_s", json_real((double)(clock_ns() - t0) / 1e9));
-		set_target(&rn, fs[i].label, info);
-		json_decref(info);
-	}
+	for (int i = 0; i < nfs && !reg_stop_requested(); i++)
+		matrix_one_fs(&mr, &fs[i], i, &exit_code);
 	exit_code = runner_finish(&rn, exit_code);
 	jobrun_free(&plan);
 	return exit_code;

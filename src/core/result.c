@@ -256,21 +256,37 @@ static int cmp_dbl(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* median of the ns per KiB of the points at n */
-static double per_kib_at(const struct bench_result *b, uint64_t n)
+/* The median over the points at n (every repetition, at most 64) of
+ * what val reads from each, those it reads NAN from left out. */
+static double median_at(const struct bench_result *b, uint64_t n, double (*val)(const struct point *))
 {
 	double v[64];
 	int k = 0;
 	for (int r = 0; r < b->nreps; r++)
 		for (int i = 0; i < b->reps[r].npts && k < 64; i++) {
 			const struct point *p = &b->reps[r].pts[i];
-			if (p->n == n && p->bytes > 0 && p->ops > 0 && p->st.p50 > 0)
-				v[k++] = p->st.p50 * 1024.0 * (double)p->ops / (double)p->bytes;
+			double x = p->n == n ? val(p) : NAN;
+			if (!isnan(x))
+				v[k++] = x;
 		}
 	if (!k)
 		return NAN;
 	qsort(v, (size_t)k, sizeof(v[0]), cmp_dbl);
 	return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+/* a point's ns per KiB */
+static double per_kib(const struct point *p)
+{
+	return p->bytes > 0 && p->ops > 0 && p->st.p50 > 0
+		       ? p->st.p50 * 1024.0 * (double)p->ops / (double)p->bytes
+		       : NAN;
+}
+
+/* median of the ns per KiB of the points at n */
+static double per_kib_at(const struct bench_result *b, uint64_t n)
+{
+	return median_at(b, n, per_kib);
 }
 
 int bench_per_kib(const struct bench_result *b, double *nmin, double *at_min, double *nmax,
@@ -337,21 +353,16 @@ const char *bench_ops_trend(const struct bench_result *b, double *ratio)
 	return *ratio >= 1.1 ? "rises" : *ratio <= 1 / 1.1 ? "falls" : "flat";
 }
 
+/* a point's p99 */
+static double p99_of(const struct point *p)
+{
+	return p->st.count > 0 && isfinite(p->st.p99) ? p->st.p99 : NAN;
+}
+
 /* median of the p99 of the points at n (repetitions) */
 static double p99_at(const struct bench_result *b, uint64_t n)
 {
-	double v[64];
-	int k = 0;
-	for (int r = 0; r < b->nreps; r++)
-		for (int i = 0; i < b->reps[r].npts && k < 64; i++) {
-			const struct point *p = &b->reps[r].pts[i];
-			if (p->n == n && p->st.count > 0 && isfinite(p->st.p99))
-				v[k++] = p->st.p99;
-		}
-	if (!k)
-		return NAN;
-	qsort(v, (size_t)k, sizeof(v[0]), cmp_dbl);
-	return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+	return median_at(b, n, p99_of);
 }
 
 int bench_category_tails(const struct bench_result *b, struct cat_tail *out, int cap, int *worst)

@@ -202,6 +202,18 @@ static json_t *compare_many(const double *la, const double *lb, int *reg)
 	return c;
 }
 
+/* A compare of two runs of NB benches, every bench of B `factor` times
+ * A's, the repetitions 1% apart (no run effect but the whole run's). */
+static json_t *whole_run(uint64_t *seed, double factor, int *reg)
+{
+	static double la[3 * NB], lb[3 * NB];
+	for (int i = 0; i < 3 * NB; i++) {
+		la[i] = exp(0.01 * gauss(seed));
+		lb[i] = factor * exp(0.01 * gauss(seed));
+	}
+	return compare_many(la, lb, reg);
+}
+
 /* One compare of two runs of NB benches: every bench of a run shifted by
  * its own run effect (sd run_sd, shared by the run's 3 repetitions), the
  * repetitions rep_sd apart within the run; bench `shifted` (-1: none) of
@@ -271,13 +283,8 @@ static void family_tests(void)
 	/* a whole run 10% slower (every bench), tight repetitions */
 	int whole = 0;
 	for (int k = 0; k < 10; k++) {
-		static double la[3 * NB], lb[3 * NB];
-		for (int i = 0; i < 3 * NB; i++) {
-			la[i] = exp(0.01 * gauss(&seed));
-			lb[i] = 1.10 * exp(0.01 * gauss(&seed));
-		}
 		int reg = -1;
-		json_t *c = compare_many(la, lb, &reg);
+		json_t *c = whole_run(&seed, 1.10, &reg);
 		whole += reg == 1;
 		if (k == 0) {
 			const char *cv = json_string_value(json_array_get(json_object_get(c, "caveats"), 0));
@@ -331,13 +338,8 @@ static void family_tests(void)
 	/* a whole run 40% slower, no probe moved with it: the system's, a
 	 * regression of its own (exit 3) */
 	{
-		static double la[3 * NB], lb[3 * NB];
-		for (int i = 0; i < 3 * NB; i++) {
-			la[i] = exp(0.01 * gauss(&seed));
-			lb[i] = 1.40 * exp(0.01 * gauss(&seed));
-		}
 		int reg = -1;
-		json_t *c = compare_many(la, lb, &reg);
+		json_t *c = whole_run(&seed, 1.40, &reg);
 		const char *rs = json_string_value(json_object_get(json_object_get(c, "family"), "run_shift"));
 		CHECK(reg == 1 && rs && !strcmp(rs, "slower"),
 		      "a whole run 40%% slower, no probe: the system's run shift, exit 3 (reg %d, %s)", reg,

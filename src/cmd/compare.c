@@ -168,6 +168,118 @@ out:
 	return rc;
 }
 
+/* The option combinations compare refuses; EXIT_USAGE said on stderr, else 0. */
+static int compare_check_args(const struct fleet_sel *sel, int npos, int nhist, int floor_on)
+{
+	char err[1024];
+	if (fleetsel_check(sel, npos, 1, err, sizeof(err))) {
+		fprintf(stderr, "scalebench compare: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (nhist && sel->latest) {
+		fprintf(stderr, "scalebench compare: --history-from compares given results, not "
+				"--latest-per-host\n");
+		return EXIT_USAGE;
+	}
+	if (floor_on && sel->latest) {
+		fprintf(stderr, "scalebench compare: --noise-floor compares given results, not "
+				"--latest-per-host\n");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The results named (files or history ids) loaded into rs and labels; *nread of them loaded. */
+static int compare_load_inputs(char **pos, int npos, const char *dbspec, struct run_result *rs,
+			       char (*labels)[64], int *nread)
+{
+	char err[1024];
+	for (; *nread < npos; (*nread)++)
+		if (result_load_spec(pos[*nread], dbspec, &rs[*nread], labels[*nread], sizeof(labels[0]),
+				     err, sizeof(err))) {
+			fprintf(stderr, "scalebench compare: %s\n", err);
+			return EXIT_USAGE;
+		}
+	return EXIT_OK;
+}
+
+/* --history-from: the spread of the given results, the same for every candidate (freed on error). */
+static int compare_given_noise(const struct opt_list *hist, const char *dbspec, struct noise_set *given)
+{
+	char err[1024];
+	for (int i = 0; i < hist->n; i++) {
+		struct run_result h;
+		char hl[64];
+		if (result_load_spec(hist->v[i], dbspec, &h, hl, sizeof(hl), err, sizeof(err))) {
+			fprintf(stderr, "scalebench compare: --history-from: %s\n", err);
+			noise_free(given);
+			return EXIT_USAGE;
+		}
+		int bad = noise_add_run(given, &h);
+		result_free(&h);
+		if (bad) {
+			fprintf(stderr, "scalebench compare: out of memory\n");
+			noise_free(given);
+			return EXIT_RUNTIME;
+		}
+	}
+	if (hist->n)
+		noise_finish(given);
+	return EXIT_OK;
+}
+
+/* Where each candidate's noise floor comes from. */
+struct floor_src {
+	const struct noise_set *given; /* --history-from's, or NULL-floored */
+	int nhist, on;
+	double k;
+	int min_runs;
+	const char *dbspec;
+};
+
+/* Each result after the first against the first: printed as text or gathered into all. */
+static int compare_candidates(struct run_result *rs, char (*labels)[64], int npos, struct cmp_opts *o,
+			      const struct floor_src *fl, int json, json_t *all, int *any,
+			      int *insufficient)
+{
+	char err[1024];
+	for (int i = 1; i < npos; i++) {
+		int reg = 0, nruns = 0;
+		struct noise_set ns = {0};
+		o->floor_min_runs = fl->min_runs;
+		if (fl->nhist) {
+			o->floors = fl->given->floors;
+			o->nfloors = fl->given->floors ? fl->given->n : 0;
+		} else if (fl->on) {
+			if (noise_for_result(fl->dbspec, &rs[i], &ns, &nruns, err, sizeof(err)))
+				fprintf(stderr, "scalebench compare: no noise floor for %s: %s\n",
+					labels[i], err);
+			o->floors = ns.floors;
+			o->nfloors = ns.floors ? ns.n : 0;
+		}
+		if (fl->on)
+			o->floor_k = fl->k;
+		json_t *c = compare_results(&rs[0], labels[0], &rs[i], labels[i], o, &reg);
+		noise_free(&ns);
+		o->floors = NULL;
+		o->nfloors = 0;
+		if (!c) {
+			fprintf(stderr, "scalebench compare: out of memory\n");
+			return EXIT_RUNTIME;
+		}
+		*any |= reg;
+		*insufficient += (int)json_integer_value(json_object_get(
+			json_object_get(json_object_get(c, "summary"), "benches"), "insufficient"));
+		if (!json) {
+			if (i > 1)
+				printf("\n");
+			compare_print_text(c, stdout);
+		}
+		json_array_append_new(all, c);
+	}
+	return EXIT_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *dbspec = NULL, *format = "text";
@@ -204,20 +316,9 @@ int cmd_compare(int argc, char **argv)
 		usage(stdout, opts);
 		return EXIT_OK;
 	}
-	if (fleetsel_check(&sel, npos, 1, err, sizeof(err))) {
-		fprintf(stderr, "scalebench compare: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (hist.n && sel.latest) {
-		fprintf(stderr, "scalebench compare: --history-from compares given results, not "
-				"--latest-per-host\n");
-		return EXIT_USAGE;
-	}
-	if (floor_on && sel.latest) {
-		fprintf(stderr, "scalebench compare: --noise-floor compares given results, not "
-				"--latest-per-host\n");
-		return EXIT_USAGE;
-	}
+	int urc = compare_check_args(&sel, npos, hist.n, floor_on);
+	if (urc)
+		return urc;
 	if (sel.latest) {
 		struct cmp_opts fo = {.threshold = threshold / 100, .alpha = alpha,
 				      .min_reps = (int)min_reps, .strict = strict, .decisive = decisive,
@@ -236,73 +337,20 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	for (; nread < npos; nread++)
-		if (result_load_spec(pos[nread], dbspec, &rs[nread], labels[nread], sizeof(labels[0]),
-				     err, sizeof(err))) {
-			fprintf(stderr, "scalebench compare: %s\n", err);
-			rc = EXIT_USAGE;
-			goto out;
-		}
+	rc = compare_load_inputs(pos, npos, dbspec, rs, labels, &nread);
+	if (rc)
+		goto out;
 	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha, .min_reps = (int)min_reps,
 			     .strict = strict, .decisive = decisive, .keep_shift = keep_shift};
 	struct noise_set given = {0}; /* --history-from: the same spread for every candidate */
-	for (int i = 0; i < hist.n; i++) {
-		struct run_result h;
-		char hl[64];
-		if (result_load_spec(hist.v[i], dbspec, &h, hl, sizeof(hl), err, sizeof(err))) {
-			fprintf(stderr, "scalebench compare: --history-from: %s\n", err);
-			rc = EXIT_USAGE;
-			noise_free(&given);
-			goto out;
-		}
-		int bad = noise_add_run(&given, &h);
-		result_free(&h);
-		if (bad) {
-			fprintf(stderr, "scalebench compare: out of memory\n");
-			rc = EXIT_RUNTIME;
-			noise_free(&given);
-			goto out;
-		}
-	}
-	if (hist.n)
-		noise_finish(&given);
+	rc = compare_given_noise(&hist, dbspec, &given);
+	if (rc)
+		goto out;
 	int json = !strcmp(format, "json"), any = 0, insufficient = 0;
 	json_t *all = json_array();
-	for (int i = 1; i < npos; i++) {
-		int reg = 0, nruns = 0;
-		struct noise_set ns = {0};
-		o.floor_min_runs = (int)floor_runs;
-		if (hist.n) {
-			o.floors = given.floors;
-			o.nfloors = given.floors ? given.n : 0;
-		} else if (floor_on) {
-			if (noise_for_result(dbspec, &rs[i], &ns, &nruns, err, sizeof(err)))
-				fprintf(stderr, "scalebench compare: no noise floor for %s: %s\n",
-					labels[i], err);
-			o.floors = ns.floors;
-			o.nfloors = ns.floors ? ns.n : 0;
-		}
-		if (floor_on)
-			o.floor_k = floor_k;
-		json_t *c = compare_results(&rs[0], labels[0], &rs[i], labels[i], &o, &reg);
-		noise_free(&ns);
-		o.floors = NULL;
-		o.nfloors = 0;
-		if (!c) {
-			fprintf(stderr, "scalebench compare: out of memory\n");
-			rc = EXIT_RUNTIME;
-			break;
-		}
-		any |= reg;
-		insufficient += (int)json_integer_value(json_object_get(
-			json_object_get(json_object_get(c, "summary"), "benches"), "insufficient"));
-		if (!json) {
-			if (i > 1)
-				printf("\n");
-			compare_print_text(c, stdout);
-		}
-		json_array_append_new(all, c);
-	}
+	struct floor_src fl = {.given = &given, .nhist = hist.n, .on = floor_on, .k = floor_k,
+				 .min_runs = (int)floor_runs, .dbspec = dbspec};
+	rc = compare_candidates(rs, labels, npos, &o, &fl, json, all, &any, &insufficient);
 	if (json && rc == EXIT_OK) {
 		json_t *doc = json_pack("{s:o,s:b}", "comparisons", json_incref(all), "regression", any);
 		if (!doc || json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER))

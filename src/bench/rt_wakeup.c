@@ -349,15 +349,9 @@ static void drain(struct st *s, struct meter *m, struct first_fail *ff)
 	}
 }
 
-static int run(void *state, struct meter *m)
+/* Every measuring thread's figures back to zero for a new point. */
+static void reset_threads(struct st *s)
 {
-	struct st *s = state;
-	struct bench_env *env = s->env;
-	uint64_t old_rt[2] = {0, 0};
-	int rt_lim = sys_rttime_limit(200000, 1000000, old_rt);
-	int dma = sys_dma_latency_hold();
-	if (dma >= 0 && reg_add_fd(dma)) /* it closed dma: not held, said in the note */
-		dma = -ENOMEM;
 	for (int k = 0; k < s->ncpu; k++) {
 		struct thr *t = &s->t[k];
 		hist_reset(t->h);
@@ -368,23 +362,24 @@ static int run(void *state, struct meter *m)
 	}
 	atomic_store(&s->stop, 0);
 	atomic_store(&s->tripped, 0);
-	uint64_t c0[RL_NLEVELS], c1[RL_NLEVELS];
-	rtload_read(&s->load, c0);
-	s->t0 = meter_now();
-	struct timespec wall0;
-	clock_gettime(CLOCK_REALTIME, &wall0); /* to date the max in UTC */
-	s->end_ns = s->duration_s > 0 ? s->t0 + (uint64_t)(s->duration_s * 1e9) : UINT64_MAX;
-	uint64_t wd = s->duration_s > 0 ? s->end_ns + GRACE_NS : UINT64_MAX; /* watchdog */
-	/* the collecting thread away from the measured CPUs, if there are others */
-	unsigned char mine[SYS_MAX_CPUS], away[SYS_MAX_CPUS];
-	int moved = 0, nmine = sys_get_pinned(mine, SYS_MAX_CPUS), naway = 0;
+}
+
+/* The collecting thread away from the measured CPUs, if there are others: 1 if moved (mine to restore). */
+static int pin_away(const struct st *s, unsigned char *mine)
+{
+	unsigned char away[SYS_MAX_CPUS];
+	int nmine = sys_get_pinned(mine, SYS_MAX_CPUS), naway = 0;
 	for (int c = 0; c < SYS_MAX_CPUS; c++) {
 		away[c] = nmine > 0 && mine[c] && !s->cpus[c];
 		naway += away[c];
 	}
-	if (naway > 0)
-		moved = sys_pin_set(away, SYS_MAX_CPUS) == 0;
-	int rc = 0, started = 0;
+	return naway > 0 ? sys_pin_set(away, SYS_MAX_CPUS) == 0 : 0;
+}
+
+/* One measuring thread a CPU; *started of them started, the bench failed if one could not be. */
+static int start_threads(struct st *s, struct bench_env *env, int *started)
+{
+	int rc = 0;
 	pthread_attr_t at;
 	pthread_attr_init(&at);
 	pthread_attr_setstacksize(&at, 256 << 10);
@@ -397,15 +392,20 @@ static int run(void *state, struct meter *m)
 			break;
 		}
 		s->t[k].started = 1;
-		started++;
+		(*started)++;
 	}
 	pthread_attr_destroy(&at);
-	struct first_fail ff = {0};
+	return rc;
+}
+
+/* Drain the threads' samples until all are done (stopped by duration, budget, Ctrl-C, a failure or the watchdog wd), then join them; 1 if the watchdog fired. */
+static int collect(struct st *s, struct meter *m, struct first_fail *ff, uint64_t wd, int started)
+{
 	int watchdog = 0;
 	for (;;) {
 		struct timespec w = {0, DRAIN_NS};
 		nanosleep(&w, NULL);
-		drain(s, m, &ff);
+		drain(s, m, ff);
 		if (reg_stop_requested())
 			atomic_store(&s->stop, 1);
 		uint64_t now = meter_now();
@@ -428,41 +428,13 @@ static int run(void *state, struct meter *m)
 			pthread_join(s->t[k].th, NULL);
 			s->t[k].started = 0;
 		}
-	drain(s, m, &ff);
-	uint64_t t1 = meter_now();
-	if (moved)
-		sys_pin_set(mine, SYS_MAX_CPUS);
-	if (dma >= 0)
-		reg_close_fd(dma);
-	if (rt_lim == 0)
-		sys_rttime_restore(old_rt);
-	rtload_read(&s->load, c1);
-	double secs = (double)(t1 - s->t0) / 1e9;
+	drain(s, m, ff);
+	return watchdog;
+}
 
-	/* the point's own figures */
-	const struct thr *t0 = &s->t[0];
-	int fifo = 1;
-	for (int k = 0; k < s->ncpu; k++)
-		fifo &= s->t[k].fifo;
-	json_t *x = json_object();
-	json_object_set_new(x, "load", json_string(rtload_names[s->level]));
-	json_object_set_new(x, "load_procs", json_integer(s->load.procs));
-	json_object_set_new(x, "load_cpus", json_string(s->load_cpus_s ? s->load_cpus_s : "any"));
-	json_object_set_new(x, "load_processes", json_integer(s->load.n));
-	json_object_set_new(x, "load_throughput", rtload_rates(&s->load, c0, c1, secs));
-	json_object_set_new(x, "policy", json_string(fifo ? "SCHED_FIFO" : "SCHED_OTHER"));
-	if (!fifo)
-		json_object_set_new(x, "policy_reason", json_string(strerror(t0->fifo_err ? t0->fifo_err : EPERM)));
-	json_object_set_new(x, "priority", json_integer(fifo ? s->prio : 0));
-	json_object_set_new(x, "interval_us", json_real((double)s->interval_ns / 1e3));
-	json_object_set_new(x, "duration_s", json_real(secs));
-	json_object_set_new(x, "mlockall", s->locked ? json_true() : json_string(strerror(s->lock_err)));
-	json_object_set_new(x, "cpu_dma_latency", dma >= 0 ? json_string("held at 0 us")
-							   : json_string(strerror(-dma)));
-	json_object_set_new(x, "rttime_limit", rt_lim == 0 ? json_string("200 ms soft, 1 s hard")
-							    : json_string(strerror(-rt_lim)));
-	if (watchdog)
-		json_object_set_new(x, "watchdog", json_string("threads still running 2 s past their end"));
+/* The point's per-CPU figures, its max (dated in UTC from wall0), overruns and dropped samples into x. */
+static void per_cpu_json(const struct st *s, const struct timespec *wall0, json_t *x)
+{
 	json_t *pc = json_array();
 	int maxk = -1;
 	uint64_t dropped = 0, overruns = 0;
@@ -488,7 +460,7 @@ static int run(void *state, struct meter *m)
 	}
 	json_object_set_new(x, "per_cpu", pc);
 	if (maxk >= 0) {
-		uint64_t w = ts_ns(&wall0) + s->t[maxk].max_at;
+		uint64_t w = ts_ns(wall0) + s->t[maxk].max_at;
 		struct timespec when = {.tv_sec = (time_t)(w / 1000000000u), .tv_nsec = (long)(w % 1000000000u)};
 		char utc[48];
 		sys_iso_utc(&when, 6, utc, sizeof(utc));
@@ -499,10 +471,42 @@ static int run(void *state, struct meter *m)
 	}
 	json_object_set_new(x, "overruns", json_integer((json_int_t)overruns));
 	json_object_set_new(x, "dropped", json_integer((json_int_t)dropped));
+}
+
+/* What held during the point (load, policy, locks, limits) and its figures, as the result's rt object. */
+static json_t *point_json(const struct st *s, int fifo, int dma, int rt_lim, int watchdog,
+			  const uint64_t *c0, const uint64_t *c1, double secs, const struct timespec *wall0)
+{
+	const struct thr *t0 = &s->t[0];
+	json_t *x = json_object();
+	json_object_set_new(x, "load", json_string(rtload_names[s->level]));
+	json_object_set_new(x, "load_procs", json_integer(s->load.procs));
+	json_object_set_new(x, "load_cpus", json_string(s->load_cpus_s ? s->load_cpus_s : "any"));
+	json_object_set_new(x, "load_processes", json_integer(s->load.n));
+	json_object_set_new(x, "load_throughput", rtload_rates(&s->load, c0, c1, secs));
+	json_object_set_new(x, "policy", json_string(fifo ? "SCHED_FIFO" : "SCHED_OTHER"));
+	if (!fifo)
+		json_object_set_new(x, "policy_reason", json_string(strerror(t0->fifo_err ? t0->fifo_err : EPERM)));
+	json_object_set_new(x, "priority", json_integer(fifo ? s->prio : 0));
+	json_object_set_new(x, "interval_us", json_real((double)s->interval_ns / 1e3));
+	json_object_set_new(x, "duration_s", json_real(secs));
+	json_object_set_new(x, "mlockall", s->locked ? json_true() : json_string(strerror(s->lock_err)));
+	json_object_set_new(x, "cpu_dma_latency", dma >= 0 ? json_string("held at 0 us")
+							   : json_string(strerror(-dma)));
+	json_object_set_new(x, "rttime_limit", rt_lim == 0 ? json_string("200 ms soft, 1 s hard")
+							    : json_string(strerror(-rt_lim)));
+	if (watchdog)
+		json_object_set_new(x, "watchdog", json_string("threads still running 2 s past their end"));
+	per_cpu_json(s, wall0, x);
 	if (s->bound_ns > 0)
 		json_object_set_new(x, "tracing", s->trace.info ? json_incref(s->trace.info) : json_null());
-	meter_extra(m, "rt", x);
+	return x;
+}
 
+/* The bench's note: what was not as asked (no SCHED_FIFO, memory not locked, cpu_dma_latency not held). */
+static void set_note(const struct st *s, struct bench_env *env, int fifo, int dma)
+{
+	const struct thr *t0 = &s->t[0];
 	char note[256] = "";
 	if (!fifo)
 		snprintf(note, sizeof(note), "measured as SCHED_OTHER: no privilege for SCHED_FIFO (%s)",
@@ -515,28 +519,72 @@ static int run(void *state, struct meter *m)
 			 "%scpu_dma_latency not held (%s)", note[0] ? "; " : "", strerror(-dma));
 	if (note[0])
 		snprintf(env->note, sizeof(env->note), "%s", note);
+}
 
-	if (rc == 0 && ff.hit) {
-		char why[160];
-		snprintf(why, sizeof(why), "%.1f us on CPU %d at cycle %llu under load %s", ff.lat_ns / 1e3,
-			 ff.cpu, (unsigned long long)ff.cycle, rtload_names[s->level]);
-		json_t *fd = json_pack("{s:s,s:i,s:I,s:f,s:f,s:f,s:s,s:s}", "load", rtload_names[s->level],
-				       "cpu", ff.cpu, "cycle", (json_int_t)ff.cycle, "latency_us",
-				       ff.lat_ns / 1e3, "bound_us", s->bound_ns / 1e3, "at_s", ff.at_s,
-				       "policy", fifo ? "SCHED_FIFO" : "SCHED_OTHER", "why", why);
-		json_object_set_new(fd, "trace", s->trace_ok ? sys_trace_tail(&s->trace, TRACE_LINES)
-							    : (s->trace.info ? json_incref(s->trace.info)
-									     : json_null()));
-		if (s->trace_ok)
-			json_object_set_new(fd, "trace_info", json_incref(s->trace.info));
-		env->fail_data = fd;
-		snprintf(env->note, sizeof(env->note),
-			 "max-latency %.1f us exceeded: %.1f us on CPU %d at cycle %llu under load %s",
-			 s->bound_ns / 1e3, ff.lat_ns / 1e3, ff.cpu, (unsigned long long)ff.cycle,
-			 rtload_names[s->level]);
-		errno = ETIME;
-		return bench_fail(env, "max-latency");
-	}
+/* The first sample over --max-latency: the bench fails with it (and the trace) as its failure data. */
+static int fail_max_latency(struct st *s, struct bench_env *env, const struct first_fail *ff, int fifo)
+{
+	char why[160];
+	snprintf(why, sizeof(why), "%.1f us on CPU %d at cycle %llu under load %s", ff->lat_ns / 1e3,
+		 ff->cpu, (unsigned long long)ff->cycle, rtload_names[s->level]);
+	json_t *fd = json_pack("{s:s,s:i,s:I,s:f,s:f,s:f,s:s,s:s}", "load", rtload_names[s->level],
+			       "cpu", ff->cpu, "cycle", (json_int_t)ff->cycle, "latency_us",
+			       ff->lat_ns / 1e3, "bound_us", s->bound_ns / 1e3, "at_s", ff->at_s,
+			       "policy", fifo ? "SCHED_FIFO" : "SCHED_OTHER", "why", why);
+	json_object_set_new(fd, "trace", s->trace_ok ? sys_trace_tail(&s->trace, TRACE_LINES)
+						    : (s->trace.info ? json_incref(s->trace.info)
+								     : json_null()));
+	if (s->trace_ok)
+		json_object_set_new(fd, "trace_info", json_incref(s->trace.info));
+	env->fail_data = fd;
+	snprintf(env->note, sizeof(env->note),
+		 "max-latency %.1f us exceeded: %.1f us on CPU %d at cycle %llu under load %s",
+		 s->bound_ns / 1e3, ff->lat_ns / 1e3, ff->cpu, (unsigned long long)ff->cycle,
+		 rtload_names[s->level]);
+	errno = ETIME;
+	return bench_fail(env, "max-latency");
+}
+
+static int run(void *state, struct meter *m)
+{
+	struct st *s = state;
+	struct bench_env *env = s->env;
+	uint64_t old_rt[2] = {0, 0};
+	int rt_lim = sys_rttime_limit(200000, 1000000, old_rt);
+	int dma = sys_dma_latency_hold();
+	if (dma >= 0 && reg_add_fd(dma)) /* it closed dma: not held, said in the note */
+		dma = -ENOMEM;
+	reset_threads(s);
+	uint64_t c0[RL_NLEVELS], c1[RL_NLEVELS];
+	rtload_read(&s->load, c0);
+	s->t0 = meter_now();
+	struct timespec wall0;
+	clock_gettime(CLOCK_REALTIME, &wall0); /* to date the max in UTC */
+	s->end_ns = s->duration_s > 0 ? s->t0 + (uint64_t)(s->duration_s * 1e9) : UINT64_MAX;
+	uint64_t wd = s->duration_s > 0 ? s->end_ns + GRACE_NS : UINT64_MAX; /* watchdog */
+	unsigned char mine[SYS_MAX_CPUS];
+	int moved = pin_away(s, mine), started = 0;
+	int rc = start_threads(s, env, &started);
+	struct first_fail ff = {0};
+	int watchdog = collect(s, m, &ff, wd, started);
+	uint64_t t1 = meter_now();
+	if (moved)
+		sys_pin_set(mine, SYS_MAX_CPUS);
+	if (dma >= 0)
+		reg_close_fd(dma);
+	if (rt_lim == 0)
+		sys_rttime_restore(old_rt);
+	rtload_read(&s->load, c1);
+	double secs = (double)(t1 - s->t0) / 1e9;
+
+	/* the point's own figures */
+	int fifo = 1;
+	for (int k = 0; k < s->ncpu; k++)
+		fifo &= s->t[k].fifo;
+	meter_extra(m, "rt", point_json(s, fifo, dma, rt_lim, watchdog, c0, c1, secs, &wall0));
+	set_note(s, env, fifo, dma);
+	if (rc == 0 && ff.hit)
+		return fail_max_latency(s, env, &ff, fifo);
 	return rc;
 }
 

@@ -1062,24 +1062,11 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 	return j;
 }
 
-json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
-			const char *lb, const struct cmp_opts *o, int *regression)
+/* Every bench's repetition tests (rep_stats), before any word: the run
+ * shift, the scale and the family correction need them all first. */
+static void rep_tests(const struct run_result *a, const struct run_result *b,
+		      const struct cmp_opts *o, struct rep_res *rr)
 {
-	struct tally t = {{0}, {0}, 0, 0, 1};
-	uint64_t *ca = malloc(HIST_NBUCKETS * sizeof(*ca)), *cb = malloc(HIST_NBUCKETS * sizeof(*cb));
-	if (!ca || !cb) {
-		free(ca);
-		free(cb);
-		return NULL;
-	}
-	/* first every bench's repetition tests, then the run-effect scale and
-	 * Holm's adjustment over them (family), then the words */
-	struct rep_res *rr = calloc((size_t)a->nbenches + 1, sizeof(*rr));
-	if (!rr) {
-		free(ca);
-		free(cb);
-		return NULL;
-	}
 	int need = o->min_reps > 0 ? o->min_reps : 3;
 	for (int i = 0; i < a->nbenches; i++) {
 		const struct bench_result *ba = &a->benches[i], *bb;
@@ -1103,25 +1090,112 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		}
 		free(ns);
 	}
-	/* The run shift (the median change of the benches) is taken off each
-	 * bench's test when it is the machine's: when the probe moved with it
-	 * (within CMP_SHIFT_TOLERANCE). A shift the probe does not explain is
-	 * a change of the system: every bench is then judged on its whole
-	 * change (as with --keep-shift). */
-	struct fam fm;
-	t.family = family(rr, a->nbenches, o->keep_shift, &fm);
-	double ma = machine_level(a), mb = machine_level(b), mach = mb - ma;
-	double shift = fm.shift_s;
-	int system_shift = 0;
-	if (!o->keep_shift && shift != 0 &&
-	    fabs(shift - (isfinite(mach) ? mach : 0)) >= log1p(CMP_SHIFT_TOLERANCE) &&
-	    fabs(expm1(shift)) >= o->threshold) {
-		system_shift = shift > 0 ? 1 : -1;
-		t.family = family(rr, a->nbenches, 1, &fm);
-		if (shift > 0) /* the whole system slower: a regression of its own */
-			t.regression = 1;
+}
+
+/* What the whole run did (run shift, 4d) and what the family of tests
+ * became with it: the run shift (the median change of the benches) is
+ * taken off each bench's test when it is the machine's, when the probe
+ * moved with it (within CMP_SHIFT_TOLERANCE). A shift the probe does not
+ * explain is a change of the system: every bench is then judged on its
+ * whole change (as with --keep-shift), and B slower is a regression. */
+struct shift {
+	double shift, mach; /* log: the benches' median change, the probe's (NAN: none) */
+	int system;	    /* +1 / -1: the system's, B slower / faster; 0 the machine's */
+};
+
+static void run_shift(const struct run_result *a, const struct run_result *b,
+		      const struct cmp_opts *o, struct rep_res *rr, struct tally *t,
+		      struct fam *fm, struct shift *sh)
+{
+	t->family = family(rr, a->nbenches, o->keep_shift, fm);
+	sh->mach = machine_level(b) - machine_level(a);
+	sh->shift = fm->shift_s;
+	sh->system = 0;
+	if (!o->keep_shift && sh->shift != 0 &&
+	    fabs(sh->shift - (isfinite(sh->mach) ? sh->mach : 0)) >= log1p(CMP_SHIFT_TOLERANCE) &&
+	    fabs(expm1(sh->shift)) >= o->threshold) {
+		sh->system = sh->shift > 0 ? 1 : -1;
+		t->family = family(rr, a->nbenches, 1, fm);
+		if (sh->shift > 0) /* the whole system slower: a regression of its own */
+			t->regression = 1;
 	}
-	t.scale = fm.scale_s;
+	t->scale = fm->scale_s;
+}
+
+/* The caveats of the run shift and the run effect. */
+static void shift_caveats(const struct shift *sh, const struct fam *fm, json_t *caveats)
+{
+	double shift = sh->shift;
+	char mtxt[64] = "was not read (no probe in these results)";
+	if (isfinite(sh->mach))
+		snprintf(mtxt, sizeof(mtxt), "moved %+.1f%%", 100 * expm1(sh->mach));
+	if (sh->system)
+		json_array_append_new(caveats,
+				      json_sprintf("run shift: B's benches were %.1f%% %s than A's as a whole "
+						   "(the median change over %d benches) and the machine's "
+						   "probe %s: %.0f%% or more apart, a change of the "
+						   "system%s; each bench is judged on its whole change",
+						   100 * fabs(expm1(shift)), shift > 0 ? "slower" : "faster",
+						   fm->used, mtxt, 100 * CMP_SHIFT_TOLERANCE,
+						   shift > 0 ? " (a regression: exit 3)" : ""));
+	else if (shift != 0 && fabs(expm1(shift)) >= 0.005)
+		json_array_append_new(caveats,
+				      json_sprintf("run shift: B's benches were %.1f%% %s than A's as a whole "
+						   "(the median change over %d benches; %.1f%% at the top of "
+						   "the sweeps), the machine's probe %s: the machine's, so "
+						   "each bench is judged on its change beyond it "
+						   "(--keep-shift: not)",
+						   100 * fabs(expm1(shift)), shift > 0 ? "slower" : "faster",
+						   fm->used, 100 * expm1(fm->shift_t), mtxt));
+	if (fm->scale_s > 1)
+		json_array_append_new(caveats,
+				      json_sprintf("run effect: the benches' changes vary %.1fx as much as "
+						   "their repetitions say (over %d benches); each test is "
+						   "scaled by it, so a shift shared by most benches is taken "
+						   "for the runs'",
+						   sqrt(fm->scale_s), fm->used));
+}
+
+/* The compare's "family": the tests, the run shift, the scale, the prior. */
+static json_t *family_json(const struct cmp_opts *o, const struct tally *t, const struct fam *fm,
+			   const struct shift *sh)
+{
+	return json_pack("{s:s,s:i,s:f,s:o,s:s,s:b,s:f,s:f,s:f,s:f,s:i,s:i}", "method", "holm",
+			 "tests", t->family, "run_shift_pct", 100 * expm1(sh->shift),
+			 "machine_change_pct", num(100 * expm1(sh->mach)), "run_shift",
+			 o->keep_shift	       ? "kept"
+			 : sh->system > 0      ? "slower"
+			 : sh->system < 0      ? "faster"
+			 : sh->shift != 0      ? "machine"
+					       : "none",
+			 "shift_removed", !o->keep_shift && !sh->system && sh->shift != 0,
+			 "variance_scale", fm->scale_s, "variance_scale_top", fm->scale_t, "prior_df",
+			 fm->d0_s, "prior_df_top", fm->d0_t, "scale_benches", fm->used,
+			 "scale_min_benches", CMP_SCALE_MIN_TESTS);
+}
+
+json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
+			const char *lb, const struct cmp_opts *o, int *regression)
+{
+	struct tally t = {{0}, {0}, 0, 0, 1};
+	uint64_t *ca = malloc(HIST_NBUCKETS * sizeof(*ca)), *cb = malloc(HIST_NBUCKETS * sizeof(*cb));
+	if (!ca || !cb) {
+		free(ca);
+		free(cb);
+		return NULL;
+	}
+	/* first every bench's repetition tests, then the run-effect scale and
+	 * Holm's adjustment over them (family), then the words */
+	struct rep_res *rr = calloc((size_t)a->nbenches + 1, sizeof(*rr));
+	if (!rr) {
+		free(ca);
+		free(cb);
+		return NULL;
+	}
+	rep_tests(a, b, o, rr);
+	struct fam fm;
+	struct shift sh;
+	run_shift(a, b, o, rr, &t, &fm, &sh);
 	json_t *vchg = json_array(), *benches = json_array(), *refused = json_array();
 	json_t *tchg = json_array();
 	json_t *only_a = json_array(), *only_b = json_array();
@@ -1178,34 +1252,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							    "that makes it (fork: up to x2)",
 							    ia, ib));
 	conditions(a, b, caveats);
-	char mtxt[64] = "was not read (no probe in these results)";
-	if (isfinite(mach))
-		snprintf(mtxt, sizeof(mtxt), "moved %+.1f%%", 100 * expm1(mach));
-	if (system_shift)
-		json_array_append_new(caveats,
-				      json_sprintf("run shift: B's benches were %.1f%% %s than A's as a whole "
-						   "(the median change over %d benches) and the machine's "
-						   "probe %s: %.0f%% or more apart, a change of the "
-						   "system%s; each bench is judged on its whole change",
-						   100 * fabs(expm1(shift)), shift > 0 ? "slower" : "faster",
-						   fm.used, mtxt, 100 * CMP_SHIFT_TOLERANCE,
-						   shift > 0 ? " (a regression: exit 3)" : ""));
-	else if (shift != 0 && fabs(expm1(shift)) >= 0.005)
-		json_array_append_new(caveats,
-				      json_sprintf("run shift: B's benches were %.1f%% %s than A's as a whole "
-						   "(the median change over %d benches; %.1f%% at the top of "
-						   "the sweeps), the machine's probe %s: the machine's, so "
-						   "each bench is judged on its change beyond it "
-						   "(--keep-shift: not)",
-						   100 * fabs(expm1(shift)), shift > 0 ? "slower" : "faster",
-						   fm.used, 100 * expm1(fm.shift_t), mtxt));
-	if (fm.scale_s > 1)
-		json_array_append_new(caveats,
-				      json_sprintf("run effect: the benches' changes vary %.1fx as much as "
-						   "their repetitions say (over %d benches); each test is "
-						   "scaled by it, so a shift shared by most benches is taken "
-						   "for the runs'",
-						   sqrt(fm.scale_s), fm.used));
+	shift_caveats(&sh, &fm, caveats);
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,
@@ -1218,21 +1265,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 			 "points", "same", t.words[CMP_SAME], "faster", t.words[CMP_FASTER], "slower",
 			 t.words[CMP_SLOWER], "noisy", t.words[CMP_NOISY], "regression", t.regression);
 	if (out)
-		json_object_set_new(out, "family",
-				    json_pack("{s:s,s:i,s:f,s:o,s:s,s:b,s:f,s:f,s:f,s:f,s:i,s:i}",
-					      "method", "holm", "tests", t.family, "run_shift_pct",
-					      100 * expm1(shift), "machine_change_pct",
-					      num(100 * expm1(mach)), "run_shift",
-					      o->keep_shift	  ? "kept"
-					      : system_shift > 0 ? "slower"
-					      : system_shift < 0 ? "faster"
-					      : shift != 0	 ? "machine"
-								 : "none",
-					      "shift_removed", !o->keep_shift && !system_shift && shift != 0,
-					      "variance_scale", fm.scale_s,
-					      "variance_scale_top", fm.scale_t, "prior_df", fm.d0_s,
-					      "prior_df_top", fm.d0_t, "scale_benches", fm.used,
-					      "scale_min_benches", CMP_SCALE_MIN_TESTS));
+		json_object_set_new(out, "family", family_json(o, &t, &fm, &sh));
 	/* concurrency benches only (older outputs have none: the key is absent) */
 	if (out && json_array_size(tchg))
 		json_object_set_new(out, "throughput_changes", tchg);

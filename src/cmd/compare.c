@@ -306,16 +306,11 @@ int cmd_compare(int argc, char **argv)
 		{"help", 'h', OPT_FLAG, NULL, "this help", 0, 0, NULL, &help, NULL},
 		{0},
 	};
-	char err[1024], *pos[MAX_INPUTS];
+	char *pos[MAX_INPUTS];
 	int npos;
-	if (opt_parse(opts, argc, argv, pos, MAX_INPUTS, &npos, err, sizeof(err))) {
-		fprintf(stderr, "scalebench compare: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (help) {
-		usage(stdout, opts);
-		return EXIT_OK;
-	}
+	int orc = opt_command("compare", opts, argc, argv, pos, MAX_INPUTS, &npos, &help, usage);
+	if (orc != OPT_GO)
+		return orc;
 	int urc = compare_check_args(&sel, npos, hist.n, floor_on);
 	if (urc)
 		return urc;

@@ -196,14 +196,9 @@ int cmd_history(int argc, char **argv)
 	};
 	char err[1024], *pos[1];
 	int npos;
-	if (opt_parse(opts, argc, argv, pos, 0, &npos, err, sizeof(err))) {
-		fprintf(stderr, "scalebench history: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (help) {
-		usage(stdout, opts);
-		return EXIT_OK;
-	}
+	int orc = opt_command("history", opts, argc, argv, pos, 0, &npos, &help, usage);
+	if (orc != OPT_GO)
+		return orc;
 	if (since && (strlen(since) < 4 || since[0] < '0' || since[0] > '9')) {
 		fprintf(stderr, "scalebench history: --since: '%s' is not a date such as 2026-12-01\n",
 			since);

@@ -706,14 +706,9 @@ int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv)
 	};
 	char err[1536], *pos[MAX_SELECT];
 	int npos;
-	if (opt_parse(opts, argc, argv, pos, MAX_SELECT, &npos, err, sizeof(err))) {
-		fprintf(stderr, "scalebench matrix: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (rn.a.help) {
-		usage(stdout, opts);
-		return EXIT_OK;
-	}
+	int orc = opt_command("matrix", opts, argc, argv, pos, MAX_SELECT, &npos, &rn.a.help, usage);
+	if (orc != OPT_GO)
+		return orc;
 	struct fs_spec fs[FS_SPEC_MAX];
 	int nfs, dk = -1;
 	struct jobplan plan = {0};

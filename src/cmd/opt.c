@@ -171,3 +171,18 @@ void opt_help(FILE *f, const struct opt *o)
 		fprintf(f, "  %-26s %s\n", left, o->help);
 	}
 }
+
+int opt_command(const char *name, const struct opt *opts, int argc, char **argv, char **pos,
+		int maxpos, int *npos, const int *help, void (*usage)(FILE *, const struct opt *))
+{
+	char err[1536];
+	if (opt_parse(opts, argc, argv, pos, maxpos, npos, err, sizeof(err))) {
+		fprintf(stderr, "scalebench %s: %s\n", name, err);
+		return EXIT_USAGE;
+	}
+	if (*help) {
+		usage(stdout, opts);
+		return EXIT_OK;
+	}
+	return OPT_GO;
+}

@@ -31,6 +31,13 @@ struct opt {
 int opt_parse(const struct opt *opts, int argc, char **argv, char **pos, int maxpos, int *npos,
 	      char *err, size_t errlen);
 void opt_help(FILE *f, const struct opt *opts);
+/* A command's options, the same way in every command: opt_parse, and on
+ * an error one line "scalebench NAME: ..." on stderr and EXIT_USAGE; then,
+ * when *help was set, usage on stdout and EXIT_OK; else OPT_GO, the
+ * command goes on with pos[0..*npos). */
+#define OPT_GO (-1)
+int opt_command(const char *name, const struct opt *opts, int argc, char **argv, char **pos,
+		int maxpos, int *npos, const int *help, void (*usage)(FILE *, const struct opt *));
 
 /* Exit codes (documented in --help, the man page and docs/cli.md). */
 enum {

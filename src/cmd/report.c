@@ -118,14 +118,9 @@ int cmd_report(int argc, char **argv)
 	};
 	char err[1024], *pos[MAX_INPUTS];
 	int npos;
-	if (opt_parse(opts, argc, argv, pos, MAX_INPUTS, &npos, err, sizeof(err))) {
-		fprintf(stderr, "scalebench report: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (help) {
-		usage(stdout, opts);
-		return EXIT_OK;
-	}
+	int orc = opt_command("report", opts, argc, argv, pos, MAX_INPUTS, &npos, &help, usage);
+	if (orc != OPT_GO)
+		return orc;
 	if (fleetsel_check(&sel, npos, 0, err, sizeof(err))) {
 		fprintf(stderr, "scalebench report: %s\n", err);
 		return EXIT_USAGE;

@@ -65,14 +65,9 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	};
 	char err[1536], *pos[MAX_SELECT];
 	int npos;
-	if (opt_parse(opts, argc, argv, pos, MAX_SELECT, &npos, err, sizeof(err))) {
-		fprintf(stderr, "scalebench run: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (rn.a.help) {
-		usage(stdout, opts);
-		return EXIT_OK;
-	}
+	int orc = opt_command("run", opts, argc, argv, pos, MAX_SELECT, &npos, &rn.a.help, usage);
+	if (orc != OPT_GO)
+		return orc;
 	struct jobplan plan = {0};
 	for (int i = 0; i < npos; i++)
 		if (jobrun_is_file(pos[i]) && npos > 1) {

@@ -506,14 +506,9 @@ int cmd_serve(int argc, char **argv)
 	};
 	char err[256], *pos[1];
 	int npos;
-	if (opt_parse(opts, argc, argv, pos, 0, &npos, err, sizeof(err))) {
-		fprintf(stderr, "scalebench serve: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (help) {
-		usage(stdout, opts);
-		return EXIT_OK;
-	}
+	int orc = opt_command("serve", opts, argc, argv, pos, 0, &npos, &help, usage);
+	if (orc != OPT_GO)
+		return orc;
 	struct serve sv;
 	memset(&sv, 0, sizeof(sv));
 	sv.key = key;

@@ -49,14 +49,9 @@ int cmd_show(int argc, char **argv)
 	};
 	char err[1024], *pos[1];
 	int npos;
-	if (opt_parse(opts, argc, argv, pos, 1, &npos, err, sizeof(err))) {
-		fprintf(stderr, "scalebench show: %s\n", err);
-		return EXIT_USAGE;
-	}
-	if (help) {
-		usage(stdout, opts);
-		return EXIT_OK;
-	}
+	int orc = opt_command("show", opts, argc, argv, pos, 1, &npos, &help, usage);
+	if (orc != OPT_GO)
+		return orc;
 	if (npos != 1) {
 		fprintf(stderr, "scalebench show: which run? (ID or FILE)\n");
 		return EXIT_USAGE;

@@ -644,6 +644,75 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 	*wall_s += (double)(clock_ns() - t0) / 1e9;
 }
 
+/* The N of a repetition's sweep: the bench's series to max_n, with
+ * --min-n the points from min_n on (at least the last). */
+static int rep_series(const struct bench *b, const struct sweep_opts *o, uint64_t max_n,
+		      uint64_t *series)
+{
+	int np = sweep_series_for(b, max_n, series, SWEEP_MAX_POINTS);
+	if (o->min_n) {
+		int k = 0;
+		for (int i = 0; i < np; i++)
+			if (series[i] >= o->min_n || (i == np - 1 && k == 0))
+				series[k++] = series[i];
+		np = k;
+	}
+	return np;
+}
+
+/* Grows the load from *have to target (reporting every 1024 steps, a
+ * stop request ends it early: the caller looks); < 0 when the bench's
+ * grow failed (rep->fail says where). */
+static int grow_to(struct ctx *c, struct repetition *rep, uint64_t *have, uint64_t target,
+		   struct sweep_progress *pr)
+{
+	int rc;
+	for (; c->b->grow && *have < target; (*have)++) {
+		if ((*have & 1023) == 0) {
+			if (reg_stop_requested())
+				break;
+			pr->n = *have;
+			report(c->o, pr);
+		}
+		if ((rc = c->b->grow(c->st, *have)) < 0) {
+			rep->fail = sweep_failure_errno("grow", c->env.failed_call, *have, -rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* --profile-at N outside the sweep: a note each, not profiled. */
+static void profile_outside(struct profile *pf, const uint64_t *at, int nat, const uint64_t *series,
+			    int np)
+{
+	for (int k = 0; k < nat && np > 0; k++)
+		if (at[k] < series[0] || at[k] > series[np - 1]) {
+			char m[160];
+			snprintf(m, sizeof(m), "--profile-at %llu: outside this sweep (N=%llu to %llu): not "
+					       "profiled",
+				 (unsigned long long)at[k], (unsigned long long)series[0],
+				 (unsigned long long)series[np - 1]);
+			profile_note(pf, m);
+		}
+}
+
+/* The profile of the repetition into the bench result (a note when the
+ * sweep stopped before its largest N, which then has no profiled point). */
+static void profile_end(struct profile *pf, const struct repetition *rep, const uint64_t *series,
+			int np, struct bench_result *out, double prof_wall)
+{
+	if (rep->npts && rep->pts[rep->npts - 1].n != series[np - 1]) {
+		char m[160];
+		snprintf(m, sizeof(m), "the sweep stopped at N=%llu before its largest N (%llu): no "
+				       "profiled point there",
+			 (unsigned long long)rep->pts[rep->npts - 1].n, (unsigned long long)series[np - 1]);
+		profile_note(pf, m);
+	}
+	json_decref(out->profile);
+	out->profile = profile_finish(pf, prof_wall);
+}
+
 static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		   struct bench_result *out, struct hist *h, struct hist *hc)
 {
@@ -652,14 +721,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		return -ENOMEM;
 	uint64_t series[SWEEP_MAX_POINTS];
 	uint64_t max_n = out->max_n;
-	int np = sweep_series_for(b, max_n, series, SWEEP_MAX_POINTS);
-	if (o->min_n) { /* --min-n: keep the points >= min_n (and at least the last) */
-		int k = 0;
-		for (int i = 0; i < np; i++)
-			if (series[i] >= o->min_n || (i == np - 1 && k == 0))
-				series[k++] = series[i];
-		np = k;
-	}
+	int np = rep_series(b, o, max_n, series);
 
 	char name[64], dir[4096];
 	snprintf(name, sizeof(name), "%s.%d", b->name, repi + 1);
@@ -731,18 +793,8 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 			target = at[iat];
 		pr.point = i + 1;
 		pr.growing = 1;
-		for (; b->grow && have < target; have++) {
-			if ((have & 1023) == 0) {
-				if (reg_stop_requested())
-					break;
-				pr.n = have;
-				report(o, &pr);
-			}
-			if ((rc = b->grow(c.st, have)) < 0) {
-				rep->fail = sweep_failure_errno("grow", c.env.failed_call, have, -rc);
-				goto done;
-			}
-		}
+		if ((rc = grow_to(&c, rep, &have, target, &pr)) < 0)
+			goto done;
 		if (reg_stop_requested()) {
 			rep->interrupted = 1;
 			break;
@@ -769,29 +821,13 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		if (pf && (i == 0 || i == np - 1 || asked) && !reg_stop_requested())
 			profile_at(&c, target, pf, &rep->pts[rep->npts - 1], &prof_wall);
 	}
-	for (int k = 0; pf && k < nat && np > 0; k++)
-		if (at[k] < series[0] || at[k] > series[np - 1]) {
-			char m[160];
-			snprintf(m, sizeof(m), "--profile-at %llu: outside this sweep (N=%llu to %llu): not "
-					       "profiled",
-				 (unsigned long long)at[k], (unsigned long long)series[0],
-				 (unsigned long long)series[np - 1]);
-			profile_note(pf, m);
-		}
+	if (pf)
+		profile_outside(pf, at, nat, series, np);
 done:
 	if (b->teardown)
 		b->teardown(c.st);
-	if (pf && rep->npts && rep->pts[rep->npts - 1].n != series[np - 1]) {
-		char m[160];
-		snprintf(m, sizeof(m), "the sweep stopped at N=%llu before its largest N (%llu): no "
-				       "profiled point there",
-			 (unsigned long long)rep->pts[rep->npts - 1].n, (unsigned long long)series[np - 1]);
-		profile_note(pf, m);
-	}
-	if (pf) {
-		json_decref(out->profile);
-		out->profile = profile_finish(pf, prof_wall);
-	}
+	if (pf)
+		profile_end(pf, rep, series, np, out, prof_wall);
 out:
 	if (nsaved)
 		sys_pin_set(saved, SYS_MAX_CPUS);

@@ -19,6 +19,7 @@
 #include "out/result_io.h"
 #include "core/sweep.h"
 #include "t.h"
+#include "t_result.h"
 
 struct st { uint64_t n; int visits_50; };
 static const double stretch_factor = 3; /* the first measurement at N = 50 runs this much slower */
@@ -66,15 +67,6 @@ static struct bench synth = {
 	.quick_max_n = 200, .default_max_n = 200, .full_max_n = 200, .max_batch = 1,
 	.setup = setup, .grow = grow, .prep = prep, .op = op, .teardown = teardown,
 };
-
-static void free_br(struct bench_result *br)
-{
-	struct run_result r = {0};
-	r.benches = malloc(sizeof(*br));
-	r.benches[0] = *br;
-	r.nbenches = 1;
-	result_free(&r);
-}
 
 int main(void)
 {

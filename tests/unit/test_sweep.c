@@ -13,6 +13,7 @@
 #include "core/registry.h"
 #include "core/sweep.h"
 #include "t.h"
+#include "t_result.h"
 
 struct st { uint64_t n; uint64_t calls; struct bench_env *env; };
 static int fail_grow_errno = EMFILE;
@@ -104,15 +105,6 @@ static void run(struct bench *b, struct sweep_opts *o, struct bench_result *out)
 {
 	memset(out, 0, sizeof(*out));
 	CHECK(sweep_bench(b, o, out) == 0, "sweep_bench returns 0");
-}
-
-static void free_br(struct bench_result *br)
-{
-	struct run_result r = {0};
-	r.benches = malloc(sizeof(*br));
-	r.benches[0] = *br;
-	r.nbenches = 1;
-	result_free(&r);
 }
 
 int main(void)

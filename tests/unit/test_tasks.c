@@ -14,16 +14,8 @@
 #include "core/sweep.h"
 #include "bench/table.h"
 #include "t.h"
+#include "t_result.h"
 #include "core/tasks.h"
-
-static void free_br(struct bench_result *br)
-{
-	struct run_result r = {0};
-	r.benches = malloc(sizeof(*br));
-	r.benches[0] = *br;
-	r.nbenches = 1;
-	result_free(&r);
-}
 
 static int entries(const char *dir)
 {

@@ -116,8 +116,8 @@ fi
 i=1
 while [ $i -le "$PAIRS" ]; do
 	if [ -n "$FROM" ]; then
-		set -- $(sed -n "${i}p" "$W/pairs")
-		PA=$1; PB=$2
+		PA=$(sed -n "${i}p" "$W/pairs" | cut -d' ' -f1)
+		PB=$(sed -n "${i}p" "$W/pairs" | cut -d' ' -f2)
 		cp "$FROM/$PA.json" "$W/a.json" && cp "$FROM/$PB.json" "$W/b.json" || exit 2
 	else
 		run "$W/a.json"; run "$W/b.json"
@@ -205,17 +205,21 @@ if one == "1":  # one repetition a side, one bench DECISIVE times slower
         print("one" + dec, nm, int(w == "slower"))
 for f in factors.split():
     for nm in names.split():
-        d = json.loads(json.dumps(base))
-        hit = [x for x in d["benches"] if x["name"] == nm][:1]
+        # the bench's latencies times f in place (no copy of the whole run), put back after
+        hit = [x for x in base["benches"] if x["name"] == nm][:1]
+        saved = []
         for x in hit:
             for r in x["repetitions"]:
                 for p in r["points"]:
+                    saved.append((p, dict(p["stats"])))
                     for k, v in list(p["stats"].items()):
                         if k.endswith("_ns") and isinstance(v, (int, float)):
                             p["stats"][k] = v * float(f)
         if not hit:
             continue
-        json.dump(d, open(tmp, "w"))
+        json.dump(base, open(tmp, "w"))
+        for p, st in saved:
+            p["stats"] = st
         out = subprocess.run([sb, "compare", "-f", "json", a, tmp] + hargs, capture_output=True, text=True).stdout
         c = json.loads(out)["comparisons"][0]
         w = [x["word"] for x in c["benches"] if x["name"] == nm][0]

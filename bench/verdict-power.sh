@@ -52,12 +52,17 @@ hogs_on() {
 	HOGPID=$!
 	sleep 1
 }
-# verdict FILE BENCH: the verdict of that bench in a result
+# verdict FILE BENCH: the verdict's class of that bench in a result (BENCH
+# is a name, or name[variant] as the summary labels a variant); with a
+# tie ("O(n), tie O(n log n)") the class alone
 verdict() {
 	python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
-v = [b for b in d["benches"] if b["name"] == sys.argv[2]]
-print(v[0].get("verdict", "none") if v else "missing")' "$1" "$2"
+def label(b):
+    return b["name"] + ("[%s]" % b["variant"] if b.get("variant") else "")
+v = [b for b in d["benches"] if sys.argv[2] in (b["name"], label(b))]
+c = v[0].get("verdict", "none") if v else "missing"
+print(c.get("class", "none") if isinstance(c, dict) else c)' "$1" "$2"
 }
 
 case $MODE in
@@ -129,7 +134,7 @@ hogs)
 				eval "n_$c=\$((n_$c + 1))"
 				case $word in right) eval "r_$c=\$((r_$c + 1))" ;; unclear) eval "u_$c=\$((u_$c + 1))" ;; *) eval "w_$c=\$((w_$c + 1))" ;; esac
 				printf 'run %2d %-9s %-10s %-8s %6.1f s  load %s  %s\n' "$i" "$c" "$v" "$word" \
-					"$(echo "$t1 - $t0" | bc)" "$l0" "$(grep -m1 "^$name " "$W/r.txt" | awk '{print $(NF-2), $(NF-1), $NF}')"
+					"$(echo "$t1 - $t0" | bc)" "$l0" "$(awk -v n="$name " 'index($0, n) == 1 { print $(NF-2), $(NF-1), $NF; exit }' "$W/r.txt")"
 				keep "$W/r.json" "hogs-$i-$c-$(echo "$b" | tr / _).json"
 			done
 		done

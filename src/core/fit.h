@@ -37,6 +37,9 @@ struct verdict {
 	double nmin, nmax;
 	double aic[FIT_NMODELS];
 	double redchi2;       /* reduced chi-square of the chosen model */
+	/* a near class that fits as well as cls (O(n log n) beside O(n)):
+	 * the tie the verdict names the lower of; GROWTH_UNCLEAR: none */
+	enum growth tie;
 };
 
 /* Points may repeat an n (pooled repetitions); order does not matter.

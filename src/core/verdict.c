@@ -330,8 +330,9 @@ static uint64_t next_rand(uint64_t *s)
  * errors from zero): a slow stretch of the machine late in a rising sweep
  * looks like growth (mem.mmap to 10,000 beside two CPU hogs once came out
  * O(log n), a wrong class), so such a verdict must hold over a second
- * visit of its N in a shuffled order before it is given. 0: settled;
- * 1: unclear; 2: weak. */
+ * visit of its N in a shuffled order before it is given; so must a tie
+ * (O(n) named, O(n log n) fitting as well: fit.c, near_tie), which more
+ * points may break. 0: settled; 1: unclear; 2: weak; 3: a tie. */
 #define WEAK_SHARE 0.5
 #define WEAK_T 8.0
 static int undecided(const struct bench_result *br)
@@ -341,6 +342,8 @@ static int undecided(const struct bench_result *br)
 		return 1;
 	if (v->cls < GROWTH_LOGN || v->cls > GROWTH_WORSE || br->nreps > 1)
 		return 0;
+	if (v->tie != GROWTH_UNCLEAR)
+		return 3;
 	double t = v->b_se > 0 ? v->b / v->b_se : INFINITY;
 	return v->growth_share < WEAK_SHARE || t < WEAK_T ? 2 : 0;
 }
@@ -367,12 +370,23 @@ static int round_ns(const struct bench *b, const struct sweep_opts *so,
 	return k;
 }
 
+/* Can rounds over these N settle a growth class? At least 3 of them over
+ * at least a decade (ROUND_SPAN): over less (--max-n 5: N = 1, 2, 5) no
+ * number of repetitions tells O(1) from O(log n) or O(n), and a short
+ * test run would only be made longer. */
+#define ROUND_SPAN 10
+static int rounds_can_settle(const uint64_t *ns, int np)
+{
+	return np >= 3 && ns[np - 1] >= ROUND_SPAN * ns[0];
+}
+
 int verdict_undecided(const struct bench *b, const struct sweep_opts *so,
 		      const struct bench_result *br)
 {
 	uint64_t ns[64];
+	int np = round_ns(b, so, br, ns, 64);
 	return verdict_decides(b, so) && extendable(b, so, br) && br->status == BS_OK &&
-	       round_ns(b, so, br, ns, 64) >= 3 && undecided(br);
+	       rounds_can_settle(ns, np) && undecided(br);
 }
 
 /* The budget: once the sweeps' time with --quick, twice by default, three
@@ -424,11 +438,14 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 	uint64_t ns[64];
 	int np = round_ns(b, so, br, ns, 64);
 	int why_kind = undecided(br);
-	if (!extendable(b, so, br) || np < 3 || br->status != BS_OK || !why_kind)
+	if (!extendable(b, so, br) || !rounds_can_settle(ns, np) || br->status != BS_OK || !why_kind)
 		return 0;
 	char why[300];
 	if (why_kind == 1)
 		snprintf(why, sizeof(why), "unclear after the sweep (%s)", br->v.reason);
+	else if (why_kind == 3)
+		snprintf(why, sizeof(why), "%s after the sweep, tied with %s", growth_name(br->v.cls),
+			 growth_name(br->v.tie));
 	else
 		snprintf(why, sizeof(why), "%s after the sweep on weak evidence (growth %.0f%% of the "
 			 "cost at n=%g, b/se %.1f)", growth_name(br->v.cls), 100 * br->v.growth_share,
@@ -510,12 +527,14 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 		*ops->pool_ns -= used < *ops->pool_ns ? used : *ops->pool_ns;
 	if (rounds)
 		bench_add_note(br, "verdict %s: %d more repetition%s, each N %s in shuffled order (%d "
-				   "points%s, %.1f s of %.1f s: %s the sweeps%s): now %s",
+				   "points%s, %.1f s of %.1f s: %s the sweeps%s): now %s%s%s",
 			       why, rounds, rounds == 1 ? "" : "s", ops->how, points,
 			       skipped ? ", some N left out: they would not fit in the time left" : "",
 			       (double)used / 1e9, (double)cap / 1e9, times[mult],
 			       cap < own ? ", cut to what the run had left for rounds" : "",
-			       br->v.cls == GROWTH_UNCLEAR ? "still unclear" : growth_name(br->v.cls));
+			       br->v.cls == GROWTH_UNCLEAR ? "still unclear" : growth_name(br->v.cls),
+			       br->v.tie != GROWTH_UNCLEAR ? ", tied with " : "",
+			       br->v.tie != GROWTH_UNCLEAR ? growth_name(br->v.tie) : "");
 	return ret;
 }
 

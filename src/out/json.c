@@ -105,7 +105,7 @@ static json_t *point_json(const struct point *p)
 	return o;
 }
 
-static json_t *verdict_json(const struct verdict *v)
+static json_t *verdict_core_json(const struct verdict *v)
 {
 	json_t *aic = json_array();
 	for (int i = 0; i < FIT_NMODELS; i++)
@@ -118,6 +118,15 @@ static json_t *verdict_json(const struct verdict *v)
 			 "local_slope", num(v->local_slope), "ratio", num(v->ratio), "n_min",
 			 num(v->nmin), "n_max", num(v->nmax), "reduced_chi2", num(v->redchi2), "aic",
 			 aic);
+}
+
+/* The verdict, with "tie" (the near class that fits as well) when it has one. */
+static json_t *verdict_json(const struct verdict *v)
+{
+	json_t *o = verdict_core_json(v);
+	if (o && v->tie != GROWTH_UNCLEAR)
+		json_object_set_new(o, "tie", json_string(growth_name(v->tie)));
+	return o;
 }
 
 /* The throughput verdict of a concurrency axis (usl.c). */
@@ -571,6 +580,13 @@ static int read_verdict(struct rd *rd, const json_t *o, struct verdict *v)
 	get_num(rd, o, "n_min", &v->nmin, 0);
 	get_num(rd, o, "n_max", &v->nmax, 0);
 	get_num(rd, o, "reduced_chi2", &v->redchi2, 0);
+	json_t *tie = json_object_get(o, "tie");
+	if (tie) {
+		int t = growth_from_name(json_string_value(tie));
+		if (t <= GROWTH_O1 || t >= GROWTH_NONE)
+			return bad(rd, "verdict.tie", "not a growing class");
+		v->tie = (enum growth)t;
+	}
 	json_t *ci = json_object_get(o, "exponent_ci95");
 	v->exp_lo = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
 	v->exp_hi = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;

@@ -150,6 +150,13 @@ static void verdict_cell(FILE *f, const struct bench_result *b, int diff)
 		return;
 	}
 	html_escape(f, growth_name(b->v.cls));
+	if (b->v.tie != GROWTH_UNCLEAR) { /* the near class that fits as well */
+		fputs(" <span class=\"tie\" title=\"", f);
+		html_escape(f, b->v.reason);
+		fputs("\">(or ", f);
+		html_escape(f, growth_name(b->v.tie));
+		fputs(")</span>", f);
+	}
 	if (isfinite(b->v.exponent))
 		fprintf(f, " n^%.2f", b->v.exponent);
 	if (b->status != BS_OK) {

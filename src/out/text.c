@@ -516,7 +516,12 @@ static void print_findings(const struct run_result *r, FILE *f)
 				list_add(tails, sizeof(tails), item);
 			}
 		} else if (br->v.cls >= GROWTH_LOGN && br->v.cls <= GROWTH_WORSE) {
-			snprintf(item, sizeof(item), "%s %s (x%.2f)", lb, growth_name(br->v.cls), br->v.ratio);
+			if (br->v.tie != GROWTH_UNCLEAR)
+				snprintf(item, sizeof(item), "%s %s (x%.2f, or %s)", lb,
+					 growth_name(br->v.cls), br->v.ratio, growth_name(br->v.tie));
+			else
+				snprintf(item, sizeof(item), "%s %s (x%.2f)", lb, growth_name(br->v.cls),
+					 br->v.ratio);
 			list_add(grows, sizeof(grows), item);
 		} else if (br->v.cls == GROWTH_UNCLEAR) {
 			nunclear++;
@@ -821,6 +826,11 @@ void result_print_text(const struct run_result *r, FILE *f)
 				fprintf(f, "\n");
 			fprintf(f, "why  %s: %s\n", nm,
 				br->axis_kind == 1 ? br->usl.reason : br->v.reason);
+		}
+		if (br->axis_kind == 0 && br->v.tie != GROWTH_UNCLEAR) {
+			if (!any++)
+				fprintf(f, "\n");
+			fprintf(f, "tie  %s: %s\n", nm, br->v.reason);
 		}
 	}
 	print_profiles(r, f, &any);

@@ -16,7 +16,7 @@ mkdir -p "$T/target"
 # rule FILE [MULT]: for every bench of a run of one sweep each, repetitions
 # were added exactly when its sweep's verdict was undecided (a load axis
 # with >= 3 points: unclear, or O(log n) and up with growth under half the
-# cost at the top or b under 8 standard errors); each added one is marked
+# cost at the top or b under 8 standard errors, or a tie); each added one is marked
 # and counted, with the note; and the budget was kept: the note's time
 # within its budget (plus one point's worth of estimate error: 25% and
 # 0.5 s), the budget MULT (1: --quick) times the sweep's time, which is at
@@ -33,7 +33,8 @@ for b in d["benches"]:
     grow = v0["class"] in ("O(log n)", "O(n)", "O(n log n)", "O(n^2)")
     se = v0.get("b_se_ns") or 0
     weak = grow and ((v0.get("growth_share") or 0) < 0.5 or (se > 0 and (v0.get("b_ns") or 0) / se < 8))
-    want = b.get("axis_kind", "load") == "load" and b["status"] == "ok" and (v0["class"] == "unclear" or weak)
+    tied = grow and "tie" in v0  # O(n) named, O(n log n) fitting as well
+    want = b.get("axis_kind", "load") == "load" and b["status"] == "ok" and (v0["class"] == "unclear" or weak or tied)
     added = [r for r in reps if r.get("added")]
     notes = [n for n in b["notes"] if "more repetition" in n and "shuffled order" in n]
     name = b["name"] + (("[" + b["variant"] + "]") if b.get("variant") else "")
@@ -79,7 +80,7 @@ if jtrue "$T/d.json" "'added_repetitions' in d['benches'][0]"; then
 	if [ "$long" != "[]" ]; then
 		check "... in a shuffled order" jtrue "$T/d.json" "any(l != sorted(l) for l in $long)"
 	fi
-	check "a note says why, what was added and the verdict reached" jtrue "$T/d.json" "any(('verdict unclear after the sweep' in n or 'after the sweep on weak evidence' in n) and ('now O(' in n or 'still unclear' in n) for n in d['benches'][0]['notes'])"
+	check "a note says why, what was added and the verdict reached" jtrue "$T/d.json" "any(('verdict unclear after the sweep' in n or 'after the sweep on weak evidence' in n or 'after the sweep, tied with' in n) and ('now O(' in n or 'still unclear' in n) for n in d['benches'][0]['notes'])"
 	check "the summary shows the note" grep -q "more repetition" "$T/d.out"
 else
 	skip "--decide: the sweep decided by itself (nothing added, as the rule checked)"

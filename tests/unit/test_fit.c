@@ -111,11 +111,12 @@ static int series(struct fit_point *pts, curve_fn f, double s, double ci_s, int 
 #define BIT(g) (1u << (g))
 
 /* Run NSEEDS seeds; require >= min_ok verdicts in `want` and none in
- * `forbid`. Returns the number of verdicts of class `count`. */
+ * `forbid`. Returns the number of verdicts of class `count` that record
+ * no tie (an O(n) with O(n log n) tied names the truth as the tie). */
 static int run_case(const char *name, curve_fn f, double s, double ci_s, int reps,
 		    unsigned want, unsigned forbid, int min_ok, enum growth count)
 {
-	int ok = 0, bad = 0, hist[8] = {0};
+	int ok = 0, bad = 0, hist[8] = {0}, strict[8] = {0};
 	struct fit_point pts[MAXP];
 	for (int seed = 1; seed <= NSEEDS; seed++) {
 		struct verdict v;
@@ -125,6 +126,7 @@ static int run_case(const char *name, curve_fn f, double s, double ci_s, int rep
 		if (rc)
 			continue;
 		hist[v.cls]++;
+		strict[v.cls] += v.tie == GROWTH_UNCLEAR;
 		int good = (want & BIT(v.cls)) != 0;
 		int forbidden = (forbid & BIT(v.cls)) != 0;
 		ok += good;
@@ -142,7 +144,7 @@ static int run_case(const char *name, curve_fn f, double s, double ci_s, int rep
 	      name, ok, NSEEDS, min_ok, hist[GROWTH_UNCLEAR], hist[GROWTH_O1], hist[GROWTH_LOGN],
 	      hist[GROWTH_N], hist[GROWTH_NLOGN], hist[GROWTH_WORSE]);
 	CHECK(bad == 0, "%s: %d forbidden verdicts", name, bad);
-	return hist[count];
+	return strict[count];
 }
 
 static void test_verdicts(void)
@@ -486,6 +488,74 @@ static void test_cache_step(void)
 	CHECK(g[GROWTH_NLOGN] >= 16, "n log n with phases: O(n log n) only %d", g[GROWTH_NLOGN]);
 }
 
+/* Ties (fit.c, near_tie): O(n) named with O(n log n) recorded, only for
+ * those two classes, only when no other class fits as well; 200 seeds of
+ * sweeps to 10^4 (the default's range), 3 repetitions pooled. */
+static int tie_case(const char *name, curve_fn f, double s, int *hist, int *ties)
+{
+	struct fit_point pts[MAXP];
+	double n[32];
+	int k = grid_to(n, 10000), bad = 0;
+	memset(hist, 0, 8 * sizeof(*hist));
+	*ties = 0;
+	for (int seed = 1; seed <= 200; seed++) {
+		uint64_t rng = (uint64_t)seed * 0x100000001B3ull + 777;
+		int np = 0;
+		for (int i = 0; i < k; i++)
+			for (int j = 0; j < 3; j++) {
+				double c = f(n[i], &rng) * exp(s * rng_norm(&rng));
+				pts[np++] = (struct fit_point){n[i], c, c * exp(-1.96 * s), c * exp(1.96 * s)};
+			}
+		struct verdict v;
+		if (fit_verdict(pts, np, &v))
+			continue;
+		hist[v.cls]++;
+		if (v.tie != GROWTH_UNCLEAR) {
+			(*ties)++;
+			bad += v.cls != GROWTH_N || v.tie != GROWTH_NLOGN || !strstr(v.reason, "as well");
+		}
+		if (verbose)
+			fprintf(stderr, "%s seed %d: %s%s%s | %s\n", name, seed, growth_name(v.cls),
+				v.tie ? " tie " : "", v.tie ? growth_name(v.tie) : "", v.reason);
+	}
+	fprintf(stderr, "ties %s: unclear %d O(1) %d O(log n) %d O(n) %d (tied %d) O(n log n) %d worse %d of 200\n",
+		name, hist[GROWTH_UNCLEAR], hist[GROWTH_O1], hist[GROWTH_LOGN], hist[GROWTH_N], *ties,
+		hist[GROWTH_NLOGN], hist[GROWTH_WORSE]);
+	CHECK(bad == 0, "%s: %d ties not O(n) with O(n log n)", name, bad);
+	return bad;
+}
+
+static double c_smalllin(double n, uint64_t *r) { (void)r; return 2000 + 0.1 * n; } /* 33% at 1e4 */
+static double c_smallnlogn(double n, uint64_t *r) { (void)r; return 2000 + 0.012 * n * log(n); }
+static double c_logsmall2(double n, uint64_t *r) { (void)r; return 2000 + 40 * log(n); } /* 16% */
+static double c_logmid(double n, uint64_t *r) { (void)r; return 2000 + 100 * log(n); } /* 32% */
+
+static void test_ties(void)
+{
+	int h[8], t;
+	/* a small linear growth: O(n), some of it tied, never another growth */
+	tie_case("2000+0.1n 4%", c_smalllin, 0.04, h, &t);
+	CHECK(h[GROWTH_N] >= 180, "2000+0.1n 4%%: O(n) %d of 200", h[GROWTH_N]);
+	CHECK(h[GROWTH_LOGN] + h[GROWTH_O1] + h[GROWTH_WORSE] == 0, "2000+0.1n 4%%: a wrong class");
+	CHECK(t >= 1, "2000+0.1n 4%%: no tie to test");
+	/* a small n log n growth: O(n log n), or O(n) tied with it */
+	tie_case("2000+0.012nln n 4%", c_smallnlogn, 0.04, h, &t);
+	CHECK(h[GROWTH_N] == t, "2000+0.012nln n 4%%: O(n) untied %d", h[GROWTH_N] - t);
+	CHECK(h[GROWTH_LOGN] + h[GROWTH_O1] + h[GROWTH_WORSE] == 0, "2000+0.012nln n 4%%: a wrong class");
+	/* log n: never resolved to O(n) by a tie */
+	tie_case("2000+100ln n 4%", c_logmid, 0.04, h, &t);
+	CHECK(t == 0, "2000+100ln n 4%%: %d ties", t);
+	CHECK(h[GROWTH_N] + h[GROWTH_NLOGN] + h[GROWTH_WORSE] == 0, "2000+100ln n 4%%: a wrong class");
+	/* a noisier, smaller log n, where O(log n) and O(n) tie: those stay
+	 * unclear, never an O(n) by a tie */
+	tie_case("2000+40ln n 8%", c_logsmall2, 0.08, h, &t);
+	CHECK(t == 0, "2000+40ln n 8%%: %d ties", t);
+	CHECK(h[GROWTH_NLOGN] + h[GROWTH_WORSE] == 0, "2000+40ln n 8%%: a wrong class");
+	/* flat: never */
+	tie_case("const 5%", c_const, 0.05, h, &t);
+	CHECK(t == 0 && h[GROWTH_N] + h[GROWTH_NLOGN] == 0, "const 5%%: %d ties", t);
+}
+
 int main(void)
 {
 	const char *e = getenv("SB_TEST_VERBOSE");
@@ -497,5 +567,6 @@ int main(void)
 	test_exponent();
 	test_verdicts();
 	test_cache_step();
+	test_ties();
 	return t_done("fit");
 }

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +165,14 @@ struct ksyms {
 	char *text; /* /proc/kallsyms, names pointing into it */
 	struct sym *s;
 	int n;
-	char why[200]; /* when text is NULL */
+	char why[200]; /* when neither text nor map */
+	/* or the run's cache file, mapped as it is (no parsing: the next
+	 * benches' workers pay a page-cache map, not 120,000 lines) */
+	void *map;
+	size_t maplen;
+	const unsigned char *addr, *off; /* n addresses (u64), n name offsets (u32) */
+	const char *names;
+	uint64_t names_len;
 };
 
 /* The kernel's symbols are read once per run: the first profile parses
@@ -189,46 +197,59 @@ static int ksyms_from_cache(struct ksyms *k, const char *dir, uint64_t modules)
 	if (fd < 0)
 		return -1;
 	struct kcache_hdr h;
-	char *buf = NULL;
-	if (fstat(fd, &sb) || (size_t)sb.st_size < sizeof(h) || !(buf = malloc((size_t)sb.st_size + 1)))
-		goto fail;
-	size_t got = 0;
-	while (got < (size_t)sb.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)sb.st_size - got);
-		if (r <= 0)
-			goto fail;
-		got += (size_t)r;
+	if (fstat(fd, &sb) || (size_t)sb.st_size <= sizeof(h)) {
+		close(fd);
+		return -1;
 	}
+	size_t len = (size_t)sb.st_size;
+	void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -1;
+	const unsigned char *buf = m;
 	memcpy(&h, buf, sizeof(h));
+	/* the names end with a NUL, so a name at any offset below names_len
+	 * ends inside the map (offsets are checked at each lookup) */
 	if (memcmp(h.magic, "SBKSYM1", 8) || !modules || h.modules != modules || !h.n ||
 	    h.n > (1u << 24) || h.names_len > (1u << 28) ||
-	    sizeof(h) + h.n * 12 + h.names_len != got || buf[got - 1] != 0)
-		goto fail;
-	if (!(k->s = malloc(h.n * sizeof(*k->s))))
-		goto fail;
-	const unsigned char *addr = (const unsigned char *)buf + sizeof(h);
-	const unsigned char *off = addr + h.n * 8;
-	const char *names = (const char *)off + h.n * 4;
-	for (uint64_t i = 0; i < h.n; i++) {
-		uint64_t a;
-		uint32_t o;
-		memcpy(&a, addr + i * 8, 8);
-		memcpy(&o, off + i * 4, 4);
-		if (o >= h.names_len || (i && a < k->s[i - 1].addr)) {
-			free(k->s);
-			k->s = NULL;
-			goto fail;
-		}
-		k->s[i] = (struct sym){.addr = a, .name = names + o};
+	    sizeof(h) + h.n * 12 + h.names_len != len || buf[len - 1] != 0) {
+		munmap(m, len);
+		return -1;
 	}
-	close(fd);
-	k->text = buf;
+	k->map = m;
+	k->maplen = len;
+	k->addr = buf + sizeof(h);
+	k->off = k->addr + h.n * 8;
+	k->names = (const char *)k->off + h.n * 4;
+	k->names_len = h.names_len;
 	k->n = (int)h.n;
 	return 0;
-fail:
-	free(buf);
-	close(fd);
-	return -1;
+}
+
+/* The name of the greatest kernel symbol at or below addr, or NULL. */
+static const char *ksym_name(const struct ksyms *k, uint64_t addr)
+{
+	if (!k->map) {
+		const struct sym *y = k->text ? sym_find(k->s, k->n, addr) : NULL;
+		return y ? y->name : NULL;
+	}
+	int lo = 0, hi = k->n - 1, at = -1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		uint64_t a;
+		memcpy(&a, k->addr + (size_t)mid * 8, 8);
+		if (a <= addr) {
+			at = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (at < 0)
+		return NULL;
+	uint32_t o;
+	memcpy(&o, k->off + (size_t)at * 4, 4);
+	return o < k->names_len ? k->names + o : NULL;
 }
 
 static void ksyms_to_cache(const struct ksyms *k, const char *dir, uint64_t modules)
@@ -462,7 +483,12 @@ struct ppoint {
 	size_t niv, capiv;
 	uint64_t t_on;
 	int enabled, failed;
+	int open;         /* in a timed region now (profile_on, not yet off) */
 	uint64_t outside; /* samples outside them (prep, undo, the harness) */
+	uint64_t period_ns;      /* the events' period at this point */
+	uint64_t live_in;        /* samples drained so far that fell in a region */
+	uint64_t last_check;     /* profile_enough's last drain */
+	atomic_int enough;       /* live_in reached PROFILE_TARGET_SAMPLES */
 };
 
 struct profile {
@@ -483,6 +509,7 @@ struct profile {
 	int nnotes;
 	const char *external; /* SCALEBENCH_PROFILE_EXTERNAL: the regions' file, no events */
 	const char *cache_dir; /* the run's scratch directory: the kernel's symbols, parsed */
+	atomic_int busy;       /* profile_enough draining (a run() bench's threads call it) */
 };
 
 static void pf_note(struct profile *pf, const char *fmt, const char *a, const char *b2)
@@ -585,7 +612,7 @@ static int add_proc(struct profile *pf, struct ppoint *p, const char *side, pid_
 	}
 	char why[200];
 	struct sys_perf *ev;
-	if (sys_perf_open(pid, PROFILE_PERIOD_NS, s->npid ? PROFILE_BUF_SMALL_KIB : kib, &ev, why,
+	if (sys_perf_open(pid, p->period_ns, s->npid ? PROFILE_BUF_SMALL_KIB : kib, &ev, why,
 			  sizeof(why))) {
 		if (!strcmp(side, "bench")) {
 			snprintf(pf->why, sizeof(pf->why), "%s", why);
@@ -600,7 +627,8 @@ static int add_proc(struct profile *pf, struct ppoint *p, const char *side, pid_
 	return 0;
 }
 
-int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_t n)
+int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_t n,
+			uint64_t period_ns)
 {
 	if (!pf || pf->why[0] || pf->npts >= MAX_POINTS)
 		return -1;
@@ -612,6 +640,7 @@ int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_
 	struct ppoint *p = &pf->pts[pf->npts];
 	memset(p, 0, sizeof(*p));
 	p->n = n;
+	p->period_ns = period_ns > PROFILE_PERIOD_NS ? period_ns : PROFILE_PERIOD_NS;
 	if (pf->external) { /* a profiler outside samples; only the regions are kept */
 		pf->npts++;
 		pf->cur = p;
@@ -629,6 +658,8 @@ int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_
 	pf->live = 1;
 	return 0;
 }
+
+static int in_region(const struct ppoint *p, uint64_t t);
 
 static void store_sample(void *ctx, const struct sys_perf_sample *s)
 {
@@ -654,6 +685,8 @@ static void store_sample(void *ctx, const struct sys_perf_sample *s)
 	p->raw[p->nraw++] = s->nr;
 	memcpy(p->raw + p->nraw, s->ips, (size_t)s->nr * sizeof(uint64_t));
 	p->nraw += (size_t)s->nr;
+	if ((p->open && s->time >= p->t_on) || in_region(p, s->time))
+		p->live_in++;
 }
 
 static void drain(struct ppoint *p, int all)
@@ -683,6 +716,7 @@ void profile_on(struct profile *pf)
 		p->enabled = 1;
 	}
 	p->t_on = clock_ns();
+	p->open = 1;
 }
 
 void profile_off(struct profile *pf)
@@ -691,6 +725,7 @@ void profile_off(struct profile *pf)
 		return;
 	uint64_t t = clock_ns();
 	struct ppoint *p = pf->cur;
+	p->open = 0;
 	if (p->niv + 2 > p->capiv) {
 		size_t nc = p->capiv ? p->capiv * 2 : 4096;
 		uint64_t *n = realloc(p->iv, nc * sizeof(uint64_t));
@@ -708,6 +743,26 @@ void profile_off(struct profile *pf)
 		p->iv[p->niv++] = t;
 	}
 	drain(p, 0);
+}
+
+int profile_enough(struct profile *pf)
+{
+	if (!pf || !pf->live || pf->external || !pf->cur)
+		return 0;
+	struct ppoint *p = pf->cur;
+	if (atomic_load(&p->enough))
+		return 1;
+	if (atomic_exchange(&pf->busy, 1))
+		return 0; /* another thread is looking */
+	uint64_t now = clock_ns();
+	if (now - p->last_check >= PROFILE_CHECK_NS) {
+		p->last_check = now;
+		drain(p, 1);
+		if (p->live_in >= PROFILE_TARGET_SAMPLES)
+			atomic_store(&p->enough, 1);
+	}
+	atomic_store(&pf->busy, 0);
+	return atomic_load(&p->enough);
 }
 
 /* 1 when time t is in one of p's timed regions. */
@@ -820,11 +875,11 @@ static int sym_user(struct profile *pf, const struct side *s, int k, uint64_t ip
 
 static int sym_kernel(struct profile *pf, uint64_t ip, int *unknown)
 {
-	const struct sym *y = pf->ks.text ? sym_find(pf->ks.s, pf->ks.n, ip) : NULL;
+	const char *y = ksym_name(&pf->ks, ip);
 	/* past the end of a section (_etext, _einittext, __end_...): code the
 	 * table does not name, such as a JIT-compiled BPF program */
-	if (y && strncmp(y->name, "_e", 2) && strncmp(y->name, "__end", 5))
-		return name_id(&pf->nm, y->name);
+	if (y && strncmp(y, "_e", 2) && strncmp(y, "__end", 5))
+		return name_id(&pf->nm, y);
 	(*unknown)++;
 	return name_id(&pf->nm, "[unknown kernel]");
 }
@@ -1108,6 +1163,11 @@ static json_t *point_json(const struct profile *pf, const struct ppoint *p)
 	json_object_set_new(o, "n", json_integer((json_int_t)p->n));
 	json_object_set_new(o, "ops", json_real(p->ops));
 	json_object_set_new(o, "samples", json_integer((json_int_t)p->samples));
+	json_object_set_new(o, "period_ns", json_integer((json_int_t)p->period_ns));
+	/* the widest 95% interval of a share from this many samples (a share
+	 * of one half; a smaller or larger share is known closer) */
+	json_object_set_new(o, "share_ci95",
+			    jnum(p->samples ? 1.96 * sqrt(0.25 / (double)p->samples) : NAN));
 	json_object_set_new(o, "outside", json_integer((json_int_t)p->outside));
 	json_object_set_new(o, "lost", json_integer((json_int_t)p->lost));
 	json_object_set_new(o, "unknown", json_integer((json_int_t)p->unknown));
@@ -1395,6 +1455,8 @@ json_t *profile_finish(struct profile *pf, double wall_s)
 	free(pf->objs);
 	free(pf->ks.text);
 	free(pf->ks.s);
+	if (pf->ks.map)
+		munmap(pf->ks.map, pf->ks.maplen);
 	names_free(&pf->nm);
 	free(pf);
 	return o;

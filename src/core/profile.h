@@ -23,6 +23,17 @@
 
 #define PROFILE_PERIOD_NS 100000u /* one sample per 100 us of CPU (10 kHz) */
 #define PROFILE_MIN_S 0.1         /* a profiled point samples at least this long (within the budget) */
+/* A profiled point ends once this many samples fell in its timed regions
+ * (or at its time, whichever comes first): every share is then known
+ * within +/-4 points (95%: 1.96 x sqrt(0.25 / 600) = 0.040), the widest
+ * interval, that of a share of one half. */
+#define PROFILE_TARGET_SAMPLES 600u
+#define PROFILE_CHECK_NS 1000000u /* profile_enough drains the buffers at most this often */
+/* A point that cannot end early (a whole workload: work.round2,
+ * fs.fileserver run theirs to the end) samples at a longer period, about
+ * this many samples over the CPU its timed point took, so that sampling
+ * slows the workload less (at 100 us, work.round2 ran 1.3-3.6x slower). */
+#define PROFILE_WORKLOAD_SAMPLES 3000u
 #define PROFILE_MAX_PROCS 8       /* processes of one side profiled (the rest said) */
 
 /* run --profile-at N[,N...]: the N also profiled, besides each bench's
@@ -43,9 +54,16 @@ int profile_at_parse(const char *s, uint64_t *out, char *err, size_t errlen);
  * memory. */
 struct profile *profile_new(const struct bench *b, const char *op_side, const char *cache_dir);
 /* Before a profiled point at N = n: open the events on the bench's process
- * and on each peer in env. 0; -1 when profiling is unavailable (the reason
- * is kept, and every later call is a no-op). */
-int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_t n);
+ * and on each peer in env, one sample per period_ns of CPU (at least
+ * PROFILE_PERIOD_NS). 0; -1 when profiling is unavailable (the reason is
+ * kept, and every later call is a no-op). */
+int profile_point_begin(struct profile *pf, const struct bench_env *env, uint64_t n,
+			uint64_t period_ns);
+/* 1 once the point being profiled has PROFILE_TARGET_SAMPLES samples in
+ * its timed regions (the sweep then ends it); 0 before, or when pf is
+ * NULL or samples from outside. Drains the buffers at most every
+ * PROFILE_CHECK_NS; safe from a run() bench's threads. */
+int profile_enough(struct profile *pf);
 /* Around the timed region (the sweep calls them; cheap when pf is NULL). */
 void profile_on(struct profile *pf);
 void profile_off(struct profile *pf);

@@ -78,6 +78,7 @@ struct ctx {
 	struct hist *h;
 	struct hist *hc; /* the control's samples, for a bench with control() */
 	struct usage_acc *acc; /* while sampling a bench with prep/undo: per-sample counters */
+	int short_warm; /* a profiled point right after the timed point of its N: WARMUP_OPS only */
 };
 
 /* One sample of k operations; returns elapsed ns or a negative errno. */
@@ -165,6 +166,7 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	 * least a second, rather than end with no sample. */
 	m.hard_deadline = m.start + (uint64_t)((budget * 10 > 1.0 ? budget * 10 : 1.0) * 1e9);
 	m.stop = STOP_BUDGET;
+	m.prof = prof_live;
 	profile_on(prof_live);
 	int rc = c->b->run(c->st, &m);
 	uint64_t end = clock_ns();
@@ -250,7 +252,7 @@ static int warm_up(struct ctx *c, double *est, uint64_t *w_timed, uint64_t *w_al
 	uint64_t warm[WARMUP_OPS], el, now;
 	int nw = 0, rc;
 	uint64_t wstart = clock_ns();
-	double wmin_s = o->budget_s * 0.1 < WARMUP_S ? o->budget_s * 0.1 : WARMUP_S;
+	double wmin_s = c->short_warm ? 0 : o->budget_s * 0.1 < WARMUP_S ? o->budget_s * 0.1 : WARMUP_S;
 	uint64_t wmin = (uint64_t)(wmin_s * 1e9), wcap = (uint64_t)(o->budget_s * 0.25e9);
 	*w_timed = *w_all = 0;
 	for (;;) {
@@ -390,7 +392,7 @@ static int take_samples(struct ctx *c, unsigned k, int per_sample, struct point 
 			}
 			next_check = c->h->count + c->h->count / 4 + 1;
 		}
-		if (now >= deadline) {
+		if (now >= deadline || (prof_armed && profile_enough(prof_live))) {
 			p->stop = STOP_BUDGET;
 			break;
 		}
@@ -603,12 +605,33 @@ static void setup_note(struct bench_result *out, const struct repetition *rep, u
 		       p->setup_cpu_s / per_sample, fmt_ns(per_sample * 1e9, b, sizeof(b)));
 }
 
+/* The sampling period of a profiled point after the timed point timed:
+ * the base period, but for a point that ran well past its budget (a whole
+ * workload, which cannot end early) a longer one, about
+ * PROFILE_WORKLOAD_SAMPLES over the CPU the timed point took (its own
+ * process's and its peers'). */
+static uint64_t profile_period(const struct point *timed, double budget_s)
+{
+	if (!timed || !(timed->elapsed_s > 2 * budget_s) || !(timed->ops > 0))
+		return PROFILE_PERIOD_NS;
+	double cpu = timed->cpu_s > 0 ? timed->cpu_s : 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach(timed->peers, k, v)
+		cpu += json_number_value(json_object_get(v, "cpu_s"));
+	cpu *= (double)timed->ops * 1e9; /* ns of CPU over the point */
+	double per = cpu / PROFILE_WORKLOAD_SAMPLES;
+	return isfinite(per) && per > PROFILE_PERIOD_NS ? (uint64_t)per : PROFILE_PERIOD_NS;
+}
+
 /* run --profile: a profiled point at N = n right after the timed point
- * (timed) of the same N, measured as it was but on the whole of a budget
- * as long as the timed point's sampling (at least PROFILE_MIN_S), with the
- * sampling events on around the timed regions; kept apart from the
- * repetition, so the verdict's figures are those of a run without it.
- * Adds its wall time to *wall_s. */
+ * (timed) of the same N, measured as it was (its warm-up down to
+ * WARMUP_OPS: the timed point warmed the same N) until PROFILE_TARGET_SAMPLES
+ * samples fell in its timed regions or for as long as the timed point's
+ * sampling (at least PROFILE_MIN_S, at most the budget), whichever ends
+ * first, with the sampling events on around the timed regions; kept apart
+ * from the repetition, so the verdict's figures are those of a run
+ * without it. Adds its wall time to *wall_s. */
 static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const struct point *timed,
 		       double *wall_s)
 {
@@ -616,12 +639,17 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 	struct sweep_opts po = *c->o;
 	double span = timed ? timed->elapsed_s : po.budget_s; /* NULL: an N of --profile-at alone */
 	double want = span > PROFILE_MIN_S ? span : PROFILE_MIN_S;
+	double budget = c->b->run && (c->b->flags & BENCH_FULL_BUDGET) && po.run_budget_s > 0
+				? po.run_budget_s
+				: po.budget_s;
+	uint64_t period = profile_period(timed, budget);
 	if (want < po.budget_s || (c->b->run && want < po.run_budget_s))
 		po.budget_s = po.run_budget_s = want;
-	po.ci_target = -1; /* no early stop: the samples need the time */
+	po.ci_target = -1; /* no early stop on the median: the samples need the time */
 	const struct sweep_opts *saved = c->o;
 	c->o = &po;
-	if (profile_point_begin(pf, &c->env, n) == 0) {
+	c->short_warm = timed != NULL;
+	if (profile_point_begin(pf, &c->env, n, period) == 0) {
 		struct point pt;
 		struct failure *f = NULL;
 		memset(&pt, 0, sizeof(pt));
@@ -640,6 +668,7 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 		}
 		point_clear(&pt);
 	}
+	c->short_warm = 0;
 	c->o = saved;
 	*wall_s += (double)(clock_ns() - t0) / 1e9;
 }

@@ -22,6 +22,8 @@
 #include "core/result.h"
 #include "core/sweep.h"
 
+struct profile;
+
 #define SWEEP_MAX_POINTS 64 /* points in one repetition's series, at most */
 
 /* ---- the meter (sweep_meter.c), filled in by sweep.c's measure_run ---- */
@@ -38,6 +40,7 @@ struct meter {
 	double *s_ops, *s_bytes;
 	int nseries, capseries;
 	json_t *extra;
+	struct profile *prof; /* run --profile's point: it ends once its samples suffice */
 };
 
 /* ---- peers (sweep_peers.c) ----

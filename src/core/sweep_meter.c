@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/profile.h"
 #include "core/registry.h"
 #include "core/sweep_int.h"
 
@@ -61,7 +62,8 @@ int meter_stop(struct meter *m)
 		return m->stopped = 1;
 	}
 	uint64_t now = clock_ns();
-	if (now >= m->deadline && (m->h->count > 0 || now >= m->hard_deadline)) {
+	if ((now >= m->deadline || profile_enough(m->prof)) &&
+	    (m->h->count > 0 || now >= m->hard_deadline)) {
 		m->stop = STOP_BUDGET;
 		return m->stopped = 1;
 	}

@@ -418,12 +418,23 @@ static int round_ns(const struct bench *b, const struct sweep_opts *so,
 	return k;
 }
 
+/* Can rounds over these N settle a growth class? At least 3 of them over
+ * at least a decade (ROUND_SPAN): over less (--max-n 5: N = 1, 2, 5) no
+ * number of repetitions tells O(1) from O(log n) or O(n), and a short
+ * test run would only be made longer. */
+#define ROUND_SPAN 10
+static int rounds_can_settle(const uint64_t *ns, int np)
+{
+	return np >= 3 && ns[np - 1] >= ROUND_SPAN * ns[0];
+}
+
 int verdict_undecided(const struct bench *b, const struct sweep_opts *so,
 		      const struct bench_result *br)
 {
 	uint64_t ns[64];
+	int np = round_ns(b, so, br, ns, 64);
 	return verdict_decides(b, so) && extendable(b, so, br) && br->status == BS_OK &&
-	       round_ns(b, so, br, ns, 64) >= 3 && undecided(br);
+	       rounds_can_settle(ns, np) && undecided(br);
 }
 
 /* The budget: once the sweeps' time with --quick, twice by default, three
@@ -475,7 +486,7 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 	uint64_t ns[64];
 	int np = round_ns(b, so, br, ns, 64);
 	int why_kind = undecided(br);
-	if (!extendable(b, so, br) || np < 3 || br->status != BS_OK || !why_kind)
+	if (!extendable(b, so, br) || !rounds_can_settle(ns, np) || br->status != BS_OK || !why_kind)
 		return 0;
 	char why[300];
 	if (why_kind == 1)

@@ -22,7 +22,11 @@
 #include "core/result.h"
 
 #define PROFILE_PERIOD_NS 100000u /* one sample per 100 us of CPU (10 kHz) */
-#define PROFILE_MIN_S 0.1         /* a profiled point samples at least this long (within the budget) */
+/* A profiled point samples at least a quarter of the point's budget, within
+ * these bounds (within the budget): 0.05 s in the quick suite (budget 0.2 s),
+ * 0.1 s from a budget of 0.4 s (the default's 0.5 s). */
+#define PROFILE_MIN_S 0.1
+#define PROFILE_MIN_QUICK_S 0.05
 /* A profiled point ends once this many samples fell in its timed regions
  * (or at its time, whichever comes first): every share is then known
  * within +/-4 points (95%: 1.96 x sqrt(0.25 / 600) = 0.040), the widest

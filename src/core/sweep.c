@@ -628,7 +628,8 @@ static uint64_t profile_period(const struct point *timed, double budget_s)
  * (timed) of the same N, measured as it was (its warm-up down to
  * WARMUP_OPS: the timed point warmed the same N) until PROFILE_TARGET_SAMPLES
  * samples fell in its timed regions or for as long as the timed point's
- * sampling (at least PROFILE_MIN_S, at most the budget), whichever ends
+ * sampling (at least a quarter of the budget, from PROFILE_MIN_QUICK_S to
+ * PROFILE_MIN_S; at most the budget), whichever ends
  * first, with the sampling events on around the timed regions; kept apart
  * from the repetition, so the verdict's figures are those of a run
  * without it. Adds its wall time to *wall_s. */
@@ -638,7 +639,11 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 	uint64_t t0 = clock_ns();
 	struct sweep_opts po = *c->o;
 	double span = timed ? timed->elapsed_s : po.budget_s; /* NULL: an N of --profile-at alone */
-	double want = span > PROFILE_MIN_S ? span : PROFILE_MIN_S;
+	double floor_s = po.budget_s / 4;
+	floor_s = floor_s < PROFILE_MIN_QUICK_S ? PROFILE_MIN_QUICK_S
+		  : floor_s > PROFILE_MIN_S	  ? PROFILE_MIN_S
+						  : floor_s;
+	double want = span > floor_s ? span : floor_s;
 	double budget = c->b->run && (c->b->flags & BENCH_FULL_BUDGET) && po.run_budget_s > 0
 				? po.run_budget_s
 				: po.budget_s;

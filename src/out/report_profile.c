@@ -212,19 +212,31 @@ void report_profile(FILE *f, const struct bench_result *b, const char *label)
 	const json_t *pts = json_object_get(pf, "points");
 	size_t np = json_array_size(pts);
 	const char *unit = b->unit ? b->unit : "op";
-	fprintf(f, "<p>Sampled with %s every %lld ns of CPU, in the timed regions only; cost per %s = "
-		   "share of the samples &times; the timed point's CPU per %s (docs/method.md, "
+	json_int_t period = json_integer_value(json_object_get(pf, "period_ns"));
+	fprintf(f, "<p>Sampled with %s every %lld ns of CPU (a whole workload's point: longer, as "
+		   "given beside its samples), in the timed regions only, until %u samples or the "
+		   "point's time; &plusmn;: the widest 95%% interval of a share, in points; cost per "
+		   "%s = share of the samples &times; the timed point's CPU per %s (docs/method.md, "
 		   "Profiles).</p>\n",
-		json_string_value(json_object_get(pf, "event")),
-		(long long)json_integer_value(json_object_get(pf, "period_ns")), unit, unit);
+		json_string_value(json_object_get(pf, "event")), (long long)period,
+		PROFILE_TARGET_SAMPLES, unit, unit);
 	fputs("<table class=\"prof\"><tr><th>N</th><th>samples</th><th>CPU/op</th><th>wall/op</th>"
 	      "<th>off-CPU/op</th><th>switches/op</th><th>unknown</th><th>sides: CPU/op</th></tr>\n",
 	      f);
 	for (size_t i = 0; i < np; i++) {
 		const json_t *p = json_array_get(pts, i);
-		fprintf(f, "<tr><td>%lld</td><td>%lld</td>",
+		fprintf(f, "<tr><td>%lld</td><td>%lld",
 			(long long)json_integer_value(json_object_get(p, "n")),
 			(long long)json_integer_value(json_object_get(p, "samples")));
+		double ci = json_number_value(json_object_get(p, "share_ci95"));
+		if (ci > 0)
+			fprintf(f, " &plusmn;%.1f", 100 * ci);
+		json_int_t pp = json_integer_value(json_object_get(p, "period_ns"));
+		if (pp > 0 && pp != period) {
+			char a[32];
+			fprintf(f, ", every %s", fmt_ns((double)pp, a, sizeof(a)));
+		}
+		fputs("</td>", f);
 		num_cell(f, json_number_value(json_object_get(p, "cpu_per_op_ns")));
 		num_cell(f, json_number_value(json_object_get(p, "wall_per_op_ns")));
 		num_cell(f, json_number_value(json_object_get(p, "off_cpu_per_op_ns")));

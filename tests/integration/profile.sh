@@ -62,6 +62,12 @@ for mm in epoll io_uring; do
 		"($G)($(mech "$mm"), $SCAN) < 0.1 * ($G)($(mech select), ['do_select'])"
 done
 check "the prof line says what profiling cost" out_has "$T/nr.out" "^prof 4 benches profiled: .* s of the run's"
+# a point ends at 600 samples in its timed regions (one check's worth over)
+# or its time, and states the precision of its shares from its samples
+check "net.request: no profiled point runs far past its 600 samples" jtrue "$T/nr.json" \
+	"every(p['samples'] <= 700 for b in $NR for p in b['profile']['points'])"
+check "net.request: each point's share_ci95 is that of its samples" jtrue "$T/nr.json" \
+	"every(abs(p['share_ci95'] - 1.96 * (0.25 / p['samples']) ** 0.5) < 1e-9 and p['period_ns'] >= b['profile']['period_ns'] for b in $NR for p in b['profile']['points'])"
 fi
 
 # 2. proc.syscall[filter=args]: the growth in the seccomp filter run, in the caller

@@ -16,6 +16,12 @@
 #                                           multiplied by each factor (each bench of
 #                                           POWER_BENCHES in turn), compared with A: how
 #                                           often that bench is SLOWER (the sensitivity)
+#   CROSS=1 (with FROM)                     every two stored runs are an A/A pair: the runs
+#                                           a1 b1 a2 b2 ... in that order, each with every later
+#                                           one (8 runs: 28 pairs), so the false-alarm rate and
+#                                           the sensitivity are judged over more pairs than were
+#                                           made back to back (runs further apart in time: a
+#                                           harder test); PAIRS then limits the runs read
 #   HIST=1 (with FROM)                      compare each pair (and its POWER copies) with
 #                                           --history-from the other stored runs of FROM (not
 #                                           pair I's, at most 32): the run-to-run spread of each
@@ -35,6 +41,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 FROM=${FROM:-}
+PA=""; PB=""
 KEEP=${KEEP:-}
 if [ -n "$FROM" ]; then
 	[ -d "$FROM" ] || { echo "compare-aa: FROM=$FROM: not a directory" >&2; exit 2; }
@@ -44,6 +51,7 @@ if [ -n "$FROM" ]; then
 	[ "$PAIRS" -ge 1 ] 2>/dev/null || { echo "compare-aa: no stored pairs in $FROM (a1.json, b1.json ...)" >&2; exit 2; }
 	[ "${FLOOR:-0}" = 1 ] && { echo "compare-aa: FLOOR=1 needs the runs made here, not FROM" >&2; exit 2; }
 else
+	[ "${CROSS:-0}" = 1 ] && { echo "compare-aa: CROSS=1 needs stored runs (FROM=DIR)" >&2; exit 2; }
 	PAIRS=${1:-10}
 fi
 if [ -n "$KEEP" ]; then
@@ -86,13 +94,31 @@ if [ "$FLOOR" = 1 ]; then
 	while [ $k -le "${WARMUP:-3}" ]; do run "$W/warm.json"; k=$((k + 1)); done
 	echo "history: ${WARMUP:-3} runs before the pairs"
 fi
+# the pairs compared, one a line: "A B" (stored runs' names in FROM)
+if [ -n "$FROM" ]; then
+	k=1
+	while [ $k -le "$PAIRS" ]; do
+		for s in a b; do
+			[ -f "$FROM/$s$k.json" ] || { echo "compare-aa: $FROM/$s$k.json missing" >&2; exit 2; }
+		done
+		echo "a$k b$k"
+		k=$((k + 1))
+	done >"$W/pairs"
+	if [ "${CROSS:-0}" = 1 ]; then
+		k=1
+		while [ $k -le "$PAIRS" ]; do echo "a$k"; echo "b$k"; k=$((k + 1)); done >"$W/runs"
+		awk '{ r[NR] = $1 } END { for (x = 1; x <= NR; x++) for (y = x + 1; y <= NR; y++) print r[x], r[y] }' \
+			"$W/runs" >"$W/pairs"
+		PAIRS=$(wc -l <"$W/pairs")
+		echo "CROSS: $PAIRS pairs, every two of $(wc -l <"$W/runs") stored runs"
+	fi
+fi
 i=1
 while [ $i -le "$PAIRS" ]; do
 	if [ -n "$FROM" ]; then
-		for s in a b; do
-			cp "$FROM/$s$i.json" "$W/$s.json" 2>/dev/null ||
-				{ echo "compare-aa: $FROM/$s$i.json missing" >&2; exit 2; }
-		done
+		PA=$(sed -n "${i}p" "$W/pairs" | cut -d' ' -f1)
+		PB=$(sed -n "${i}p" "$W/pairs" | cut -d' ' -f2)
+		cp "$FROM/$PA.json" "$W/a.json" && cp "$FROM/$PB.json" "$W/b.json" || exit 2
 	else
 		run "$W/a.json"; run "$W/b.json"
 		[ -n "$KEEP" ] && { cp "$W/a.json" "$KEEP/a$i.json"; cp "$W/b.json" "$KEEP/b$i.json"; }
@@ -101,7 +127,7 @@ while [ $i -le "$PAIRS" ]; do
 	if [ "${HIST:-0}" = 1 ] && [ -n "$FROM" ]; then
 		nh=0
 		for h in "$FROM"/a*.json "$FROM"/b*.json; do
-			case "$h" in "$FROM/a$i.json"|"$FROM/b$i.json") continue ;; esac
+			case "$h" in "$FROM/$PA.json"|"$FROM/$PB.json") continue ;; esac
 			[ -f "$h" ] && [ $nh -lt 32 ] || continue
 			HARGS="$HARGS --history-from=$h"; nh=$((nh + 1))
 		done
@@ -112,7 +138,7 @@ while [ $i -le "$PAIRS" ]; do
 	n=$1; s=$2; f=$3; z=$4; shift 5
 	tot=$((tot + n)); slow=$((slow + s)); fast=$((fast + f)); noisy=$((noisy + z))
 	[ $rc = 3 ] && exit3=$((exit3 + 1))
-	line="pair $i: $n benches, $s slower, $f faster, $z noisy, exit $rc${*:+ (slower: $*)}"
+	line="pair $i${PA:+ ($PA $PB)}: $n benches, $s slower, $f faster, $z noisy, exit $rc${*:+ (slower: $*)}"
 	if [ "${STRICT:-0}" = 1 ]; then
 		python3 - "$W/a.json" "$W/b.json" <<'PY'
 import json, sys
@@ -179,17 +205,21 @@ if one == "1":  # one repetition a side, one bench DECISIVE times slower
         print("one" + dec, nm, int(w == "slower"))
 for f in factors.split():
     for nm in names.split():
-        d = json.loads(json.dumps(base))
-        hit = [x for x in d["benches"] if x["name"] == nm][:1]
+        # the bench's latencies times f in place (no copy of the whole run), put back after
+        hit = [x for x in base["benches"] if x["name"] == nm][:1]
+        saved = []
         for x in hit:
             for r in x["repetitions"]:
                 for p in r["points"]:
+                    saved.append((p, dict(p["stats"])))
                     for k, v in list(p["stats"].items()):
                         if k.endswith("_ns") and isinstance(v, (int, float)):
                             p["stats"][k] = v * float(f)
         if not hit:
             continue
-        json.dump(d, open(tmp, "w"))
+        json.dump(base, open(tmp, "w"))
+        for p, st in saved:
+            p["stats"] = st
         out = subprocess.run([sb, "compare", "-f", "json", a, tmp] + hargs, capture_output=True, text=True).stdout
         c = json.loads(out)["comparisons"][0]
         w = [x["word"] for x in c["benches"] if x["name"] == nm][0]

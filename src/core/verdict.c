@@ -220,6 +220,55 @@ static void no_growth(struct verdict *v)
 		 "(the headline is the tail per category)");
 }
 
+/* A growing class on weak evidence (growth under WEAK_SHARE of the cost at
+ * the largest N, or b under WEAK_T standard errors) must hold over
+ * --decide's shuffled repetitions: when the repetitions it added, fitted
+ * alone over the same N (a round that left the largest or the smallest N
+ * out sees less of the growth), say O(1), the growth was the sweep's (a slow stretch late in a
+ * rising sweep: mem.mmap to 10,000 beside two CPU hogs once came out
+ * O(log n)), and the pooled points, half drift, cannot say which; the
+ * verdict is unclear, with both in the reason, and the rounds go on while
+ * their budget lasts. */
+#define WEAK_SHARE 0.5
+#define WEAK_T 8.0
+static int weak_growth(const struct verdict *v)
+{
+	if (v->cls < GROWTH_LOGN || v->cls > GROWTH_WORSE)
+		return 0;
+	double t = v->b_se > 0 ? v->b / v->b_se : INFINITY;
+	return v->growth_share < WEAK_SHARE || t < WEAK_T;
+}
+
+static void confirm_growth(struct bench_result *b, struct point **pp)
+{
+	if (!weak_growth(&b->v))
+		return;
+	int na = 0, ns = 0;
+	for (int r = 0; r < b->nreps; r++) {
+		struct repetition *rp = &b->reps[r];
+		for (int i = 0; i < rp->npts; i++)
+			if (rp->added)
+				pp[na++] = &rp->pts[i];
+		ns += !rp->added;
+	}
+	if (!na || !ns)
+		return;
+	struct verdict va;
+	fit_points(pp, na, &va);
+	/* only over the same range: a partial round that left the top N out
+	 * sees less of the growth */
+	if (va.cls != GROWTH_O1 || va.nmax < b->v.nmax || va.nmin > b->v.nmin)
+		return;
+	char was[16];
+	snprintf(was, sizeof(was), "%s", growth_name(b->v.cls));
+	b->v.cls = GROWTH_UNCLEAR;
+	b->v.tie = GROWTH_UNCLEAR;
+	snprintf(b->v.reason, sizeof(b->v.reason),
+		 "drift: all points pooled say %s on weak evidence (growth %.0f%% of cost at n=%g), "
+		 "the shuffled repetitions alone O(1) (growth %.0f%%)",
+		 was, 100 * b->v.growth_share, b->v.nmax, 100 * va.growth_share);
+}
+
 void bench_fit(struct bench_result *b)
 {
 	int k, nctl;
@@ -232,6 +281,8 @@ void bench_fit(struct bench_result *b)
 	}
 	struct point **pp = pooled(b, &k, &nctl);
 	fit_points(pp, k, &b->v);
+	if (pp)
+		confirm_growth(b, pp);
 	free(pp);
 	bench_bimodal(b);
 	bench_usl(b);
@@ -333,8 +384,6 @@ static uint64_t next_rand(uint64_t *s)
  * visit of its N in a shuffled order before it is given; so must a tie
  * (O(n) named, O(n log n) fitting as well: fit.c, near_tie), which more
  * points may break. 0: settled; 1: unclear; 2: weak; 3: a tie. */
-#define WEAK_SHARE 0.5
-#define WEAK_T 8.0
 static int undecided(const struct bench_result *br)
 {
 	const struct verdict *v = &br->v;
@@ -344,8 +393,7 @@ static int undecided(const struct bench_result *br)
 		return 0;
 	if (v->tie != GROWTH_UNCLEAR)
 		return 3;
-	double t = v->b_se > 0 ? v->b / v->b_se : INFINITY;
-	return v->growth_share < WEAK_SHARE || t < WEAK_T ? 2 : 0;
+	return weak_growth(v) ? 2 : 0;
 }
 
 /* Whether b's verdict can be extended: a load axis (not concurrency, not

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# compare finds what it says it finds (issue 35, item 4; docs/compare.md,
+# "Power"), on real runs this test makes: two runs of four quick benches
+# with three repetitions a side on the test's own directory, compared with
+# each other (an A/A pair: exit 0, every bench's test states the change it
+# would find 9 times in 10), then B with one bench's latencies made slower
+# by more than that stated change (its log 1.5 times the stated one): that
+# bench SLOWER, exit 3; and by a change far under the threshold: same,
+# exit 0. What the stated change is depends on the machine (quiet or
+# busy); the test holds compare to its own word, not to a figure.
+# `--decisive 1000000` keeps the decisive rule (a change beyond 6x at the
+# top of the sweep: compare_decisive.sh) out: this is the repetition test.
+. "$(dirname "$0")/lib.sh"
+mkdir -p "$T/d"
+B="fs.stat fs.open net.bind mem.mmap"
+for s in a b; do
+	# shellcheck disable=SC2086
+	"$SB" run $B --quick -r 3 --dir "$T/d" -q --no-db -o "$T/$s.json" >/dev/null 2>"$T/$s.err"
+	check "run $s: four quick benches, three repetitions each" jtrue "$T/$s.json" \
+		"len(d['benches']) == 4 and all(len([r for r in b['repetitions'] if not r.get('added')]) == 3 for b in d['benches'])"
+done
+"$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 --format json >"$T/aa.json" 2>/dev/null; rc=$?
+check "A/A: two runs of one build compared: exit 0" test $rc -eq 0
+check "... every bench tested on its repetitions states its detectable change (90% power)" jtrue "$T/aa.json" \
+	"all(b['repetition_test'] and b['repetition_test']['detectable']['power'] == 0.9 and b['repetition_test']['detectable']['sweep_pct'] > 0 for b in d['comparisons'][0]['benches'])"
+# B with fs.stat slower by F in every sample: F from the A/A compare's own word
+python3 - "$T/aa.json" "$T/b.json" "$T" <<'PY'
+import json, math, sys
+c = json.load(open(sys.argv[1]))["comparisons"][0]
+d = [b for b in c["benches"] if b["name"] == "fs.stat"][0]["repetition_test"]["detectable"]["sweep_pct"]
+big = math.exp(1.5 * math.log1p(d / 100))
+run = json.load(open(sys.argv[2]))
+for name, f in (("big", big), ("small", 1.01)):
+    r = json.loads(json.dumps(run))
+    for b in r["benches"]:
+        if b["name"] != "fs.stat":
+            continue
+        for rep in b["repetitions"]:
+            for p in rep["points"]:
+                for k, v in list(p["stats"].items()):
+                    if k.endswith("_ns") and isinstance(v, (int, float)):
+                        p["stats"][k] = v * f
+    json.dump(r, open(f"{sys.argv[3]}/{name}.json", "w"))
+open(f"{sys.argv[3]}/factor", "w").write(f"{d:.1f}% stated, made {100 * (big - 1):.1f}% slower\n")
+PY
+check "... B made slower by more than fs.stat's stated change ($(cat "$T/factor" 2>/dev/null))" test -s "$T/big.json"
+"$SB" compare "$T/a.json" "$T/big.json" --decisive 1000000 --format json >"$T/c.json" 2>/dev/null; rc=$?
+check "... compared with A: exit 3" test $rc -eq 3
+check "... fs.stat SLOWER on its repetitions (not decisive), the other three not" jtrue "$T/c.json" \
+	"[(b['name'], b['test']) for b in d['comparisons'][0]['benches'] if b['word'] == 'slower'] == [('fs.stat', 'repetitions')]"
+"$SB" compare "$T/a.json" "$T/small.json" --decisive 1000000 --format json >"$T/s.json" 2>/dev/null; rc=$?
+check "... B with fs.stat 1% slower (under the 5% threshold): exit 0" test $rc -eq 0

@@ -509,6 +509,7 @@ struct profile {
 	int nnotes;
 	const char *external; /* SCALEBENCH_PROFILE_EXTERNAL: the regions' file, no events */
 	const char *cache_dir; /* the run's scratch directory: the kernel's symbols, parsed */
+	uint64_t target;       /* samples that end a point (SCALEBENCH_PROFILE_SAMPLES) */
 	atomic_int busy;       /* profile_enough draining (a run() bench's threads call it) */
 };
 
@@ -572,6 +573,12 @@ struct profile *profile_new(const struct bench *b, const char *op_side, const ch
 	snprintf(pf->op_side, sizeof(pf->op_side), "%s", op_side ? op_side : "bench");
 	const char *ext = getenv("SCALEBENCH_PROFILE_EXTERNAL");
 	pf->external = ext && *ext ? ext : NULL;
+	/* SCALEBENCH_PROFILE_SAMPLES=K: points end at K samples instead (a
+	 * variable for cross-checks: bench/profile-crosscheck.sh samples the
+	 * whole point, as long as perf's) */
+	const char *tg = getenv("SCALEBENCH_PROFILE_SAMPLES");
+	unsigned long long t = tg && *tg ? strtoull(tg, NULL, 10) : 0;
+	pf->target = t ? t : PROFILE_TARGET_SAMPLES;
 	pf->cache_dir = cache_dir;
 	return pf;
 }
@@ -758,7 +765,7 @@ int profile_enough(struct profile *pf)
 	if (now - p->last_check >= PROFILE_CHECK_NS) {
 		p->last_check = now;
 		drain(p, 1);
-		if (p->live_in >= PROFILE_TARGET_SAMPLES)
+		if (p->live_in >= pf->target)
 			atomic_store(&p->enough, 1);
 	}
 	atomic_store(&pf->busy, 0);

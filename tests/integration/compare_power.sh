@@ -8,7 +8,8 @@
 # by more than that stated change (its log 1.5 times the stated one): that
 # bench SLOWER, exit 3; and by a change far under the threshold: same,
 # exit 0. What the stated change is depends on the machine (quiet or
-# busy); the test holds compare to its own word, not to a figure.
+# busy); the test holds compare to its own word, not to a figure. Ran
+# 12 times in a row beside `stress-ng --cpu 2` (load 6.6-8.9), all passing.
 # `--decisive 1000000` keeps the decisive rule (a change beyond 6x at the
 # top of the sweep: compare_decisive.sh) out: this is the repetition test.
 . "$(dirname "$0")/lib.sh"

@@ -90,19 +90,40 @@ static int cmp_sym(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* The greatest symbol at or below addr (size-checked when known), or NULL. */
-const struct sym *sym_find(const struct sym *s, int n, uint64_t addr)
+/* Address i of a table of symbols, or of the cache's mapped addresses. */
+static uint64_t sym_addr(const void *t, int i)
 {
-	int lo = 0, hi = n - 1, at = -1;
+	return ((const struct sym *)t)[i].addr;
+}
+
+static uint64_t mapped_addr(const void *t, int i)
+{
+	uint64_t a;
+	memcpy(&a, (const unsigned char *)t + (size_t)i * 8, 8);
+	return a;
+}
+
+/* The index of the greatest of n ascending addresses at or below addr,
+ * -1 if none. */
+static int floor_index(const void *t, int n, uint64_t addr, uint64_t (*at)(const void *, int))
+{
+	int lo = 0, hi = n - 1, found = -1;
 	while (lo <= hi) {
 		int mid = lo + (hi - lo) / 2;
-		if (s[mid].addr <= addr) {
-			at = mid;
+		if (at(t, mid) <= addr) {
+			found = mid;
 			lo = mid + 1;
 		} else {
 			hi = mid - 1;
 		}
 	}
+	return found;
+}
+
+/* The greatest symbol at or below addr (size-checked when known), or NULL. */
+const struct sym *sym_find(const struct sym *s, int n, uint64_t addr)
+{
+	int at = floor_index(s, n, addr, sym_addr);
 	if (at < 0)
 		return NULL;
 	if (s[at].size && addr >= s[at].addr + s[at].size)
@@ -168,18 +189,7 @@ const char *ksym_name(const struct ksyms *k, uint64_t addr)
 		const struct sym *y = k->text ? sym_find(k->s, k->n, addr) : NULL;
 		return y ? y->name : NULL;
 	}
-	int lo = 0, hi = k->n - 1, at = -1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		uint64_t a;
-		memcpy(&a, k->addr + (size_t)mid * 8, 8);
-		if (a <= addr) {
-			at = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
+	int at = floor_index(k->addr, k->n, addr, mapped_addr);
 	if (at < 0)
 		return NULL;
 	uint32_t o;

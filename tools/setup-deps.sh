@@ -84,13 +84,12 @@ echo "scalebench setup: apt-get update" >&2
 apt-get update -q >/dev/null || true
 # apt's own lines are dropped; one line a stage says where the time goes
 # (bench/fresh-run.sh times them): the download's size, then the unpacking
-# and the configuring.
+# (dpkg's own lines come in bursts: unpacking and configuring are one stage).
 st=$(mktemp)
 # shellcheck disable=SC2086
 { apt-get install -y -q --no-install-recommends $missing; echo $? >"$st"; } | awk '
 	/^Need to get / { sub(/ of archives\.$/, ""); sub(/^Need to get /, ""); print "scalebench setup: downloading " $0; fflush() }
 	/^(Preparing to unpack|Unpacking) / && !u { u = 1; print "scalebench setup: unpacking"; fflush() }
-	/^Setting up / && !c { c = 1; print "scalebench setup: configuring"; fflush() }
 	/^(E|W): / { print; fflush() }' >&2
 rc=$(cat "$st"); rm -f "$st"
 [ "$rc" = 0 ] || { echo "scalebench setup: apt-get install failed (exit $rc)" >&2; exit 1; }

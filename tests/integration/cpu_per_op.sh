@@ -5,8 +5,8 @@
 # 0.5-1.5x the median; proc.fork's child runs on another CPU, partly
 # while the caller waits and partly beside it (its exit while the caller
 # returns from wait), so the caller's CPU is at most 1.5x the median and
-# the caller's plus the reaped children's ("children" side) within
-# at least 0.5x the median and at most 2x the mean (two CPUs busy at
+# the caller's plus the reaped children's ("children" side) at least
+# 0.75x the fastest sample and at most 2x the mean (two CPUs busy at
 # once can spend twice the wall time);
 # fs.fsync's untimed re-write of N MiB shows as setup per sample, not in
 # the per-op figure, and its verdict is fitted on the op less its
@@ -62,8 +62,16 @@ check "$b: the caller's CPU per op at most 1.5x the median cost" jtrue "$T/cpu.j
 mratio() { # as ratio, against the mean (CPU per op is a mean too)
 	echo "sorted([($2) / (p['stats']['mean_ns'] * 1e-9) for p in $(B "$1")['repetitions'][0]['points']])[len($(B "$1")['repetitions'][0]['points']) // 2]"
 }
-check "$b: caller's and children's CPU per op at least 0.5x the median cost, at most 2x the mean" jtrue "$T/cpu.json" \
-	"0.5 <= $(ratio $b "$both") and $(mratio $b "$both") <= 2.0"
+# the lower bound against the fastest sample, not the median: on a busy
+# machine the median waits for a CPU (beside a load of 12: the median 3x
+# the CPU, the fastest sample 0.6-1.0x); the caller alone is 0.45-0.65x
+# the fastest sample, so the children must be in
+minratio() {
+	echo "sorted([($2) / (p['stats']['min_ns'] * 1e-9) for p in $(B "$1")['repetitions'][0]['points']])[len($(B "$1")['repetitions'][0]['points']) // 2]"
+}
+echo "# $b: caller's and children's CPU / fastest sample = $(jget "$T/cpu.json" "round($(minratio $b "$both"), 3)" 2>/dev/null)"
+check "$b: caller's and children's CPU per op at least 0.75x the fastest sample, at most 2x the mean" jtrue "$T/cpu.json" \
+	"0.75 <= $(minratio $b "$both") and $(mratio $b "$both") <= 2.0"
 
 # fs.fsync: N MiB re-written before every sample are setup, not the op
 "$SB" run fs.fsync --max-n 8 -b 0.3 --dir "$D" -q --no-db -o "$T/fsync.json" >/dev/null 2>"$T/fsync.err"

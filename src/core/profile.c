@@ -99,6 +99,7 @@ struct ppoint {
 	size_t niv, capiv;
 	uint64_t t_on;
 	int enabled, failed;
+	int in_timed;     /* sampled in the timed point itself (a whole workload) */
 	int open;         /* in a timed region now (profile_on, not yet off) */
 	uint64_t outside; /* samples outside them (prep, undo, the harness) */
 	uint64_t period_ns;      /* the events' period at this point */
@@ -700,7 +701,9 @@ void profile_point_end(struct profile *pf, const struct point *pt, const struct 
 	p->prof_cpu_per_op = prof;
 	p->wall_per_op = pt ? pt->st.mean : NAN;
 	p->csw_per_op = timed ? timed->vcsw + timed->ivcsw : NAN;
-	p->slowdown = pt && timed && timed->st.p50 > 0 ? pt->st.p50 / timed->st.p50 : NAN;
+	p->in_timed = pt && pt == timed;
+	p->slowdown = pt && timed && !p->in_timed && timed->st.p50 > 0 ? pt->st.p50 / timed->st.p50
+									 : NAN;
 	p->p50 = pt ? pt->st.p50 : NAN;
 	p->timed_p50 = timed ? timed->st.p50 : NAN;
 	p->timed_wall = timed ? timed->st.mean : p->wall_per_op;
@@ -805,6 +808,8 @@ static json_t *point_json(const struct profile *pf, const struct ppoint *p)
 	json_object_set_new(o, "p50_ns", jnum(p->p50));
 	json_object_set_new(o, "timed_p50_ns", jnum(p->timed_p50));
 	json_object_set_new(o, "slowdown", jnum(p->slowdown));
+	if (p->in_timed)
+		json_object_set_new(o, "in_timed_point", json_true());
 	/* sample counts per function (all sides) */
 	for (int k = 0; k < p->nst; k++) {
 		const struct stack *st = &p->st[k];

@@ -678,6 +678,44 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 	*wall_s += (double)(clock_ns() - t0) / 1e9;
 }
 
+/* run --profile on a bench whose points each run a whole workload
+ * (BENCH_WHOLE_RUN): the timed point at a profiled N is itself sampled,
+ * rather than followed by a profiled point that would run the whole
+ * workload again, at a long period (PROFILE_WHOLE_FIRST_NS at the first
+ * N, then about PROFILE_WORKLOAD_SAMPLES over the CPU of the point before:
+ * a sample every millisecond or more, whose cost is a fraction of a
+ * percent of the workload's). Only its first measurement is sampled (one
+ * measured again is not). Before the point: 1 when sampling is on. */
+static int profile_inline_begin(struct ctx *c, uint64_t n, struct profile *pf,
+				const struct point *prev, double *wall_s)
+{
+	uint64_t t0 = clock_ns();
+	double budget = c->o->run_budget_s > 0 ? c->o->run_budget_s : c->o->budget_s;
+	uint64_t period = prev ? profile_period(prev, budget) : PROFILE_WHOLE_FIRST_NS;
+	if (period < PROFILE_WHOLE_FIRST_NS)
+		period = PROFILE_WHOLE_FIRST_NS;
+	int on = profile_point_begin(pf, &c->env, n, period) == 0;
+	if (on)
+		prof_live = pf;
+	*wall_s += (double)(clock_ns() - t0) / 1e9;
+	return on;
+}
+
+/* After it (rc: the measurement's; pt: the point measured, before any
+ * measurement again). */
+static void profile_inline_end(struct profile *pf, int rc, const struct point *pt,
+			       const struct failure *f, double *wall_s)
+{
+	uint64_t t0 = clock_ns();
+	prof_live = NULL;
+	prof_armed = 0;
+	if (rc < 0)
+		profile_point_fail(pf, f ? f->msg : strerror(-rc));
+	else
+		profile_point_end(pf, pt, pt);
+	*wall_s += (double)(clock_ns() - t0) / 1e9;
+}
+
 /* The N of a repetition's sweep: the bench's series to max_n, with
  * --min-n the points from min_n on (at least the last). */
 static int rep_series(const struct bench *b, const struct sweep_opts *o, uint64_t max_n,
@@ -844,15 +882,22 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		report(o, &pr);
 		struct point pt;
 		memset(&pt, 0, sizeof(pt));
-		if ((rc = measure_probed(&c, target, &pt, &rep->fail, &ref)) < 0)
+		int asked = iat < nat && at[iat] == target;
+		int profiled = pf && (i == 0 || i == np - 1 || asked) && !reg_stop_requested();
+		int inl = profiled && (b->flags & BENCH_WHOLE_RUN) &&
+			  profile_inline_begin(&c, target, pf, rep->npts ? &rep->pts[rep->npts - 1] : NULL,
+					       &prof_wall);
+		rc = measure_probed(&c, target, &pt, &rep->fail, &ref);
+		if (inl)
+			profile_inline_end(pf, rc, &pt, rep->fail, &prof_wall);
+		if (rc < 0)
 			break;
 		remeasure(&c, target, &pt, rep->npts ? &rep->pts[rep->npts - 1] : NULL, &rep->fail,
 			  &ref, rep_t0, &again_ns);
 		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted || rep->fail)
 			break;
-		int asked = iat < nat && at[iat] == target;
 		iat += asked;
-		if (pf && (i == 0 || i == np - 1 || asked) && !reg_stop_requested())
+		if (profiled && !(b->flags & BENCH_WHOLE_RUN) && !reg_stop_requested())
 			profile_at(&c, target, pf, &rep->pts[rep->npts - 1], &prof_wall);
 	}
 	if (pf)

@@ -711,6 +711,28 @@ void profile_point_end(struct profile *pf, const struct point *pt, const struct 
 		p->failed = 1;
 }
 
+static void ppoint_free(struct ppoint *p)
+{
+	close_events(p);
+	for (int k = 0; k < p->nst; k++)
+		free(p->st[k].f);
+	free(p->st);
+	free(p->stab);
+	free(p->raw);
+	free(p->iv);
+	for (int s = 0; s < p->nsides; s++)
+		for (int k = 0; k < p->sides[s].npid; k++)
+			free(p->sides[s].maps[k]);
+	memset(p, 0, sizeof(*p));
+}
+
+void profile_point_drop(struct profile *pf)
+{
+	if (!pf || pf->cur || !pf->npts)
+		return;
+	ppoint_free(&pf->pts[--pf->npts]);
+}
+
 void profile_point_fail(struct profile *pf, const char *why)
 {
 	if (!pf || !pf->cur)
@@ -1065,19 +1087,8 @@ json_t *profile_finish(struct profile *pf, double wall_s)
 			json_array_append_new(n, json_string(pf->notes[i]));
 		json_object_set_new(o, "notes", n);
 	}
-	for (int i = 0; i < pf->npts; i++) {
-		struct ppoint *p = &pf->pts[i];
-		close_events(p);
-		for (int k = 0; k < p->nst; k++)
-			free(p->st[k].f);
-		free(p->st);
-		free(p->stab);
-		free(p->raw);
-		free(p->iv);
-		for (int s = 0; s < p->nsides; s++)
-			for (int k = 0; k < p->sides[s].npid; k++)
-				free(p->sides[s].maps[k]);
-	}
+	for (int i = 0; i < pf->npts; i++)
+		ppoint_free(&pf->pts[i]);
 	for (int i = 0; i < pf->nobj; i++)
 		sym_elf_free(&pf->objs[i]);
 	free(pf->objs);

@@ -39,10 +39,11 @@
  * slows the workload less (at 100 us, work.round2 ran 1.3-3.6x slower). */
 #define PROFILE_WORKLOAD_SAMPLES 3000u
 /* A bench whose points each run a whole workload (BENCH_WHOLE_RUN) is
- * sampled in its timed points (sweep.c): at its first N one sample per
- * this much CPU, at the last about PROFILE_WORKLOAD_SAMPLES over the CPU
- * of the point before, never more often. */
-#define PROFILE_WHOLE_FIRST_NS 500000u
+ * sampled in its timed points (sweep.c), at one sample per this much CPU,
+ * or longer: about PROFILE_TARGET_SAMPLES over the CPU of the point before.
+ * A sample costs the process some 40 us on a virtual machine (docs/method.md,
+ * "Profiles"): 2% of the timed point's CPU at most. */
+#define PROFILE_WHOLE_PERIOD_NS 2000000u
 #define PROFILE_MAX_PROCS 8       /* processes of one side profiled (the rest said) */
 
 /* run --profile-at N[,N...]: the N also profiled, besides each bench's
@@ -82,6 +83,8 @@ void profile_off(struct profile *pf);
  * so). Reads the processes' mappings (they must still live) and turns the
  * samples into functions. */
 void profile_point_end(struct profile *pf, const struct point *pt, const struct point *timed);
+/* Forget the last point ended (its samples and figures). */
+void profile_point_drop(struct profile *pf);
 /* The point failed: its samples are dropped, the reason noted. */
 void profile_point_fail(struct profile *pf, const char *why);
 /* A line for the profile's notes (kept once). */

@@ -607,10 +607,9 @@ static void setup_note(struct bench_result *out, const struct repetition *rep, u
 
 /* The sampling period of a profiled point after the timed point timed:
  * the base period, but for a point that ran well past its budget (a whole
- * workload, which cannot end early) a longer one, about
- * PROFILE_WORKLOAD_SAMPLES over the CPU the timed point took (its own
- * process's and its peers'). */
-static uint64_t profile_period(const struct point *timed, double budget_s)
+ * workload, which cannot end early) a longer one, about `samples` over
+ * the CPU the timed point took (its own process's and its peers'). */
+static uint64_t profile_period(const struct point *timed, double budget_s, double samples)
 {
 	if (!timed || !(timed->elapsed_s > 2 * budget_s) || !(timed->ops > 0))
 		return PROFILE_PERIOD_NS;
@@ -620,7 +619,7 @@ static uint64_t profile_period(const struct point *timed, double budget_s)
 	json_object_foreach(timed->peers, k, v)
 		cpu += json_number_value(json_object_get(v, "cpu_s"));
 	cpu *= (double)timed->ops * 1e9; /* ns of CPU over the point */
-	double per = cpu / PROFILE_WORKLOAD_SAMPLES;
+	double per = cpu / samples;
 	return isfinite(per) && per > PROFILE_PERIOD_NS ? (uint64_t)per : PROFILE_PERIOD_NS;
 }
 
@@ -647,7 +646,7 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 	double budget = c->b->run && (c->b->flags & BENCH_FULL_BUDGET) && po.run_budget_s > 0
 				? po.run_budget_s
 				: po.budget_s;
-	uint64_t period = profile_period(timed, budget);
+	uint64_t period = profile_period(timed, budget, PROFILE_WORKLOAD_SAMPLES);
 	if (want < po.budget_s || (c->b->run && want < po.run_budget_s))
 		po.budget_s = po.run_budget_s = want;
 	po.ci_target = -1; /* no early stop on the median: the samples need the time */
@@ -681,19 +680,20 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 /* run --profile on a bench whose points each run a whole workload
  * (BENCH_WHOLE_RUN): the timed point at a profiled N is itself sampled,
  * rather than followed by a profiled point that would run the whole
- * workload again, at a long period (PROFILE_WHOLE_FIRST_NS at the first
- * N, then about PROFILE_WORKLOAD_SAMPLES over the CPU of the point before:
- * a sample every millisecond or more, whose cost is a fraction of a
- * percent of the workload's). Only its first measurement is sampled (one
- * measured again is not). Before the point: 1 when sampling is on. */
+ * workload again, at a long period (PROFILE_WHOLE_PERIOD_NS, or about
+ * PROFILE_TARGET_SAMPLES over the CPU of the point before: what sampling
+ * adds to the timed point's CPU stays within 2%). Only its first
+ * measurement is sampled (one measured again is not). Before the point: 1
+ * when sampling is on. */
 static int profile_inline_begin(struct ctx *c, uint64_t n, struct profile *pf,
 				const struct point *prev, double *wall_s)
 {
 	uint64_t t0 = clock_ns();
 	double budget = c->o->run_budget_s > 0 ? c->o->run_budget_s : c->o->budget_s;
-	uint64_t period = prev ? profile_period(prev, budget) : PROFILE_WHOLE_FIRST_NS;
-	if (period < PROFILE_WHOLE_FIRST_NS)
-		period = PROFILE_WHOLE_FIRST_NS;
+	uint64_t period = prev ? profile_period(prev, budget, PROFILE_TARGET_SAMPLES)
+			       : PROFILE_WHOLE_PERIOD_NS;
+	if (period < PROFILE_WHOLE_PERIOD_NS)
+		period = PROFILE_WHOLE_PERIOD_NS;
 	int on = profile_point_begin(pf, &c->env, n, period) == 0;
 	if (on)
 		prof_live = pf;
@@ -897,8 +897,17 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted || rep->fail)
 			break;
 		iat += asked;
-		if (profiled && !(b->flags & BENCH_WHOLE_RUN) && !reg_stop_requested())
-			profile_at(&c, target, pf, &rep->pts[rep->npts - 1], &prof_wall);
+		/* a workload's point that took at most two budgets of another
+		 * bench's point (work.round2 at its smallest N, 0.1-0.3 s in the
+		 * quick suite) is short enough to run again: profiled as the other
+		 * benches' points are, at their period, its samples taken in the
+		 * timed point dropped */
+		const struct point *kept = &rep->pts[rep->npts - 1];
+		int again = inl && !(kept->elapsed_s > 2 * o->budget_s);
+		if (again)
+			profile_point_drop(pf);
+		if (profiled && (!inl || again) && !reg_stop_requested())
+			profile_at(&c, target, pf, kept, &prof_wall);
 	}
 	if (pf)
 		profile_outside(pf, at, nat, series, np);

@@ -68,6 +68,8 @@
  * its events enabled around the timed region only; NULL otherwise. */
 static struct profile *prof_live;
 static int prof_armed; /* after the point's warm-up (whose ops are not counted) */
+/* the point sampled is a timed one (a whole workload): its samples never end it */
+static int prof_inline;
 
 struct ctx {
 	const struct bench *b;
@@ -166,7 +168,7 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	 * least a second, rather than end with no sample. */
 	m.hard_deadline = m.start + (uint64_t)((budget * 10 > 1.0 ? budget * 10 : 1.0) * 1e9);
 	m.stop = STOP_BUDGET;
-	m.prof = prof_live;
+	m.prof = prof_inline ? NULL : prof_live;
 	profile_on(prof_live);
 	int rc = c->b->run(c->st, &m);
 	uint64_t end = clock_ns();
@@ -392,7 +394,7 @@ static int take_samples(struct ctx *c, unsigned k, int per_sample, struct point 
 			}
 			next_check = c->h->count + c->h->count / 4 + 1;
 		}
-		if (now >= deadline || (prof_armed && profile_enough(prof_live))) {
+		if (now >= deadline || (prof_armed && !prof_inline && profile_enough(prof_live))) {
 			p->stop = STOP_BUDGET;
 			break;
 		}
@@ -695,8 +697,10 @@ static int profile_inline_begin(struct ctx *c, uint64_t n, struct profile *pf,
 	if (period < PROFILE_WHOLE_PERIOD_NS)
 		period = PROFILE_WHOLE_PERIOD_NS;
 	int on = profile_point_begin(pf, &c->env, n, period) == 0;
-	if (on)
+	if (on) {
 		prof_live = pf;
+		prof_inline = 1;
+	}
 	*wall_s += (double)(clock_ns() - t0) / 1e9;
 	return on;
 }
@@ -708,7 +712,7 @@ static void profile_inline_end(struct profile *pf, int rc, const struct point *p
 {
 	uint64_t t0 = clock_ns();
 	prof_live = NULL;
-	prof_armed = 0;
+	prof_armed = prof_inline = 0;
 	if (rc < 0)
 		profile_point_fail(pf, f ? f->msg : strerror(-rc));
 	else

@@ -9,6 +9,8 @@
 # seconds since the start, and the phases are printed at the end:
 #
 #   apt-get update      setup-deps.sh: "apt-get update" .. "downloading"
+#                       (none when the lists are under an hour old: the
+#                       prerequisite's update just made them)
 #   download            "downloading SIZE" .. "unpacking"
 #   unpack + configure  "unpacking" .. "installed"
 #   build               .. the line running ./scalebench
@@ -137,8 +139,13 @@ exitl=$(awk '/make '"$GOAL"': exit/ { print $NF; exit }' "$log")
 span() { if [ -n "$1" ] && [ -n "$2" ]; then awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; else echo "-"; fi; }
 echo
 echo "make $GOAL on a fresh $SUITE (exit ${exitl:-?}), seconds from the start of make:"
-printf '  %-22s %s\n' "setup-deps (to update)" "${upd:--}"
-printf '  %-22s %s\n' "apt-get update" "$(span "$upd" "$dl")"
+if [ -n "$upd" ]; then
+	printf '  %-22s %s\n' "setup-deps, to update" "$upd"
+	printf '  %-22s %s\n' "apt-get update" "$(span "$upd" "$dl")"
+else
+	printf '  %-22s %s\n' "setup-deps, to install" "$(at 'scalebench setup: installing')"
+	printf '  %-22s %s\n' "apt-get update" "skipped (lists under an hour old)"
+fi
 printf '  %-22s %s\n' "download ${size:-}" "$(span "$dl" "$unp")"
 printf '  %-22s %s\n' "unpack + configure" "$(span "$unp" "$inst")"
 printf '  %-22s %s\n' "build" "$(span "${inst:-0}" "$runl")"

@@ -9,8 +9,8 @@
 # seconds since the start, and the phases are printed at the end:
 #
 #   apt-get update      setup-deps.sh: "apt-get update" .. "downloading"
-#                       (none when the lists are under an hour old: the
-#                       prerequisite's update just made them)
+#                       (none when the lists were fetched less than an hour
+#                       ago: the prerequisite's update just did it)
 #   download            "downloading SIZE" .. "unpacking"
 #   unpack + configure  "unpacking" .. "installed"
 #   build               .. the line running ./scalebench
@@ -144,7 +144,7 @@ if [ -n "$upd" ]; then
 	printf '  %-22s %s\n' "apt-get update" "$(span "$upd" "$dl")"
 else
 	printf '  %-22s %s\n' "setup-deps, to install" "$(at 'scalebench setup: installing')"
-	printf '  %-22s %s\n' "apt-get update" "skipped (lists under an hour old)"
+	printf '  %-22s %s\n' "apt-get update" "skipped (lists fetched < 1 h ago)"
 fi
 printf '  %-22s %s\n' "download ${size:-}" "$(span "$dl" "$unp")"
 printf '  %-22s %s\n' "unpack + configure" "$(span "$unp" "$inst")"

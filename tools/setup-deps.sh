@@ -98,14 +98,16 @@ apt_update() {
 	echo "scalebench setup: apt-get update" >&2
 	apt-get update -q >/dev/null || true
 }
-# The package lists are updated first unless every one is under an hour old
-# (the quick start's `apt-get update && apt-get install git make` just
-# did it; one more update is 7-14 s against deb.debian.org here); when the
-# install fails on lists that old, they are updated and it is tried again.
+# The package lists are updated first unless every one was fetched less than
+# an hour ago (the quick start's `apt-get update && apt-get install git
+# make` just did it; one more update is 7-14 s against deb.debian.org here);
+# when the install fails on lists that recent, they are updated and it is
+# tried again. apt gives a list the server's time (mtime) but rewrites each
+# InRelease on every update (ctime).
 lists=/var/lib/apt/lists
-if [ -n "$(find "$lists" -maxdepth 1 -name '*Release' 2>/dev/null | head -n 1)" ] &&
-	[ -z "$(find "$lists" -maxdepth 1 -name '*Release' -mmin +60 2>/dev/null | head -n 1)" ]; then
-	echo "scalebench setup: the package lists are under an hour old" >&2
+if [ -n "$(find "$lists" -maxdepth 1 -name '*InRelease' 2>/dev/null | head -n 1)" ] &&
+	[ -z "$(find "$lists" -maxdepth 1 -name '*InRelease' -cmin +60 2>/dev/null | head -n 1)" ]; then
+	echo "scalebench setup: the package lists were fetched less than an hour ago" >&2
 	apt_install || { apt_update; apt_install; } || rc=$?
 else
 	apt_update

@@ -118,7 +118,11 @@ print-link:
 # building and running need, `make deb` that and the packaging tools,
 # `make check` (and test, fuzz) everything the tests need. `make run`
 # builds TEST_JOBS (2) at a time, as check does: a fresh machine waits
-# for the compiler once per core, not once in all.
+# for the compiler once per core, not once in all. It runs the first look
+# (studies/first-look.job: ten variants of seven benches at the quick
+# sizes, every family), not the whole quick suite (`run --quick`, a minute
+# or more): on a fresh Debian 12 the whole of `make run` is meant to take
+# at most 90 s (bench/fresh-run.sh measures it; docs/packaging.md).
 setup:
 	@sh tools/setup-deps.sh check
 
@@ -130,7 +134,7 @@ setup-deb:
 
 run: setup-run
 	$(MAKE) -j$(TEST_JOBS) all
-	./scalebench run --quick -o scalebench-quick.json
+	./scalebench run studies/first-look.job -o scalebench-quick.json
 
 # The Debian package, from what git holds at HEAD (make dist), built in a
 # scratch directory with dpkg-buildpackage; the .deb is written to DEB_DIR

@@ -66,12 +66,14 @@ if [ "${1:-}" = --list ]; then
 fi
 [ $# -le 1 ] || usage
 PKGS=$(list "${1:-check}") || usage
-missing=""
-for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing="$missing $p"
-	fi
-done
+# one dpkg-query for all (one a package took a second and more of a
+# fresh machine's `make run`); a package it does not know prints nothing
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $PKGS 2>/dev/null |
+	awk '$NF == "installed" && $(NF-1) == "ok" { sub(/:.*/, "", $1); print $1 }')
+# shellcheck disable=SC2086
+missing=$({ printf '%s\n' "$installed" --; printf '%s\n' $PKGS; } |
+	awk '$0 == "--" { l = 1; next } !l { i[$0] = 1; next } !($0 in i) { printf " %s", $0 }')
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "scalebench setup: missing Debian packages:$missing" >&2
@@ -80,6 +82,17 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "scalebench setup: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+echo "scalebench setup: apt-get update" >&2
 apt-get update -q >/dev/null || true
+# apt's own lines are dropped; one line a stage says where the time goes
+# (bench/fresh-run.sh times them): the download's size, then the unpacking
+# (dpkg's own lines come in bursts: unpacking and configuring are one stage).
+st=$(mktemp)
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing >/dev/null
+{ apt-get install -y -q --no-install-recommends $missing; echo $? >"$st"; } | awk '
+	/^Need to get / { sub(/ of archives\.$/, ""); sub(/^Need to get /, ""); print "scalebench setup: downloading " $0; fflush() }
+	/^(Preparing to unpack|Unpacking) / && !u { u = 1; print "scalebench setup: unpacking"; fflush() }
+	/^(E|W): / { print; fflush() }' >&2
+rc=$(cat "$st"); rm -f "$st"
+[ "$rc" = 0 ] || { echo "scalebench setup: apt-get install failed (exit $rc)" >&2; exit 1; }
+echo "scalebench setup: installed" >&2

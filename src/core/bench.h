@@ -281,6 +281,9 @@ enum bench_flag {
 				      * run does not forbid them (--no-decide, -r K): a bench whose
 				      * sweeps the machine's slow stretches often leave unclear
 				      * (net.request); runs without -r give them to every bench now */
+	BENCH_WHOLE_RUN = 1u << 4,   /* run(): each point runs a whole workload to its end (the
+				      * budget does not apply): run --profile samples its timed
+				      * points at the profiled N instead of running them again */
 };
 
 /* What kind of quantity the axis is, which decides the headline verdict

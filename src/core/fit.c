@@ -598,20 +598,18 @@ static void top_step(const struct fpt *p, int npts, int nd, const struct mfit *f
  * both say "grows linearly or worse". The verdict is then O(n), with the
  * tie recorded (verdict.tie), when a + b*n stands on its own: material
  * (share >= 20%, b clearly non-zero), the log-log slope's CI above 0 and
- * the points not noisy (5d), and its growth term at least TIE_MIN_Z
- * standard errors from zero: the bar verdict.c holds a growth on one
- * sweep to (WEAK_T). Under it the "growth" may be drift: fs.fsync less
- * its control on tmpfs (an O(1) difference of ~0.2 us) beside a load of
+ * the points not noisy (5d), and its growth term at least FIT_FIRM_Z
+ * standard errors from zero (fit.h). Under it the "growth" may be drift: fs.fsync less
+ * its control on tmpfs (a difference of 1-2 us) beside a load of
  * 12 tied n and n log n at b/se 4.7-4.9 and was called O(n), twice in
  * three runs; the ties of stored quick runs that name a real growth have
  * b/se 8-31 (47 of 53). Ties of far classes (O(log n) against O(n), O(1)
  * against a growth) stay unclear. */
-#define TIE_MIN_Z 8.0
 static int near_tie(const struct scores *sc, const struct verdict *v, int noisy)
 {
 	int best = sc->best;
 	if (noisy || !sc->material[best] || (best != 2 && best != 3) || !sc->material[2] ||
-	    !sc->cand[3] || !(v->exp_lo > 0) || !(sc->z[2] >= TIE_MIN_Z))
+	    !sc->cand[3] || !(v->exp_lo > 0) || !(sc->z[2] >= FIT_FIRM_Z))
 		return 0;
 	if (!(fabs(v->aic[3] - v->aic[2]) < TIE_DAIC))
 		return 0;

@@ -15,6 +15,11 @@ enum growth {
 	GROWTH_NONE,  /* too few points to say anything (not a verdict) */
 };
 #define FIT_NMODELS 5 /* 1, log n, n, n log n, n^2 */
+/* The bar a growth on one sweep must clear to be named on its own: its
+ * term at least this many standard errors from zero. Under it a growth
+ * may be drift; fit.c's tie rule and verdict.c's --decide confirmation
+ * (weak_growth) both hold to it. */
+#define FIT_FIRM_Z 8.0
 
 struct fit_point {
 	double n;      /* axis value, >= 1 */

@@ -99,6 +99,7 @@ struct ppoint {
 	size_t niv, capiv;
 	uint64_t t_on;
 	int enabled, failed;
+	int in_timed;     /* sampled in the timed point itself (a whole workload) */
 	int open;         /* in a timed region now (profile_on, not yet off) */
 	uint64_t outside; /* samples outside them (prep, undo, the harness) */
 	uint64_t period_ns;      /* the events' period at this point */
@@ -700,12 +701,36 @@ void profile_point_end(struct profile *pf, const struct point *pt, const struct 
 	p->prof_cpu_per_op = prof;
 	p->wall_per_op = pt ? pt->st.mean : NAN;
 	p->csw_per_op = timed ? timed->vcsw + timed->ivcsw : NAN;
-	p->slowdown = pt && timed && timed->st.p50 > 0 ? pt->st.p50 / timed->st.p50 : NAN;
+	p->in_timed = pt && pt == timed;
+	p->slowdown = pt && timed && !p->in_timed && timed->st.p50 > 0 ? pt->st.p50 / timed->st.p50
+									 : NAN;
 	p->p50 = pt ? pt->st.p50 : NAN;
 	p->timed_p50 = timed ? timed->st.p50 : NAN;
 	p->timed_wall = timed ? timed->st.mean : p->wall_per_op;
 	if (!(ops > 0))
 		p->failed = 1;
+}
+
+static void ppoint_free(struct ppoint *p)
+{
+	close_events(p);
+	for (int k = 0; k < p->nst; k++)
+		free(p->st[k].f);
+	free(p->st);
+	free(p->stab);
+	free(p->raw);
+	free(p->iv);
+	for (int s = 0; s < p->nsides; s++)
+		for (int k = 0; k < p->sides[s].npid; k++)
+			free(p->sides[s].maps[k]);
+	memset(p, 0, sizeof(*p));
+}
+
+void profile_point_drop(struct profile *pf)
+{
+	if (!pf || pf->cur || !pf->npts)
+		return;
+	ppoint_free(&pf->pts[--pf->npts]);
 }
 
 void profile_point_fail(struct profile *pf, const char *why)
@@ -805,6 +830,8 @@ static json_t *point_json(const struct profile *pf, const struct ppoint *p)
 	json_object_set_new(o, "p50_ns", jnum(p->p50));
 	json_object_set_new(o, "timed_p50_ns", jnum(p->timed_p50));
 	json_object_set_new(o, "slowdown", jnum(p->slowdown));
+	if (p->in_timed)
+		json_object_set_new(o, "in_timed_point", json_true());
 	/* sample counts per function (all sides) */
 	for (int k = 0; k < p->nst; k++) {
 		const struct stack *st = &p->st[k];
@@ -1060,19 +1087,8 @@ json_t *profile_finish(struct profile *pf, double wall_s)
 			json_array_append_new(n, json_string(pf->notes[i]));
 		json_object_set_new(o, "notes", n);
 	}
-	for (int i = 0; i < pf->npts; i++) {
-		struct ppoint *p = &pf->pts[i];
-		close_events(p);
-		for (int k = 0; k < p->nst; k++)
-			free(p->st[k].f);
-		free(p->st);
-		free(p->stab);
-		free(p->raw);
-		free(p->iv);
-		for (int s = 0; s < p->nsides; s++)
-			for (int k = 0; k < p->sides[s].npid; k++)
-				free(p->sides[s].maps[k]);
-	}
+	for (int i = 0; i < pf->npts; i++)
+		ppoint_free(&pf->pts[i]);
 	for (int i = 0; i < pf->nobj; i++)
 		sym_elf_free(&pf->objs[i]);
 	free(pf->objs);

@@ -38,6 +38,12 @@
  * this many samples over the CPU its timed point took, so that sampling
  * slows the workload less (at 100 us, work.round2 ran 1.3-3.6x slower). */
 #define PROFILE_WORKLOAD_SAMPLES 3000u
+/* A bench whose points each run a whole workload (BENCH_WHOLE_RUN) is
+ * sampled in its timed points (sweep.c), at one sample per this much CPU,
+ * or longer: about PROFILE_TARGET_SAMPLES over the CPU of the point before.
+ * A sample costs the process some 40 us on a virtual machine (docs/method.md,
+ * "Profiles"): 2% of the timed point's CPU at most. */
+#define PROFILE_WHOLE_PERIOD_NS 2000000u
 #define PROFILE_MAX_PROCS 8       /* processes of one side profiled (the rest said) */
 
 /* run --profile-at N[,N...]: the N also profiled, besides each bench's
@@ -72,9 +78,13 @@ int profile_enough(struct profile *pf);
 void profile_on(struct profile *pf);
 void profile_off(struct profile *pf);
 /* After it: pt is the profiled point, timed the timed point of the same N
- * (for the sampling's overhead), or NULL. Reads the processes' mappings
- * (they must still live) and turns the samples into functions. */
+ * (for the sampling's overhead), or NULL; pt == timed: the timed point was
+ * itself sampled (a whole workload: no slowdown to measure, the point says
+ * so). Reads the processes' mappings (they must still live) and turns the
+ * samples into functions. */
 void profile_point_end(struct profile *pf, const struct point *pt, const struct point *timed);
+/* Forget the last point ended (its samples and figures). */
+void profile_point_drop(struct profile *pf);
 /* The point failed: its samples are dropped, the reason noted. */
 void profile_point_fail(struct profile *pf, const char *why);
 /* A line for the profile's notes (kept once). */

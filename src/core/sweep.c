@@ -68,6 +68,8 @@
  * its events enabled around the timed region only; NULL otherwise. */
 static struct profile *prof_live;
 static int prof_armed; /* after the point's warm-up (whose ops are not counted) */
+/* the point sampled is a timed one (a whole workload): its samples never end it */
+static int prof_inline;
 
 struct ctx {
 	const struct bench *b;
@@ -166,7 +168,7 @@ static int measure_run(struct ctx *c, uint64_t n, struct point *p, struct failur
 	 * least a second, rather than end with no sample. */
 	m.hard_deadline = m.start + (uint64_t)((budget * 10 > 1.0 ? budget * 10 : 1.0) * 1e9);
 	m.stop = STOP_BUDGET;
-	m.prof = prof_live;
+	m.prof = prof_inline ? NULL : prof_live;
 	profile_on(prof_live);
 	int rc = c->b->run(c->st, &m);
 	uint64_t end = clock_ns();
@@ -392,7 +394,7 @@ static int take_samples(struct ctx *c, unsigned k, int per_sample, struct point 
 			}
 			next_check = c->h->count + c->h->count / 4 + 1;
 		}
-		if (now >= deadline || (prof_armed && profile_enough(prof_live))) {
+		if (now >= deadline || (prof_armed && !prof_inline && profile_enough(prof_live))) {
 			p->stop = STOP_BUDGET;
 			break;
 		}
@@ -607,10 +609,9 @@ static void setup_note(struct bench_result *out, const struct repetition *rep, u
 
 /* The sampling period of a profiled point after the timed point timed:
  * the base period, but for a point that ran well past its budget (a whole
- * workload, which cannot end early) a longer one, about
- * PROFILE_WORKLOAD_SAMPLES over the CPU the timed point took (its own
- * process's and its peers'). */
-static uint64_t profile_period(const struct point *timed, double budget_s)
+ * workload, which cannot end early) a longer one, about `samples` over
+ * the CPU the timed point took (its own process's and its peers'). */
+static uint64_t profile_period(const struct point *timed, double budget_s, double samples)
 {
 	if (!timed || !(timed->elapsed_s > 2 * budget_s) || !(timed->ops > 0))
 		return PROFILE_PERIOD_NS;
@@ -620,7 +621,7 @@ static uint64_t profile_period(const struct point *timed, double budget_s)
 	json_object_foreach(timed->peers, k, v)
 		cpu += json_number_value(json_object_get(v, "cpu_s"));
 	cpu *= (double)timed->ops * 1e9; /* ns of CPU over the point */
-	double per = cpu / PROFILE_WORKLOAD_SAMPLES;
+	double per = cpu / samples;
 	return isfinite(per) && per > PROFILE_PERIOD_NS ? (uint64_t)per : PROFILE_PERIOD_NS;
 }
 
@@ -647,7 +648,7 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 	double budget = c->b->run && (c->b->flags & BENCH_FULL_BUDGET) && po.run_budget_s > 0
 				? po.run_budget_s
 				: po.budget_s;
-	uint64_t period = profile_period(timed, budget);
+	uint64_t period = profile_period(timed, budget, PROFILE_WORKLOAD_SAMPLES);
 	if (want < po.budget_s || (c->b->run && want < po.run_budget_s))
 		po.budget_s = po.run_budget_s = want;
 	po.ci_target = -1; /* no early stop on the median: the samples need the time */
@@ -675,6 +676,47 @@ static void profile_at(struct ctx *c, uint64_t n, struct profile *pf, const stru
 	}
 	c->short_warm = 0;
 	c->o = saved;
+	*wall_s += (double)(clock_ns() - t0) / 1e9;
+}
+
+/* run --profile on a bench whose points each run a whole workload
+ * (BENCH_WHOLE_RUN): the timed point at a profiled N is itself sampled,
+ * rather than followed by a profiled point that would run the whole
+ * workload again, at a long period (PROFILE_WHOLE_PERIOD_NS, or about
+ * PROFILE_TARGET_SAMPLES over the CPU of the point before: what sampling
+ * adds to the timed point's CPU stays within 2%). Only its first
+ * measurement is sampled (one measured again is not). Before the point: 1
+ * when sampling is on. */
+static int profile_inline_begin(struct ctx *c, uint64_t n, struct profile *pf,
+				const struct point *prev, double *wall_s)
+{
+	uint64_t t0 = clock_ns();
+	double budget = c->o->run_budget_s > 0 ? c->o->run_budget_s : c->o->budget_s;
+	uint64_t period = prev ? profile_period(prev, budget, PROFILE_TARGET_SAMPLES)
+			       : PROFILE_WHOLE_PERIOD_NS;
+	if (period < PROFILE_WHOLE_PERIOD_NS)
+		period = PROFILE_WHOLE_PERIOD_NS;
+	int on = profile_point_begin(pf, &c->env, n, period) == 0;
+	if (on) {
+		prof_live = pf;
+		prof_inline = 1;
+	}
+	*wall_s += (double)(clock_ns() - t0) / 1e9;
+	return on;
+}
+
+/* After it (rc: the measurement's; pt: the point measured, before any
+ * measurement again). */
+static void profile_inline_end(struct profile *pf, int rc, const struct point *pt,
+			       const struct failure *f, double *wall_s)
+{
+	uint64_t t0 = clock_ns();
+	prof_live = NULL;
+	prof_armed = prof_inline = 0;
+	if (rc < 0)
+		profile_point_fail(pf, f ? f->msg : strerror(-rc));
+	else
+		profile_point_end(pf, pt, pt);
 	*wall_s += (double)(clock_ns() - t0) / 1e9;
 }
 
@@ -844,16 +886,32 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		report(o, &pr);
 		struct point pt;
 		memset(&pt, 0, sizeof(pt));
-		if ((rc = measure_probed(&c, target, &pt, &rep->fail, &ref)) < 0)
+		int asked = iat < nat && at[iat] == target;
+		int profiled = pf && (i == 0 || i == np - 1 || asked) && !reg_stop_requested();
+		int inl = profiled && (b->flags & BENCH_WHOLE_RUN) &&
+			  profile_inline_begin(&c, target, pf, rep->npts ? &rep->pts[rep->npts - 1] : NULL,
+					       &prof_wall);
+		rc = measure_probed(&c, target, &pt, &rep->fail, &ref);
+		if (inl)
+			profile_inline_end(pf, rc, &pt, rep->fail, &prof_wall);
+		if (rc < 0)
 			break;
 		remeasure(&c, target, &pt, rep->npts ? &rep->pts[rep->npts - 1] : NULL, &rep->fail,
 			  &ref, rep_t0, &again_ns);
 		if ((harness_rc = rep_keep_point(rep, &pt)) < 0 || rep->interrupted || rep->fail)
 			break;
-		int asked = iat < nat && at[iat] == target;
 		iat += asked;
-		if (pf && (i == 0 || i == np - 1 || asked) && !reg_stop_requested())
-			profile_at(&c, target, pf, &rep->pts[rep->npts - 1], &prof_wall);
+		/* a workload's point that took at most two budgets of another
+		 * bench's point (work.round2 at its smallest N, 0.1-0.3 s in the
+		 * quick suite) is short enough to run again: profiled as the other
+		 * benches' points are, at their period, its samples taken in the
+		 * timed point dropped */
+		const struct point *kept = &rep->pts[rep->npts - 1];
+		int again = inl && !(kept->elapsed_s > 2 * o->budget_s);
+		if (again)
+			profile_point_drop(pf);
+		if (profiled && (!inl || again) && !reg_stop_requested())
+			profile_at(&c, target, pf, kept, &prof_wall);
 	}
 	if (pf)
 		profile_outside(pf, at, nat, series, np);

@@ -221,7 +221,7 @@ static void no_growth(struct verdict *v)
 }
 
 /* A growing class on weak evidence (growth under WEAK_SHARE of the cost at
- * the largest N, or b under WEAK_T standard errors) must hold over
+ * the largest N, or b under FIT_FIRM_Z standard errors) must hold over
  * --decide's shuffled repetitions: when the repetitions it added, fitted
  * alone over the same N (a round that left the largest or the smallest N
  * out sees less of the growth), say O(1), the growth was the sweep's (a slow stretch late in a
@@ -230,13 +230,12 @@ static void no_growth(struct verdict *v)
  * verdict is unclear, with both in the reason, and the rounds go on while
  * their budget lasts. */
 #define WEAK_SHARE 0.5
-#define WEAK_T 8.0
 static int weak_growth(const struct verdict *v)
 {
 	if (v->cls < GROWTH_LOGN || v->cls > GROWTH_WORSE)
 		return 0;
 	double t = v->b_se > 0 ? v->b / v->b_se : INFINITY;
-	return v->growth_share < WEAK_SHARE || t < WEAK_T;
+	return v->growth_share < WEAK_SHARE || t < FIT_FIRM_Z;
 }
 
 static void confirm_growth(struct bench_result *b, struct point **pp)
@@ -377,7 +376,7 @@ static uint64_t next_rand(uint64_t *s)
 
 /* Does the pooled verdict want more data? Unclear; or a growing class
  * resting on one sweep whose evidence is weak (its growth term under
- * WEAK_SHARE of the cost at the largest N, or b under WEAK_T standard
+ * WEAK_SHARE of the cost at the largest N, or b under FIT_FIRM_Z standard
  * errors from zero): a slow stretch of the machine late in a rising sweep
  * looks like growth (mem.mmap to 10,000 beside two CPU hogs once came out
  * O(log n), a wrong class), so such a verdict must hold over a second

@@ -764,7 +764,11 @@ int report_write_html_floors(const struct run_result *const *inputs, const char 
 			for (int q = 0; bi && bi->nreps && q < bi->reps[0].npts; q++)
 				has_series |= bi->reps[0].pts[q].nseries > 0;
 		}
-		if (has_series) {
+		const struct bench_result *bs[MAX_VIEWS];
+		for (int i = 0; i < n && i < MAX_VIEWS; i++)
+			bs[i] = find_bench(rs[i], names[k]);
+		if (report_phase_timelines(f, bs, labels, n < MAX_VIEWS ? n : MAX_VIEWS) == 0 &&
+		    has_series) {
 			fputs("<p>Throughput over time at the largest N; stalls and dips found by the bench "
 			      "are shaded.</p>\n<div class=\"plots\"><div>", f);
 			bench_timeline(f, rs, labels, n, names[k]);

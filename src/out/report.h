@@ -59,6 +59,13 @@ int fleet_write(FILE *f, int format, const struct run_result *r, const json_t *c
  * graph per job section, inputs overlaid, its reference beside it. */
 void report_study(FILE *f, const struct run_result *const *rs, const char *const *labels, int n);
 
+/* src/out/report_phase.c: a phased bench's (work.round2, fs.fileserver)
+ * throughput over time per phase at each input's largest N, one graph per
+ * input (bs[i]: input i's bench, or NULL). Returns the graphs drawn (0:
+ * no phase series, nothing written). */
+int report_phase_timelines(FILE *f, const struct bench_result *const *bs, const char *const *labels,
+			   int n);
+
 /* src/out/report_snap.c: the snapshots side by side, differences first. */
 void report_snapshots(FILE *f, const struct run_result *const *rs, const char *const *labels,
 		      int n);

@@ -627,7 +627,7 @@ static void print_notes(const struct run_result *r, FILE *f, int *any)
 static void print_profiles(const struct run_result *r, FILE *f, int *any)
 {
 	char a[32], lb[160], why[8][240];
-	int nwhy = 0, nwhyb[8] = {0}, nprof = 0;
+	int nwhy = 0, nwhyb[8] = {0}, nprof = 0, ninl = 0;
 	double wall = 0, slow[512], cpu[512];
 	int nslow = 0, ncpu = 0;
 	for (int i = 0; i < r->nbenches; i++) {
@@ -647,6 +647,12 @@ static void print_profiles(const struct run_result *r, FILE *f, int *any)
 			continue;
 		}
 		nprof++;
+		size_t pi;
+		const json_t *pp;
+		int inl = 0;
+		json_array_foreach(json_object_get(pf, "points"), pi, pp)
+			inl |= json_is_true(json_object_get(pp, "in_timed_point"));
+		ninl += inl;
 		const json_t *ov = json_object_get(pf, "overhead");
 		wall += json_number_value(json_object_get(ov, "wall_s"));
 		double sl = json_number_value(json_object_get(ov, "slowdown"));
@@ -713,6 +719,9 @@ static void print_profiles(const struct run_result *r, FILE *f, int *any)
 		if (ncpu)
 			fprintf(f, "; sampling's cost: x%.2f CPU per op",
 				ncpu % 2 ? cpu[ncpu / 2] : (cpu[ncpu / 2 - 1] + cpu[ncpu / 2]) / 2);
+		if (ninl)
+			fprintf(f, "; %d whole workload%s sampled in %s timed points", ninl,
+				ninl == 1 ? "" : "s", ninl == 1 ? "its" : "their");
 		fputc('\n', f);
 	}
 }

@@ -5,11 +5,12 @@
 # 0.5-1.5x the median; proc.fork's child runs on another CPU, partly
 # while the caller waits and partly beside it (its exit while the caller
 # returns from wait), so the caller's CPU is at most 1.5x the median and
-# the caller's plus the reaped children's ("children" side) within
-# at least 0.5x the median and at most 2x the mean (two CPUs busy at
+# the caller's plus the reaped children's ("children" side) at least
+# 0.75x the fastest sample and at most 2x the mean (two CPUs busy at
 # once can spend twice the wall time);
 # fs.fsync's untimed re-write of N MiB shows as setup per sample, not in
-# the per-op figure, and its verdict against its control is O(1); net.*
+# the per-op figure, and its verdict is fitted on the op less its
+# control; net.*
 # peers (helpers, server) get their own figure.
 # On a tmpfs made by the test (root), else in /dev/shm.
 . "$(dirname "$0")/lib.sh"
@@ -61,8 +62,16 @@ check "$b: the caller's CPU per op at most 1.5x the median cost" jtrue "$T/cpu.j
 mratio() { # as ratio, against the mean (CPU per op is a mean too)
 	echo "sorted([($2) / (p['stats']['mean_ns'] * 1e-9) for p in $(B "$1")['repetitions'][0]['points']])[len($(B "$1")['repetitions'][0]['points']) // 2]"
 }
-check "$b: caller's and children's CPU per op at least 0.5x the median cost, at most 2x the mean" jtrue "$T/cpu.json" \
-	"0.5 <= $(ratio $b "$both") and $(mratio $b "$both") <= 2.0"
+# the lower bound against the fastest sample, not the median: on a busy
+# machine the median waits for a CPU (beside a load of 12: the median 3x
+# the CPU, the fastest sample 0.6-1.0x); the caller alone is 0.45-0.65x
+# the fastest sample, so the children must be in
+minratio() {
+	echo "sorted([($2) / (p['stats']['min_ns'] * 1e-9) for p in $(B "$1")['repetitions'][0]['points']])[len($(B "$1")['repetitions'][0]['points']) // 2]"
+}
+echo "# $b: caller's and children's CPU / fastest sample = $(jget "$T/cpu.json" "round($(minratio $b "$both"), 3)" 2>/dev/null)"
+check "$b: caller's and children's CPU per op at least 0.75x the fastest sample, at most 2x the mean" jtrue "$T/cpu.json" \
+	"0.75 <= $(minratio $b "$both") and $(mratio $b "$both") <= 2.0"
 
 # fs.fsync: N MiB re-written before every sample are setup, not the op
 "$SB" run fs.fsync --max-n 8 -b 0.3 --dir "$D" -q --no-db -o "$T/fsync.json" >/dev/null 2>"$T/fsync.err"
@@ -81,28 +90,26 @@ check "fs.fsync: the op's CPU is its own, not the re-write's (0.5x its median to
 	"0.5 * $top['stats']['p50_ns'] <= $top['per_op']['cpu_s'] * 1e9 <= 1.01 * $top['stats']['mean_ns']"
 
 # fs.fsync against its control (the same re-write and append, no fsync):
-# on tmpfs fsync has nothing to do, so what it adds does not grow, while
-# the append alone slows after N MiB of untimed writes
-# (a verdict is a statistical call on differences of ~0.2 us; with
-# --quick's budget of 0.2 s a point, beside a load of 10 on 2 CPUs, it was
-# O(1) in 10 of 20 runs, unclear in 9, O(log n) once; with the default
-# budget (0.5 s a point, same N) O(1) in 5 of 6 at load 9-10. A second run
-# is allowed and both are printed)
+# the verdict is fitted on what the fsync adds, the op less its control.
+# Which class that is, is a statistical call, not a fact to test: on
+# tmpfs the difference is ~1 us and grows to ~2 us from N=1 to 64 MiB
+# re-written (caches the re-write disturbs; quiet 2-vCPU guest,
+# 2026-12-05: O(1) in 1 of 6 runs, unclear 4, O(n) 1). What is tested is
+# the mechanism: the fit's constant is the difference's scale, not the
+# op's, and the note names the verdict and the op's and control's own.
 "$SB" run fs.fsync --max-n 64 --dir "$D" -q --no-db -o "$T/ctl.json" >/dev/null 2>"$T/ctl.err"
-rc=$?
-if [ $rc -eq 0 ] && ! jtrue "$T/ctl.json" "$(B fs.fsync)['verdict']['class'] == 'O(1)'"; then
-	echo "# fs.fsync, first run: $(jget "$T/ctl.json" "$(B fs.fsync)['verdict']['class'] + ': ' + $(B fs.fsync)['verdict']['reason']"); running again"
-	"$SB" run fs.fsync --max-n 64 --dir "$D" -q --no-db -o "$T/ctl.json" >/dev/null 2>"$T/ctl.err"
-	rc=$?
-fi
-check "fs.fsync to N = 64: run exits 0" test $rc -eq 0
+check "fs.fsync to N = 64: run exits 0" test $? -eq 0
+pts="$(B fs.fsync)['repetitions'][0]['points']"
 check "fs.fsync: every point has its control's statistics" jtrue "$T/ctl.json" \
-	"len($(B fs.fsync)['repetitions'][0]['points']) >= 3 and all(p['control']['stats']['p50_ns'] > 0 for p in $(B fs.fsync)['repetitions'][0]['points'])"
+	"len($pts) >= 3 and all(p['control']['stats']['p50_ns'] > 0 for p in $pts)"
 echo "# fs.fsync: $(jget "$T/ctl.json" "$(B fs.fsync)['verdict']['class']"); $(jget "$T/ctl.json" "[n for n in $(B fs.fsync)['notes'] if n.startswith('control:')]" 2>/dev/null)"
-check "fs.fsync on tmpfs: verdict O(1) once the control is subtracted" jtrue "$T/ctl.json" \
-	"$(B fs.fsync)['verdict']['class'] == 'O(1)'"
+echo "# fs.fsync: (n, op p50, control p50) $(jget "$T/ctl.json" "[(p['n'], p['stats']['p50_ns'], p['control']['stats']['p50_ns']) for p in $pts]" 2>/dev/null)"
+# the fitted constant: within 0.5-2x the smallest point's difference, and
+# under half the op's own cost there (the op costs ~5x what it adds)
+check "fs.fsync: the verdict is fitted on the op less its control" jtrue "$T/ctl.json" \
+	"(lambda v, p: 0.5 * (p['stats']['p50_ns'] - p['control']['stats']['p50_ns']) <= v['a_ns'] + v['b_ns'] * (1 if v['model'] in ('n', 'n^2') else 0) <= min(2 * (p['stats']['p50_ns'] - p['control']['stats']['p50_ns']), 0.5 * p['stats']['p50_ns']))($(B fs.fsync)['verdict'], $pts[0])"
 check "fs.fsync: a note gives the op's and the control's own verdicts" jtrue "$T/ctl.json" \
-	"any(n.startswith('control: the verdict (O(1)) is on the op less its control') for n in $(B fs.fsync)['notes'])"
+	"any(n.startswith('control: the verdict (%s) is on the op less its control; the op alone: ' % $(B fs.fsync)['verdict']['class']) and ', the control alone: ' in n for n in $(B fs.fsync)['notes'])"
 
 # the other side of net.*: helpers (op mode), the server (run mode)
 "$SB" run net.accept net.stream -p sender=send --max-n 4 -b 0.2 -q --no-db -o "$T/net.json" >/dev/null 2>"$T/net.err"

@@ -19,6 +19,10 @@ control() {
 		tr ',' '\n' | sed 's/([^)]*)//; s/|.*//; s/^[ \t]*//; s/[ \t]*$//' | grep -v '^\${' | grep . | sort -u
 }
 control Recommends >"$T/recommends"
+# the source paragraph's Build-Depends (awk from the top to the first blank line)
+awk '/^$/ { exit } $1 == "Build-Depends:" { on = 1; sub(/^[^:]*:/, ""); print; next }
+	on && /^[ \t]/ { print; next } { on = 0 }' "$root/debian/control" |
+	tr ',' '\n' | sed 's/([^)]*)//; s/^[ \t]*//; s/[ \t]*$//' | grep . >"$T/build-depends"
 control Suggests >"$T/suggests.ctl"
 control Depends >"$T/depends"
 
@@ -36,6 +40,21 @@ check "make run installs no browser, test server, packaging, test or cross-check
 check "make run, make deb and make check call setup-deps with their list" sh -c \
 	'make -s -n -C "$1" run | grep -q "setup-deps.sh run" && make -s -n -C "$1" deb | grep -q "setup-deps.sh deb" &&
 	 make -s -n -C "$1" check | grep -q "setup-deps.sh check"' _ "$root"
+# every library make run builds against is a Build-Depends of the package, and
+# the reverse ("pkgconf | pkg-config": either name is the run list's)
+grep -- '-dev$' "$T/run" | grep -vx 'libc6-dev' >"$T/run-dev"
+tr '|' '\n' <"$T/build-depends" | sed 's/^[ \t]*//; s/[ \t]*$//' | grep -- '-dev$' | sort -u >"$T/bd-dev"
+check "debian/control Build-Depends names the -dev packages make run installs, and no other" cmp "$T/run-dev" "$T/bd-dev"
+[ -n "$(comm -3 "$T/run-dev" "$T/bd-dev")" ] && comm -3 "$T/run-dev" "$T/bd-dev" | sed 's/^/#   run|Build-Depends: /'
+check "debian/control Build-Depends has the pkg-config make run installs" grep -Eq '(^|[ |])pkg-config($|[ |])' "$T/build-depends"
+check "make run runs the first look (studies/first-look.job), not the whole quick suite" sh -c \
+	'make -s -n -C "$1" run | grep -q "scalebench run studies/first-look.job"' _ "$root"
+# the first look at tiny sizes: it runs with what make run installs (no
+# bench of it needs a suggested package), every family, every bench ok
+"$SB" run "$root/studies/first-look.job" -n 4 -b 0.01 --no-db -o "$T/first.json" >/dev/null 2>"$T/first.err"; rc=$?
+check "the first look at -n 4: exit 0" test $rc = 0
+check "the first look: ten variants, all ok, of every family (fs, proc, mem, net, io)" jtrue "$T/first.json" \
+	"len(d['benches']) == 10 and every(b['status'] == 'ok' for b in d['benches']) and sorted(set(b['name'].split('.')[0] for b in d['benches'])) == ['fs', 'io', 'mem', 'net', 'proc']"
 sh "$root/tools/setup-deps.sh" --list nosuch >/dev/null 2>&1; rc=$?
 check "setup-deps.sh --list of no such list: exit 2" test $rc = 2
 missing=""

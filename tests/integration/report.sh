@@ -60,6 +60,21 @@ json.dump(d, open(sys.argv[1], "w"))
 "$SB" report "$T/fsv.json" -o "$T/fsv.html" >/dev/null 2>&1
 check "report: throughput over time for a workload bench" grep -q "time into the point" "$T/fsv.html"
 check "report: the stall is shaded and named" grep -q 'class="stall".*stall 0.02 s (read)' "$T/fsv.html"
+# each phase its own line, at its place in the point's time
+check "report: each phase of the workload has its own line, named with its unit" sh -c '
+for ph in populate read overwrite delete; do grep -q ">$ph (MiB/s)<" "$1" || exit 1; done' _ "$T/fsv.html"
+check "report: the phases follow one another (each line starts where the one before ends)" python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+ph = d["benches"][0]["repetitions"][0]["points"][-1]["extra"]["phases"]
+html = open(sys.argv[2]).read()
+svg = html[html.index("Each phase"):]
+svg = svg[:svg.index("</svg>")]
+# the step lines in order: the first x of each polyline
+xs = [float(m.split(",")[0]) for m in re.findall(r"<polyline[^>]*points=\"([^\" ]+)", svg)]
+assert len(xs) == len([k for k in ph if ph[k].get("mib_s_series")]), (xs, list(ph))
+assert xs == sorted(xs) and len(set(xs)) == len(xs), xs
+' "$T/fsv.json" "$T/fsv.html"
 
 if [ -z "$CHROMIUM" ]; then
 	skip "report screenshot (no chromium)"

@@ -139,11 +139,14 @@ run: setup-run
 # The Debian package, from what git holds at HEAD (make dist), built in a
 # scratch directory with dpkg-buildpackage; the .deb is written to DEB_DIR
 # (default: here) and its path printed last. DEB_BUILD_OPTIONS=nocheck
-# skips the package's unit tests.
+# skips the package's unit tests. DEB_KEEP=DIR builds in DIR instead and
+# keeps it (the source tree, the .deb, .changes, .buildinfo and build.log:
+# the tests build the package once per run and share it, tests/run.sh).
 DEB_DIR ?= .
+DEB_KEEP ?=
 deb: setup-deb
-	@set -e; tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/scalebench-deb.XXXXXX"); \
-	trap 'rm -rf "$$tmp"' EXIT; \
+	@set -e; if [ -n "$(DEB_KEEP)" ]; then tmp="$(DEB_KEEP)"; mkdir -p "$$tmp"; \
+	else tmp=$$(mktemp -d "$${TMPDIR:-/tmp}/scalebench-deb.XXXXXX"); trap 'rm -rf "$$tmp"' EXIT; fi; \
 	$(MAKE) -s dist DIST_DIR="$$tmp" >/dev/null; \
 	tar -xzf "$$tmp/$(DIST).tar.gz" -C "$$tmp"; \
 	( cd "$$tmp/$(DIST)" && dpkg-buildpackage -us -uc -b -J2 ) >"$$tmp/build.log" 2>&1 || \
@@ -154,14 +157,21 @@ deb: setup-deb
 # The whole suite: native build, unit + integration tests, then the same
 # under AddressSanitizer+UndefinedBehaviorSanitizer, the POSIX-only build,
 # and valgrind. One closing line "N passed, N failed".
-# The builds go TEST_JOBS at a time (default 2: the two cores), as do
-# the integration tests (tests/run.sh).
+# The three builds share TEST_JOBS job slots (default 2: the two cores;
+# one make over the three, so that no core waits for another build's
+# link), as do the tests (tests/run.sh).
 TEST_JOBS ?= 2
+.PHONY: check-builds build-native build-san build-posix
 check: setup
-	$(MAKE) -j$(TEST_JOBS) all unit
-	$(MAKE) -j$(TEST_JOBS) unit SANITIZE=address,undefined
-	$(MAKE) -j$(TEST_JOBS) unit POSIX_ONLY=1
+	$(MAKE) -j$(TEST_JOBS) check-builds
 	TEST_JOBS=$(TEST_JOBS) sh tests/run.sh
+check-builds: build-native build-san build-posix
+build-native:
+	+$(MAKE) all unit
+build-san:
+	+$(MAKE) unit SANITIZE=address,undefined
+build-posix:
+	+$(MAKE) unit POSIX_ONLY=1
 
 # Everyday work: the native build, its unit tests and the integration
 # scripts marked "# tier: fast" (under two minutes); `make check` is the gate.
@@ -188,11 +198,16 @@ build/fuzz/fuzz_jobfile: fuzz/fuzz_jobfile.c src/core/jobfile.c src/core/jobfile
 	clang $(CPPFLAGS) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ fuzz/fuzz_jobfile.c src/core/jobfile.c
 
-fuzz: setup build/fuzz/fuzz_result build/fuzz/fuzz_jobfile
-	@mkdir -p build/fuzz/corpus build/fuzz/crashes build/fuzz/corpus-jobfile
+# The two targets are independent: `make -j2 fuzz` runs them at once.
+.PHONY: fuzz-result fuzz-jobfile
+fuzz: fuzz-result fuzz-jobfile
+fuzz-result: setup build/fuzz/fuzz_result
+	@mkdir -p build/fuzz/corpus build/fuzz/crashes
 	build/fuzz/fuzz_result -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 		-rss_limit_mb=2048 -dict=fuzz/result.dict -artifact_prefix=build/fuzz/crashes/ \
 		-print_final_stats=1 build/fuzz/corpus fuzz/corpus
+fuzz-jobfile: setup build/fuzz/fuzz_jobfile
+	@mkdir -p build/fuzz/corpus-jobfile build/fuzz/crashes
 	build/fuzz/fuzz_jobfile -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=10 \
 		-rss_limit_mb=2048 -artifact_prefix=build/fuzz/crashes/ \
 		-print_final_stats=1 build/fuzz/corpus-jobfile fuzz/corpus-jobfile

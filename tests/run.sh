@@ -7,10 +7,11 @@
 # tests/run.sh --fast (`make test`): the native unit tests and the
 # integration scripts that carry a line "# tier: fast" (each a few seconds),
 # for everyday work; `make check` runs everything.
-# The integration steps run TEST_JOBS at a time (default 2: the machine's
-# two cores); each test has its own scratch directory, database, names
-# and ports (lib.sh, COMMON.md), so they do not meet. A script with a line
-# "# tier: serial" runs alone, after the others. TEST_JOBS=1: one at a time.
+# The unit, integration and valgrind steps run TEST_JOBS at a time (default
+# 2: the machine's two cores), the longest first (tests/durations); each
+# test has its own scratch directory, database, names and ports (lib.sh,
+# COMMON.md), so they do not meet. A script with a line "# tier: serial"
+# runs alone, after the others. TEST_JOBS=1: one at a time.
 # A failing step's whole output is kept in $FAILED_LOGS (/tmp).
 cd "$(dirname "$0")/.." || exit 2
 fast=0
@@ -100,7 +101,7 @@ variants="native native-san posix"
 [ $fast = 1 ] && variants=native
 for variant in $variants; do
 	for t in build/$variant/tests/test_*; do
-		[ -x "$t" ] && run "unit/$variant/$(basename "$t")" "$t"
+		[ -x "$t" ] && queue "unit/$variant/$(basename "$t")" "$t"
 	done
 done
 
@@ -132,23 +133,21 @@ if [ $fast = 0 ]; then
 		done
 	fi
 fi
-# The longest steps first (measured 2026-12-04, tests/run.sh prints them),
-# so that the workers end together; the others in the order queued.
-slow="valgrind/run integration/fleet_ansible integration/worker integration/quick_fs integration/deb integration/fuzz
-	integration/schema integration/decide integration/fio_crosscheck integration/io_benches
-	integration/native-san/worker integration/readme integration/native-san/quick_tmpdir
-	integration/rt_wakeup integration/mem_limit integration/posix/worker integration/quick_tmpdir
-	integration/fleet_formats integration/sigint integration/native-san/sigint"
+# The longest steps first (tests/durations: each step's wall time in a
+# full run; a step not listed counts 10 s), so that the workers end
+# together; steps of equal time in the order queued.
 if [ -s "$log/queue" ]; then
-	awk -F'\t' -v slow="$(echo $slow)" 'BEGIN { n = split(slow, s, /[ \t\n]+/); for (i = 1; i <= n; i++) if (s[i] != "") rank[s[i]] = i }
-		{ printf "%d\t%d\t%s\n", ($1 in rank) ? rank[$1] : 1000, NR, $0 }' "$log/queue" |
-		sort -n -k1,1 -k2,2 | cut -f3- >"$log/queue.sorted" && mv "$log/queue.sorted" "$log/queue"
+	awk -F'\t' -v durs=tests/durations 'BEGIN { while ((getline l <durs) > 0) if (l !~ /^#/ && split(l, f, " ") == 2) dur[f[2]] = f[1] }
+		{ printf "%d\t%d\t%s\n", ($1 in dur) ? dur[$1] : 10, FNR, $0 }' "$log/queue" |
+		sort -k1,1rn -k2,2n | cut -f3- >"$log/queue.sorted" && mv "$log/queue.sorted" "$log/queue"
 fi
 run_queue
 for t in $serial; do
 	run "integration/$(basename "$t" .sh)" env SB="$PWD/scalebench" sh "$t"
 done
 
+# this run's times, the form of tests/durations (refreshed from a full run)
+[ $fast = 0 ] && [ -d build ] && sort -k1,1rn -k2,2 "$log/times" >build/test-durations 2>/dev/null
 echo "slowest steps (wall seconds, $TEST_JOBS at a time):"
 sort -rn "$log/times" | head -10 | sed 's/^/    /'
 echo "$passed passed, $failed failed, $skipped skipped"

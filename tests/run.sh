@@ -20,6 +20,9 @@ passed=0; failed=0; skipped=0
 log=$(mktemp -d /tmp/scalebench-tests.XXXXXX)
 trap 'rm -rf "$log"' EXIT
 STEP_TIMEOUT=${STEP_TIMEOUT:-600}
+# The Debian package is built once per run, by the first test that needs
+# it (deb.sh, fleet_ansible.sh: lib.sh deb_build), here
+SB_DEB_CACHE="$log/deb"; export SB_DEB_CACHE
 FAILED_LOGS=${FAILED_LOGS:-/tmp}
 TEST_JOBS=${TEST_JOBS:-2}
 

@@ -213,8 +213,8 @@ void report_profile(FILE *f, const struct bench_result *b, const char *label)
 	size_t np = json_array_size(pts);
 	const char *unit = b->unit ? b->unit : "op";
 	json_int_t period = json_integer_value(json_object_get(pf, "period_ns"));
-	fprintf(f, "<p>Sampled with %s every %lld ns of CPU (a whole workload's point: longer, as "
-		   "given beside its samples), in the timed regions only, until %u samples or the "
+	fprintf(f, "<p>Sampled with %s every %lld ns of CPU (a whole workload: its timed point "
+		   "itself, less often, as given beside its samples), in the timed regions only, until %u samples or the "
 		   "point's time; &plusmn;: the widest 95%% interval of a share, in points; cost per "
 		   "%s = share of the samples &times; the timed point's CPU per %s (docs/method.md, "
 		   "Profiles).</p>\n",
@@ -236,6 +236,8 @@ void report_profile(FILE *f, const struct bench_result *b, const char *label)
 			char a[32];
 			fprintf(f, ", every %s", fmt_ns((double)pp, a, sizeof(a)));
 		}
+		if (json_is_true(json_object_get(p, "in_timed_point")))
+			fputs(", in the timed point", f);
 		fputs("</td>", f);
 		num_cell(f, json_number_value(json_object_get(p, "cpu_per_op_ns")));
 		num_cell(f, json_number_value(json_object_get(p, "wall_per_op_ns")));

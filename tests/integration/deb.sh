@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
 # The Debian package, end to end (root): `make dist` (git archive of HEAD,
-# so what is committed, not the work tree), unpacked in a scratch
-# directory (dpkg-buildpackage writes beside the source tree, so nothing
-# lands next to the checkout), `dpkg-buildpackage -us -uc -b`, lintian
+# so what is committed, not the work tree), `make deb` (that tarball
+# unpacked in a scratch directory, since dpkg-buildpackage writes beside
+# the source tree, so nothing lands next to the checkout, and
+# `dpkg-buildpackage -us -uc -b` with the package's unit tests; built once
+# per test run and shared with fleet_ansible.sh: lib.sh deb_build), lintian
 # without errors, `apt-get install ./scalebench_*.deb`, `scalebench list`,
 # a short run and the history from /usr/bin/scalebench, the man page, then
 # `apt-get purge` and nothing of it left.
@@ -20,19 +22,23 @@ if ! git -C "$root" rev-parse --verify -q HEAD >/dev/null 2>&1; then
 fi
 v=$(make -s -C "$root" print-version)
 check "the Makefile names a version ($v)" sh -c 'printf "%s\n" "$1" | grep -Eq "^[0-9]+\.[0-9]+\.[0-9]+$"' _ "$v"
-mkdir -p "$T/dist" "$T/build"
-schema_exempt "$T/build" # the source tree: its fuzz corpus is hostile on purpose
+mkdir -p "$T/dist" "$T/pkg"
 check "make dist writes scalebench-$v.tar.gz" sh -c \
 	'make -s -C "$1" dist DIST_DIR="$2" >/dev/null 2>&1 && test -s "$2/scalebench-$3.tar.gz"' _ "$root" "$T/dist" "$v"
-tar -xzf "$T/dist/scalebench-$v.tar.gz" -C "$T/build" 2>/dev/null
-src="$T/build/scalebench-$v"
 
-( cd "$src" && dpkg-buildpackage -us -uc -b -J2 ) >"$T/build.log" 2>&1
-rc=$?
-check "dpkg-buildpackage -us -uc -b builds (exit $rc)" test "$rc" = 0
-[ "$rc" = 0 ] || { tail -30 "$T/build.log" | sed 's/^/#   /'; exit 1; }
-deb=$(ls "$T/build"/scalebench_"$v"_*.deb 2>/dev/null | head -1)
-check "the package is scalebench_${v}_ARCH.deb, beside the source tree" test -f "$deb"
+# make deb (make dist, unpacked in a scratch directory, dpkg-buildpackage
+# with the package's unit tests), once per test run (lib.sh deb_build:
+# fleet_ansible.sh installs the same package)
+deb_build "$root"
+check "make deb: dpkg-buildpackage -us -uc -b builds, unit tests included (exit $DEB_RC)" test "$DEB_RC" = 0
+[ "$DEB_RC" = 0 ] || { tail -30 "$DEB_LOG" | sed 's/^/#   /'; exit 1; }
+check "make deb built from make dist's tarball" test -s "$DEB_BUILD/scalebench-$v.tar.gz"
+deb=$(ls "$DEB_BUILD"/scalebench_"$v"_*.deb 2>/dev/null | head -1)
+check "the package is scalebench_${v}_ARCH.deb, beside the source tree" sh -c 'test -f "$1" && test -d "$2/scalebench-$3"' _ "$deb" "$DEB_BUILD" "$v"
+case " ${DEB_BUILD_OPTIONS:-} " in
+*" nocheck "*) skip "deb: the package's unit tests (DEB_BUILD_OPTIONS=nocheck)" ;;
+*) check "the build ran the package's unit tests" grep -q "^build/native/tests/test_" "$DEB_BUILD/build.log" ;;
+esac
 check "the package holds the binary and the man page" sh -c \
 	'dpkg-deb -c "$1" | grep -q " ./usr/bin/scalebench$" && dpkg-deb -c "$1" | grep -q " ./usr/share/man/man1/scalebench.1.gz$"' _ "$deb"
 check "the package holds the studies (job files)" sh -c \
@@ -41,7 +47,7 @@ check "the package's version is the Makefile's" sh -c '[ "$(dpkg-deb -f "$1" Ver
 check "the SQLite and PostgreSQL libraries are only recommended/suggested (loaded on use)" sh -c \
 	'dpkg-deb -f "$1" Recommends | grep -q libsqlite3-0 && dpkg-deb -f "$1" Suggests | grep -q libpq5 &&
 	 ! dpkg-deb -f "$1" Depends | grep -q "libsqlite3\|libpq"' _ "$deb"
-lintian --no-tag-display-limit "$T/build"/scalebench_"$v"_*.changes >"$T/lintian.log" 2>&1
+lintian --no-tag-display-limit "$DEB_BUILD"/scalebench_"$v"_*.changes >"$T/lintian.log" 2>&1
 check "lintian reports no error" sh -c '! grep -q "^E: " "$1"' "_" "$T/lintian.log"
 grep "^[EW]: " "$T/lintian.log" | sed 's/^/#   lintian: /'
 
@@ -59,7 +65,8 @@ for f in /usr/bin/scalebench /usr/share/man/man1/scalebench.1.gz; do
 done
 # Install it into this machine; from here on, remove it on any exit.
 at_exit 'apt-get purge -y -q -o DPkg::Lock::Timeout=120 scalebench >/dev/null 2>&1'
-( cd "$T/build" && DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=120 \
+cp "$deb" "$T/pkg/"
+( cd "$T/pkg" && DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=120 \
 	"./$(basename "$deb")" ) >"$T/apt.log" 2>&1
 rc=$?
 check "apt-get install ./$(basename "$deb") (exit $rc)" test "$rc" = 0

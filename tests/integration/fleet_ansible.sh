@@ -31,13 +31,18 @@ if ! git -C "$root" rev-parse --verify -q HEAD >/dev/null 2>&1; then
 	skip "fleet ansible: $root is not a git checkout (make deb builds from make dist)"; exit 0
 fi
 
-# The package, as a lab builds it (from HEAD; its unit tests run elsewhere).
+# The package, as a lab builds it (make deb, from HEAD): under tests/run.sh
+# the one deb.sh also checks, built once per run (lib.sh deb_build); alone,
+# built here without its unit tests (they run elsewhere).
 # SB_DEB=FILE: a package make deb already built (to save the build).
 mkdir -p "$T/deb"
 if [ -n "${SB_DEB:-}" ]; then
 	cp "$SB_DEB" "$T/deb/"
+	: >"$T/deb.log"
 else
-	DEB_BUILD_OPTIONS=nocheck make -s -C "$root" deb DEB_DIR="$T/deb" >"$T/deb.log" 2>&1
+	deb_build "$root" nocheck
+	cp "$DEB_BUILD.out"/scalebench_*.deb "$T/deb/" 2>/dev/null
+	cp "$DEB_LOG" "$T/deb.log"
 fi
 deb=$(ls "$T"/deb/scalebench_*.deb 2>/dev/null | head -1)
 check "make deb writes the package" test -f "$deb"

@@ -81,3 +81,42 @@ pg_start() {
 	check "postgresql server started" test -S "$PGD/.s.PGSQL.$PORT"
 	URL="postgresql:///postgres?host=$PGD&port=$PORT&user=postgres"
 }
+
+# deb_build ROOT [nocheck]: the Debian package of ROOT's HEAD, built by
+# `make deb` (DEB_KEEP: the whole build kept). Under tests/run.sh
+# (SB_DEB_CACHE, its scratch directory) it is built once per run, with the
+# package's unit tests, in SB_DEB_CACHE/deb-COMMIT: the first test to ask
+# builds it under a lock, the others wait for it and share it (read only:
+# deb.sh and fleet_ansible.sh). Alone, a test builds its own in
+# $T/debbuild ("nocheck": without the package's unit tests). Sets
+# DEB_BUILD (the directory: scalebench-VERSION/ and beside it the .deb,
+# .changes and build.log), DEB_RC (make deb's exit status) and DEB_LOG
+# (make deb's output).
+deb_build() {
+	_commit=$(git -C "$1" rev-parse -q --verify HEAD 2>/dev/null)
+	if [ -n "${SB_DEB_CACHE:-}" ] && [ -n "$_commit" ]; then
+		DEB_BUILD="$SB_DEB_CACHE/deb-$_commit"
+		mkdir -p "$SB_DEB_CACHE"
+		exec 8>"$SB_DEB_CACHE/lock"
+		flock 8
+		if [ ! -f "$DEB_BUILD.rc" ]; then
+			rm -rf "$DEB_BUILD"; mkdir -p "$DEB_BUILD.out"
+			make -s -C "$1" deb DEB_KEEP="$DEB_BUILD" DEB_DIR="$DEB_BUILD.out" >"$DEB_BUILD.log" 2>&1
+			echo $? >"$DEB_BUILD.rc"
+		fi
+		exec 8>&-
+	else
+		DEB_BUILD="$T/debbuild"
+		schema_exempt "$DEB_BUILD" # the source tree: its fuzz corpus is hostile on purpose
+		mkdir -p "$DEB_BUILD.out"
+		(
+			if [ "${2:-}" = nocheck ]; then
+				DEB_BUILD_OPTIONS="nocheck${DEB_BUILD_OPTIONS:+ $DEB_BUILD_OPTIONS}"; export DEB_BUILD_OPTIONS
+			fi
+			make -s -C "$1" deb DEB_KEEP="$DEB_BUILD" DEB_DIR="$DEB_BUILD.out"
+		) >"$DEB_BUILD.log" 2>&1
+		echo $? >"$DEB_BUILD.rc"
+	fi
+	DEB_RC=$(cat "$DEB_BUILD.rc")
+	DEB_LOG="$DEB_BUILD.log"
+}

@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: MIT
 # `make run` as a new user meets it: a fresh Debian 12 made by debootstrap
 # in a scratch directory under /var/tmp, the host's apt sources (the Debian
-# mirror configured in /etc/apt), make installed (README's quick start:
-# the one package a user installs by hand), a clean `git clone` of HEAD
-# copied in, then `make run` inside it as root (tools/setup-deps.sh
+# mirror configured in /etc/apt), `apt-get update && apt-get install make`
+# (the README's quick start; git is not needed inside, the clone is made
+# outside), a clean `git clone` of HEAD copied in, then `make run` inside it as root (tools/setup-deps.sh
 # installs what is missing). Every line of its output is stamped with the
 # seconds since the start, and the phases are printed at the end:
 #
 #   apt-get update      setup-deps.sh: "apt-get update" .. "downloading"
+#                       (apt-get install's resolving included); skipped when
+#                       the lists were fetched less than an hour ago (the
+#                       prerequisite's update just did): then "resolving"
 #   download            "downloading SIZE" .. "unpacking"
 #   unpack + configure  "unpacking" .. "installed"
 #   build               .. the line running ./scalebench
@@ -137,8 +140,15 @@ exitl=$(awk '/make '"$GOAL"': exit/ { print $NF; exit }' "$log")
 span() { if [ -n "$1" ] && [ -n "$2" ]; then awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; else echo "-"; fi; }
 echo
 echo "make $GOAL on a fresh $SUITE (exit ${exitl:-?}), seconds from the start of make:"
-printf '  %-22s %s\n' "setup-deps (to update)" "${upd:--}"
-printf '  %-22s %s\n' "apt-get update" "$(span "$upd" "$dl")"
+if [ -n "$upd" ]; then
+	printf '  %-22s %s\n' "setup-deps, to update" "$upd"
+	printf '  %-22s %s\n' "apt-get update" "$(span "$upd" "$dl")"
+else
+	ins=$(at 'scalebench setup: installing')
+	printf '  %-22s %s\n' "setup-deps, to install" "${ins:--}"
+	printf '  %-22s %s\n' "apt-get update" "skipped (lists fetched < 1 h ago)"
+	printf '  %-22s %s\n' "apt-get resolving" "$(span "$ins" "$dl")"
+fi
 printf '  %-22s %s\n' "download ${size:-}" "$(span "$dl" "$unp")"
 printf '  %-22s %s\n' "unpack + configure" "$(span "$unp" "$inst")"
 printf '  %-22s %s\n' "build" "$(span "${inst:-0}" "$runl")"

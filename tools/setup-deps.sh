@@ -82,17 +82,36 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "scalebench setup: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-echo "scalebench setup: apt-get update" >&2
-apt-get update -q >/dev/null || true
 # apt's own lines are dropped; one line a stage says where the time goes
 # (bench/fresh-run.sh times them): the download's size, then the unpacking
 # (dpkg's own lines come in bursts: unpacking and configuring are one stage).
-st=$(mktemp)
-# shellcheck disable=SC2086
-{ apt-get install -y -q --no-install-recommends $missing; echo $? >"$st"; } | awk '
-	/^Need to get / { sub(/ of archives\.$/, ""); sub(/^Need to get /, ""); print "scalebench setup: downloading " $0; fflush() }
-	/^(Preparing to unpack|Unpacking) / && !u { u = 1; print "scalebench setup: unpacking"; fflush() }
-	/^(E|W): / { print; fflush() }' >&2
-rc=$(cat "$st"); rm -f "$st"
-[ "$rc" = 0 ] || { echo "scalebench setup: apt-get install failed (exit $rc)" >&2; exit 1; }
+apt_install() {
+	st=$(mktemp)
+	# shellcheck disable=SC2086
+	{ apt-get install -y -q --no-install-recommends $missing; echo $? >"$st"; } | awk '
+		/^Need to get / { sub(/ of archives\.$/, ""); sub(/^Need to get /, ""); print "scalebench setup: downloading " $0; fflush() }
+		/^(Preparing to unpack|Unpacking) / && !u { u = 1; print "scalebench setup: unpacking"; fflush() }' >&2
+	rc=$(cat "$st"); rm -f "$st"
+	return "$rc"
+}
+apt_update() {
+	echo "scalebench setup: apt-get update" >&2
+	apt-get update -q >/dev/null || true
+}
+# The package lists are updated first unless every one was fetched less than
+# an hour ago (the quick start's `apt-get update && apt-get install git
+# make` just did it; one more update is 7-14 s against deb.debian.org here);
+# when the install fails on lists that recent, they are updated and it is
+# tried again. apt gives a list the server's time (mtime) but rewrites each
+# InRelease on every update (ctime).
+lists=/var/lib/apt/lists
+if [ -n "$(find "$lists" -maxdepth 1 -name '*InRelease' 2>/dev/null | head -n 1)" ] &&
+	[ -z "$(find "$lists" -maxdepth 1 -name '*InRelease' -cmin +60 2>/dev/null | head -n 1)" ]; then
+	echo "scalebench setup: the package lists were fetched less than an hour ago" >&2
+	apt_install || { apt_update; apt_install; } || rc=$?
+else
+	apt_update
+	apt_install || rc=$?
+fi
+[ "${rc:-0}" = 0 ] || { echo "scalebench setup: apt-get install failed (exit $rc)" >&2; exit 1; }
 echo "scalebench setup: installed" >&2

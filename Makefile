@@ -185,7 +185,7 @@ test: setup
 FUZZ_SECONDS ?= 60
 FUZZ_SRC := fuzz/fuzz_result.c src/out/json.c src/core/result.c src/core/cmpstat.c src/core/probe.c src/core/profile.c src/core/profile_sym.c src/sys/perf_posix.c src/out/report_profile.c src/core/fit.c src/core/usl.c \
 	src/core/hist.c src/core/hcmp.c src/core/compare.c src/out/compare_text.c \
-	src/out/report.c src/out/report_snap.c src/out/report_study.c src/out/svg.c src/out/csv.c src/out/text.c src/core/usage.c \
+	src/out/report.c src/out/report_phase.c src/out/report_snap.c src/out/report_study.c src/out/svg.c src/out/csv.c src/out/text.c src/core/usage.c \
 	src/sys/sched_linux.c
 build/fuzz/fuzz_result: $(FUZZ_SRC) $(wildcard src/*/*.h) Makefile
 	@mkdir -p $(dir $@)

@@ -757,7 +757,16 @@ static int print_resolved(FILE *f, const json_t *keys, const json_t *res, char *
 			rc = print_kv(f, "full", flag, err, errlen);
 		if (!rc && j->no_decide && !j->tasks)
 			rc = print_kv(f, "no-decide", flag, err, errlen);
+		if (!rc && j->profile && !j->profile_at && !j->profile_apart)
+			rc = print_kv(f, "profile", flag, err, errlen);
+		if (!rc && j->profile_apart)
+			rc = print_kv(f, "profile-apart", flag, err, errlen);
 		json_decref(flag);
+		if (!rc && j->profile_at) {
+			json_t *at = json_string(j->profile_at);
+			rc = print_kv(f, "profile-at", at, err, errlen);
+			json_decref(at);
+		}
 		json_t *params = json_object();
 		for (size_t i = 0; i < n; i++)
 			json_object_update(params, js[i].params);

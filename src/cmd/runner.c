@@ -392,7 +392,10 @@ int runner_prepare(struct runner *rn, char **pos, int npos, char *err, size_t er
 		a->profile = 1;
 		rn->so.profile_at = a->profile_at;
 	}
+	if (a->profile_apart)
+		a->profile = 1;
 	rn->so.profile = a->profile;
+	rn->so.profile_apart = a->profile_apart;
 	rn->so.budget_s = a->budget_seen ? a->budget : a->quick ? 0.2 : a->full ? 1.0 : 0.5;
 	/* Benches that spend their whole budget (throughput over time) get a
 	 * quarter of it in the quick suite, which must stay within a minute. */
@@ -426,7 +429,7 @@ static void progress_cb(void *ctx, const struct sweep_progress *p)
 static json_t *options_json(const struct runner *rn)
 {
 	const struct run_args *a = &rn->a;
-	return json_pack("{s:b,s:s?,s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "profile", a->profile, "profile_at", a->profile_at, "dir", a->dir, "cpus", a->cpus, "output",
+	return json_pack("{s:b,s:s?,s:b,s:s,s:s?,s:s?,s:I,s:f,s:f,s:f,s:I,s:s,s:I,s:f,s:O,s:s,s:b}", "profile", a->profile, "profile_at", a->profile_at, "profile_apart", a->profile_apart, "dir", a->dir, "cpus", a->cpus, "output",
 			 a->output, "max_n", (json_int_t)a->max_n, "budget_s", rn->so.budget_s, "run_budget_s", rn->so.run_budget_s,
 			 "ci_target", rn->so.ci_target, "repeat", (json_int_t)a->repeat, "scale",
 			 a->full ? "full" : a->quick ? "quick" : "default", "min_samples",

@@ -43,6 +43,7 @@ struct run_args {
 	int fit_oversub;  /* --fit-oversubscribed: fit points with more tasks than CPUs */
 	int profile;      /* --profile: profiled points at the smallest and largest N */
 	const char *profile_at; /* --profile-at N[,N...]: and at these (implies --profile) */
+	int profile_apart; /* --profile-apart: a whole workload profiled apart too (implies --profile) */
 	int budget_seen;
 	const char *mem_limit; /* --mem-limit SIZE: workers in a memory cgroup */
 	const char *tasks;     /* --tasks K|auto: the tasks axis (src/core/tasks.c), or NULL */
@@ -72,6 +73,7 @@ struct run_args {
 	{"no-decide", 0, OPT_FLAG, NULL, "no repetitions added, not even for net.request", 0, 0, NULL, &(a).no_decide, NULL}, \
 	{"profile", 0, OPT_FLAG, NULL, "also sample where each bench's operation spends its CPU (kernel and user, perf_event_open) at its smallest and largest N, in points apart from the timed ones (a whole workload, fs.fileserver and work.round2: in its timed points, every 2 ms of CPU): top functions, cost per op, and which functions the growth is in (docs/method.md, Profiles)", 0, 0, NULL, &(a).profile, NULL}, \
 	{"profile-at", 0, OPT_STR, "N[,N...]", "--profile, and also at these N (up to 6; each bench at those within its sweep, an N between two of its points profiled on the way there)", 0, 0, NULL, &(a).profile_at, NULL}, \
+	{"profile-apart", 0, OPT_FLAG, NULL, "--profile, with a whole workload's profile (fs.fileserver, work.round2) also taken in points apart from the timed ones: the workload runs again at each profiled N (11-13 s of the quick suite), and its timed points carry no sampling", 0, 0, NULL, &(a).profile_apart, NULL}, \
 	{"fit-oversubscribed", 0, OPT_FLAG, NULL, "concurrency axes counting tasks: fit the throughput of points with more tasks than online CPUs too (default: marked and left out)", 0, 0, NULL, &(a).fit_oversub, NULL}, \
 	{"mem-limit", 0, OPT_STR, "SIZE", "run each bench's worker in a memory cgroup limited to SIZE (e.g. 256M; root, Linux): a workload larger than the page cache, as on a smaller machine; removed at the end", 0, 0, NULL, &(a).mem_limit, NULL}, \
 	{"in-process", 0, OPT_FLAG, NULL, "sweep every bench inside this process, not each in a fresh worker (for debuggers; a bench then measures what earlier ones left behind)", 0, 0, NULL, &(a).in_process, NULL}, \

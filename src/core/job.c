@@ -306,7 +306,7 @@ int job_equal(const struct job *a, const struct job *b)
 #define JOB_SWEEP_SAME(X)                                                                        \
 	X(min_n) X(max_n) X(repeat) X(rep_first) X(rep_count) X(budget_s) X(run_budget_s)        \
 	X(quick) X(full) X(ci_target) X(min_samples) X(op_timeout_s) X(max_latency_ns) X(tasks)  \
-	X(decide) X(no_decide) X(no_remeasure) X(profile)
+	X(decide) X(no_decide) X(no_remeasure) X(profile) X(profile_apart)
 #define TO_JOB_(m) j->m = so->m;
 #define TO_SWEEP_(m) so->m = j->m;
 

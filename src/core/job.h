@@ -65,6 +65,7 @@
 	X(no_decide, BOOL, OPT, 0, "--no-decide: not even for a bench with BENCH_DECIDE")             \
 	X(profile, BOOL, OPT, 0, "run --profile: profiled points in the last repetition")             \
 	X(profile_at, STR, OPT, NULL, "run --profile-at: the N also profiled (\"100,3000\")")         \
+	X(profile_apart, BOOL, OPT, 0, "run --profile-apart: a whole workload profiled apart too")   \
 	X(load, U64, OPT, 0, "a task's load: the N it builds before its window (run --tasks)")        \
 	X(shared, BOOL, OPT, 0, "run --tasks, -p shared=1: one directory for all the tasks")          \
 	X(progress, BOOL, OPT, 0, "the worker reports the load being built, not only each point")     \

@@ -888,7 +888,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		memset(&pt, 0, sizeof(pt));
 		int asked = iat < nat && at[iat] == target;
 		int profiled = pf && (i == 0 || i == np - 1 || asked) && !reg_stop_requested();
-		int inl = profiled && (b->flags & BENCH_WHOLE_RUN) &&
+		int inl = profiled && (b->flags & BENCH_WHOLE_RUN) && !o->profile_apart &&
 			  profile_inline_begin(&c, target, pf, rep->npts ? &rep->pts[rep->npts - 1] : NULL,
 					       &prof_wall);
 		rc = measure_probed(&c, target, &pt, &rep->fail, &ref);

@@ -36,6 +36,8 @@ struct sweep_opts {
 	uint64_t tasks;          /* run --tasks: largest K (0: the load sweep); tasks.c */
 	int profile;             /* run --profile: profiled points in the last repetition (profile.h) */
 	const char *profile_at;  /* run --profile-at: the N also profiled ("100,3000"), or NULL */
+	int profile_apart;       /* run --profile-apart: a whole workload (BENCH_WHOLE_RUN) is
+				  * profiled in points apart too, not in its timed points */
 	const char *exe;         /* scalebench's binary, which runs `__task` (tasks.c): task
 				  * processes start afresh from it; NULL: they are copies */
 	const struct bench_net *net; /* handed to the bench as env->net; NULL: IPv4 loopback */

@@ -71,6 +71,7 @@ reference-us = 3
 bench = fs.stat
 max_n = 50
 repeat = 1
+profile-apart
 [requests]
 bench = net.request
 mech = poll
@@ -97,6 +98,8 @@ check "round trip: the same job, keys and resolved descriptions" python3 -c '
 import json, sys
 a, b = (json.load(open(f))["job"]["jobs"] for f in sys.argv[1:3])
 assert a == b and len(a) == 3 and all(len(j["resolved"]) == 1 for j in a), (a, b)' "$T/r1.json" "$T/r2.json"
+check "round trip: --profile-apart, a switch of the section, kept" jtrue "$T/r2.json" \
+	"d['job']['jobs'][1]['resolved'][0]['profile_apart'] and d['job']['jobs'][1]['resolved'][0]['profile'] and not d['job']['jobs'][0]['resolved'][0]['profile'] and $(B fs.stat)['profile'] is not None"
 check "the resolved job: the core's description of each bench" jtrue "$T/r1.json" \
 	"[(j['resolved'][0]['bench'], j['resolved'][0]['max_n'], j['resolved'][0]['repeat'], j['resolved'][0]['quick']) for j in d['job']['jobs']] == [('net.socket', 20, 2, True), ('fs.stat', 50, 1, True), ('net.request', 5, 2, True)] and d['job']['jobs'][2]['resolved'][0]['params'] == {'mech': 'poll'}"
 # the command line over the file

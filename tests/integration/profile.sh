@@ -14,9 +14,11 @@
 # above 1, and at 3) the run goes on, says why, and exits as without
 # --profile; --profile-at adds profiled N (one of the sweep's, one between
 # two of its points) without changing the timed points. Ratios only: no
-# figure of this machine is written here. PARTS="4 5" runs only those
-# parts (1 net.request, 2 proc.syscall, 3 fs.create on ext2, 4 without
-# permission, 5 --profile-at).
+# figure of this machine is written here. A whole workload (fs.fileserver)
+# is sampled in its timed points (in_timed_point, no slowdown), or apart
+# with --profile-apart. PARTS="4 5" runs only those parts (1 net.request,
+# 2 proc.syscall, 3 fs.create on ext2, 4 without permission, 5
+# --profile-at, 6 a whole workload).
 . "$(dirname "$0")/lib.sh"
 if [ "$(uname -s)" != Linux ]; then
 	skip "profile: Linux only"
@@ -199,4 +201,21 @@ if part 5; then
 		check "--profile-at $bad: exit 2, naming the option, nothing made" \
 			sh -c "test $rcb -eq 2 && grep -q -- '--profile-at' '$T/bad.err' && test -z \"\$(ls -A '$T/bad')\""
 	done
+fi
+
+# 6. a whole workload: sampled in its timed points, or apart on request
+if part 6; then
+	FV="[b for b in d['benches'] if b['name'] == 'fs.fileserver'][0]"
+	mkdir -p "$T/fv"
+	"$SB" run fs.fileserver --quick --profile --no-decide --dir "$T/fv" --no-db -q -o "$T/fv1.json" >/dev/null 2>"$T/fv1.err"
+	check "whole workload, --profile: exit 0" test $? -eq 0
+	check "whole workload, --profile: smallest and largest N sampled in their timed points, no slowdown" jtrue "$T/fv1.json" \
+		"[p['n'] for p in ${FV}['profile']['points']] == [${FV}['repetitions'][0]['points'][0]['n'], ${FV}['repetitions'][-1]['points'][-1]['n']] and all(p.get('in_timed_point') is True and p['slowdown'] is None and p['samples'] > 0 for p in ${FV}['profile']['points'])"
+	"$SB" run fs.fileserver --quick --profile-apart --no-decide --dir "$T/fv" --no-db -q -o "$T/fv2.json" >/dev/null 2>"$T/fv2.err"
+	check "whole workload, --profile-apart: exit 0" test $? -eq 0
+	check "whole workload, --profile-apart: profiled apart (not in the timed points, a slowdown each)" jtrue "$T/fv2.json" \
+		"len(${FV}['profile']['points']) == 2 and all(not p.get('in_timed_point') and p['slowdown'] is not None and p['samples'] > 0 for p in ${FV}['profile']['points'])"
+	check "--profile-apart: the options record it (and --profile)" jtrue "$T/fv2.json" \
+		"d['options']['profile_apart'] is True and d['options']['profile'] is True"
+	check "--profile-apart off by default" jtrue "$T/fv1.json" "d['options']['profile_apart'] is False"
 fi

@@ -134,7 +134,7 @@ setup-deb:
 
 run: setup-run
 	$(MAKE) -j$(TEST_JOBS) all
-	./scalebench run studies/first-look.job -o scalebench-quick.json
+	./scalebench run studies/first-look.job -o scalebench-first-look.json
 
 # The Debian package, from what git holds at HEAD (make dist), built in a
 # scratch directory with dpkg-buildpackage; the .deb is written to DEB_DIR

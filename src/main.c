@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	if (!strcmp(c, "show"))
 		return cmd_show(argc - 2, argv + 2);
 	if (!strcmp(c, "compare"))
-		return cmd_compare(argc - 2, argv + 2);
+		return cmd_compare(argc - 2, argv + 2, argc, argv);
 	if (!strcmp(c, "report"))
 		return cmd_report(argc - 2, argv + 2);
 	if (!strcmp(c, "__task")) /* internal: a task process of run --tasks (tasks.c) */

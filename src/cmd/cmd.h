@@ -9,7 +9,7 @@ int cmd_serve(int argc, char **argv);
 int cmd_matrix(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_history(int argc, char **argv);
 int cmd_show(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
+int cmd_compare(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_report(int argc, char **argv);
 int cmd_worker(int argc, char **argv); /* internal (worker.h) */
 int cmd_task(int argc, char **argv);   /* internal: a task process of run --tasks (tasks.c) */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/ab.h"
 #include "cmd/cmd.h"
 #include "out/compare_text.h"
 #include "core/compare.h"
@@ -14,12 +15,13 @@
 #include "cmd/noisedb.h"
 #include "cmd/opt.h"
 
-#define MAX_INPUTS 16
+#define MAX_INPUTS 66 /* --ab: two sides and up to 64 bench words */
 
 static void usage(FILE *f, const struct opt *opts)
 {
 	fprintf(f,
 		"usage: scalebench compare A B [C ...] [options]\n"
+		"       scalebench compare --ab SIDE_A SIDE_B [run options] [options] [BENCH|FAMILY ...]\n"
 		"       scalebench compare --latest-per-host --baseline-host HOST --db URL [options]\n\n"
 		"Compare result B (and C ...) with the baseline A. The word per bench, which\n"
 		"decides the exit code, comes from the repetitions (`run -r K`, each a fresh\n"
@@ -59,6 +61,20 @@ static void usage(FILE *f, const struct opt *opts)
 		"(--floor-k, default 3) to be slower or faster. With fewer than\n"
 		"--floor-runs (3) earlier runs, the bench says \"no floor: N runs\" and\n"
 		"keeps the threshold.\n\n"
+		"Paired A/B in one invocation: --ab runs both sides now, bench by bench and\n"
+		"pair by pair (-r K pairs, default 5), each pair back to back, the order\n"
+		"alternating (AB, BA, AB ...), so that the machine's drift falls on both\n"
+		"sides alike: for each, the side's scalebench runs `run BENCH -r 1` with\n"
+		"the side's settings. A side is - (as the command says) or comma-separated\n"
+		"bin=PATH (its scalebench: two builds), dir=PATH (its target directory: two\n"
+		"file systems), p=KEY=VALUE (its parameter, repeatable: two settings),\n"
+		"label=NAME; checked before any work (exit 2). Each side's repetitions are\n"
+		"merged into one result recording the pairing (-o PREFIX: PREFIX-a.json,\n"
+		"PREFIX-b.json). The two sides of one --ab run, now or later from those\n"
+		"files, are tested on their pairs: a t-test of B's level minus A's in each\n"
+		"pair (df = pairs - 1), moderated and Holm-corrected over the benches, no\n"
+		"run shift or run effect (the pairs cancel them); --unpaired tests them as\n"
+		"two runs. Ctrl-C stops the running side and leaves nothing behind.\n\n"
 		"Across hosts: --latest-per-host --baseline-host H (with --db, often a\n"
 		"postgresql:// URL) compares the latest run of every host with H's latest\n"
 		"and prints one table, hosts by benches, each cell the bench's word and its\n"
@@ -280,22 +296,38 @@ static int compare_candidates(struct run_result *rs, char (*labels)[64], int npo
 	return EXIT_OK;
 }
 
-int cmd_compare(int argc, char **argv)
+int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 {
 	const char *dbspec = NULL, *format = "text";
 	double threshold = 5, alpha = 0.01;
-	int help = 0, strict = 0, floor_on = 0, keep_shift = 0;
+	int help = 0, strict = 0, floor_on = 0, keep_shift = 0, unpaired = 0;
 	uint64_t min_reps = 3, floor_runs = 3;
 	double floor_k = 3, decisive = 0;
 	struct fleet_sel sel = {0};
 	struct opt_list hist = {0};
+	int ab = 0;
+	struct ab_args aa = {.ci_pct = 2};
 	const struct opt opts[] = {
+		{"ab", 0, OPT_FLAG, NULL, "run both sides now, pair by pair: compare --ab SIDE_A SIDE_B [BENCH|FAMILY ...]; a side is - (as the command says) or bin=PATH,dir=PATH,p=KEY=VALUE,label=NAME", 0, 0, NULL, &ab, NULL},
+		{"repeat", 'r', OPT_U64, "K", "--ab: repetition pairs per bench (default 5)", 2, 1000, NULL, &aa.repeat, &aa.repeat_seen},
+		{"quick", 0, OPT_FLAG, NULL, "--ab: run's small sweeps", 0, 0, NULL, &aa.quick, &aa.seen},
+		{"full", 0, OPT_FLAG, NULL, "--ab: run's large sweeps", 0, 0, NULL, &aa.full, &aa.seen},
+		{"max-n", 'n', OPT_U64, "N", "--ab: largest N of every sweep", 1, 1e9, NULL, &aa.max_n, &aa.seen},
+		{"min-n", 0, OPT_U64, "N", "--ab: measure only points >= N", 1, 1e9, NULL, &aa.min_n, &aa.seen},
+		{"budget", 'b', OPT_DOUBLE, "SECONDS", "--ab: sampling time budget per point (as run's)", 0.001, 3600, NULL, &aa.budget, &aa.budget_seen},
+		{"ci", 0, OPT_DOUBLE, "PCT", "--ab: stop a point when the median's 95% CI is within +/-PCT% (default 2)", 0.1, 50, NULL, &aa.ci_pct, &aa.ci_seen},
+		{"param", 'p', OPT_LIST, "KEY=VALUE", "--ab: a parameter for both sides (repeatable; a side's own: p=KEY=VALUE in its spec)", 0, 0, NULL, &aa.params, &aa.seen},
+		{"dir", 'd', OPT_STR, "PATH", "--ab: target directory of both sides (a side's own: dir=PATH; default $TMPDIR or /tmp)", 0, 0, NULL, &aa.dir, &aa.seen},
+		{"cpus", 0, OPT_STR, "LIST", "--ab: pin both sides' runs to these CPUs", 0, 0, NULL, &aa.cpus, &aa.seen},
+		{"output", 'o', OPT_STR, "PREFIX", "--ab: write the two sides' merged results to PREFIX-a.json and PREFIX-b.json", 0, 0, NULL, &aa.output, &aa.seen},
+		{"quiet", 'q', OPT_FLAG, NULL, "--ab: no progress on stderr", 0, 0, NULL, &aa.quiet, &aa.seen},
 		{"threshold", 't', OPT_DOUBLE, "PCT", "a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
 		{"alpha", 0, OPT_DOUBLE, "P", "family-wise significance level over the benches (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
 		{"min-repetitions", 0, OPT_U64, "K", "repetitions a side needed to call a change (default 3)", 2, 1000, NULL, &min_reps, NULL},
 		{"strict", 0, OPT_FLAG, NULL, "with fewer repetitions, judge on the samples of one run (false alarms likely)", 0, 0, NULL, &strict, NULL},
 		{"decisive", 0, OPT_DOUBLE, "F", "a change of F times or more at the top of the sweep, every repetition beyond every other side's, is called with any repetitions (default 6, more when the history's spread says so)", 1.01, 1e6, NULL, &decisive, NULL},
 		{"keep-shift", 0, OPT_FLAG, NULL, "judge each bench on its whole change, not its change beyond the run shift (the median change of all benches)", 0, 0, NULL, &keep_shift, NULL},
+		{"unpaired", 0, OPT_FLAG, NULL, "the two sides of one --ab run: test them as two independent runs (Welch's test, the run shift), not on their pairs", 0, 0, NULL, &unpaired, NULL},
 		{"history-from", 0, OPT_LIST, "RESULT", "earlier results of B's host to take the run-to-run spread from instead of the history database (repeatable, up to 32)", 0, 0, NULL, &hist, NULL},
 		{"noise-floor", 0, OPT_FLAG, NULL, "also demand a change beyond the run-to-run spread of earlier runs in the history", 0, 0, NULL, &floor_on, NULL},
 		{"floor-k", 0, OPT_DOUBLE, "K", "with --noise-floor: the floor is K times the spread (default 3)", 0.1, 1000, NULL, &floor_k, NULL},
@@ -314,14 +346,25 @@ int cmd_compare(int argc, char **argv)
 	int urc = compare_check_args(&sel, npos, hist.n, floor_on);
 	if (urc)
 		return urc;
+	if (!ab && (aa.seen || aa.repeat_seen || aa.budget_seen || aa.ci_seen)) {
+		fprintf(stderr, "scalebench compare: -r, --quick, --full, -n, --min-n, -b, --ci, -p, "
+				"--dir, --cpus, -o and -q are run options of --ab only\n");
+		return EXIT_USAGE;
+	}
+	if (ab && (sel.latest || hist.n)) {
+		fprintf(stderr, "scalebench compare: --ab runs its two sides; not with %s\n",
+			sel.latest ? "--latest-per-host" : "--history-from");
+		return EXIT_USAGE;
+	}
 	if (sel.latest) {
 		struct cmp_opts fo = {.threshold = threshold / 100, .alpha = alpha,
 				      .min_reps = (int)min_reps, .strict = strict, .decisive = decisive,
-				      .keep_shift = keep_shift};
+				      .keep_shift = keep_shift, .unpaired = unpaired};
 		return compare_fleet(&sel, dbspec, &fo, !strcmp(format, "json"));
 	}
 	if (npos < 2) {
-		fprintf(stderr, "scalebench compare: needs two results or more (A B [C ...])\n");
+		fprintf(stderr, "scalebench compare: needs two results or more (A B [C ...]), or "
+				"--ab SIDE_A SIDE_B\n");
 		return EXIT_USAGE;
 	}
 	struct run_result *rs = calloc((size_t)npos, sizeof(*rs));
@@ -332,11 +375,19 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
-	rc = compare_load_inputs(pos, npos, dbspec, rs, labels, &nread);
-	if (rc)
-		goto out;
+	if (ab) { /* both sides run now, pair by pair (ab.c) */
+		rc = ab_run(&aa, pos, npos, full_argc, full_argv, rs, labels);
+		if (rc)
+			goto out;
+		nread = npos = 2;
+	} else {
+		rc = compare_load_inputs(pos, npos, dbspec, rs, labels, &nread);
+		if (rc)
+			goto out;
+	}
 	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha, .min_reps = (int)min_reps,
-			     .strict = strict, .decisive = decisive, .keep_shift = keep_shift};
+			     .strict = strict, .decisive = decisive, .keep_shift = keep_shift,
+			     .unpaired = unpaired};
 	struct noise_set given = {0}; /* --history-from: the same spread for every candidate */
 	rc = compare_given_noise(&hist, dbspec, &given);
 	if (rc)

@@ -46,6 +46,26 @@ void cmp_welch(const double *a, int ka, const double *b, int kb, struct cmp_welc
 	w->p = fit_t_pvalue(w->t, w->df);
 }
 
+/* Both sides measured back to back in each pair, so what drifts over
+ * tens of seconds (the machine's speed, its neighbours) moves both levels
+ * of a pair alike and cancels in d: the differences' spread is what is
+ * left, the pairs the unit of replication. */
+void cmp_paired(const double *d, int k, struct cmp_welch *w)
+{
+	double m, v;
+	cmp_mean_var(d, k, &m, &v);
+	w->change = expm1(m);
+	w->se2 = k > 1 ? v / k : 0;
+	w->df = k > 1 ? k - 1 : 0;
+	if (!(w->se2 > 0)) {
+		w->t = m == 0 ? 0 : m > 0 ? INFINITY : -INFINITY;
+		w->p = m == 0 ? 1 : 0;
+		return;
+	}
+	w->t = m / sqrt(w->se2);
+	w->p = fit_t_pvalue(w->t, w->df);
+}
+
 double cmp_test_p(const struct cmp_test *f, double scale)
 {
 	if (!(f->se2 > 0))

@@ -30,6 +30,11 @@ void cmp_mean_var(const double *x, int k, double *m, double *v);
 /* Welch's t-test of b against a (levels, k >= 2 a side; with one a side
  * the variance is 0 and p is 0 or 1). */
 void cmp_welch(const double *a, int ka, const double *b, int kb, struct cmp_welch *w);
+/* The paired test (compare --ab): a one-sample t-test of the k
+ * differences d[i] = B's level minus A's in pair i (k >= 2; df = k - 1),
+ * into w as Welch's (change = exp(mean d) - 1, se2 = var d / k). With one
+ * pair, or identical differences, se2 is 0 and p is 0 or 1. */
+void cmp_paired(const double *d, int k, struct cmp_welch *w);
 /* Two-sided p of a test with its variance multiplied by scale. */
 double cmp_test_p(const struct cmp_test *f, double scale);
 /* Empirical-Bayes moderation of the variances of k tests (Smyth 2004):

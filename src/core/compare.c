@@ -348,17 +348,52 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
 
 /* Each repetition's level: the mean over ns[from..to) of ln(median), of
  * the repetitions that measured every one of ns[0..nn). */
+static double rep_level(const struct repetition *r, const uint64_t *ns, int from, int to)
+{
+	double sum = 0;
+	for (int i = from; i < to; i++)
+		sum += log(rep_p50(r, ns[i]));
+	return sum / (to - from);
+}
+
 static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, int from, int to,
 		      double *out)
 {
 	int k = 0;
-	for (int r = 0; r < b->nreps; r++) {
-		if (!rep_whole(&b->reps[r], ns, nn))
+	for (int r = 0; r < b->nreps; r++)
+		if (rep_whole(&b->reps[r], ns, nn))
+			out[k++] = rep_level(&b->reps[r], ns, from, to);
+	return k;
+}
+
+int compare_ab_paired(const struct run_result *a, const struct run_result *b)
+{
+	const char *ia = json_string_value(json_object_get(a->ab, "id"));
+	const char *ib = json_string_value(json_object_get(b->ab, "id"));
+	const char *sa = json_string_value(json_object_get(a->ab, "side"));
+	const char *sb = json_string_value(json_object_get(b->ab, "side"));
+	return ia && ib && sa && sb && *ia && !strcmp(ia, ib) && strcmp(sa, sb);
+}
+
+/* compare --ab: each pair's difference of levels over ns[from..to), B's
+ * repetition minus A's repetition of the same pair (repetition.ab_pair),
+ * of the pairs both sides measured whole; the count written to d (room
+ * for ba->nreps). */
+static int pair_diffs(const struct bench_result *ba, const struct bench_result *bb,
+		      const uint64_t *ns, int nn, int from, int to, double *d)
+{
+	int k = 0;
+	for (int i = 0; i < ba->nreps; i++) {
+		const struct repetition *ra = &ba->reps[i];
+		if (ra->ab_pair <= 0 || !rep_whole(ra, ns, nn))
 			continue;
-		double sum = 0;
-		for (int i = from; i < to; i++)
-			sum += log(rep_p50(&b->reps[r], ns[i]));
-		out[k++] = sum / (to - from);
+		for (int j = 0; j < bb->nreps; j++) {
+			const struct repetition *rb = &bb->reps[j];
+			if (rb->ab_pair == ra->ab_pair && rep_whole(rb, ns, nn)) {
+				d[k++] = rep_level(rb, ns, from, to) - rep_level(ra, ns, from, to);
+				break;
+			}
+		}
 	}
 	return k;
 }
@@ -416,6 +451,9 @@ struct rep_res {
 	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
 	int ka, kb, nn;
+	/* compare --ab: tested on pairs (sw, st: the paired tests of the
+	 * pairs' differences), how many */
+	int paired, pairs;
 	struct cmp_welch sw, st;
 	double ps, pt; /* the p of sweep and top with the run-effect scale */
 	double p;      /* the bench's: 2 x the smaller of ps and pt when two */
@@ -429,6 +467,7 @@ struct fam { /* what family() found */
 	double scale_s, scale_t, d0_s, d0_t;
 	double shift_s, shift_t; /* the run shift (log; 0 with --keep-shift or few benches) */
 	int used, used_t;
+	int paired; /* tests made on pairs (compare --ab) */
 };
 
 static void range(const double *x, int k, double *lo, double *hi)
@@ -444,7 +483,7 @@ static void range(const double *x, int k, double *lo, double *hi)
 /* The levels over every common N (a change of the whole sweep) and over
  * its top third, at least 2 points (growth that only shows at large N). */
 static void rep_stats(const struct bench_result *ba, const struct bench_result *bb,
-		      const uint64_t *ns, int nn, struct rep_res *r)
+		      const uint64_t *ns, int nn, int paired, struct rep_res *r)
 {
 	double *la = calloc((size_t)ba->nreps + 1, sizeof(double));
 	double *lb = calloc((size_t)bb->nreps + 1, sizeof(double));
@@ -475,6 +514,17 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	range(la, r->ka, &r->amin[2], &r->amax[2]);
 	range(lb, r->kb, &r->bmin[2], &r->bmax[2]);
 	r->lv = r->ka > 0 && r->kb > 0;
+	/* compare --ab: the same levels, tested pair by pair (la has room) */
+	int np = paired ? pair_diffs(ba, bb, ns, nn, 0, nn, la) : 0;
+	if (np >= 2) {
+		r->paired = 1;
+		r->pairs = np;
+		cmp_paired(la, np, &r->sw);
+		if (r->two) {
+			pair_diffs(ba, bb, ns, nn, from, nn, la);
+			cmp_paired(la, np, &r->st);
+		}
+	}
 	free(la);
 	free(lb);
 }
@@ -490,24 +540,35 @@ static double family_side(struct rep_res *rr, int nb, int top, int keep_shift, d
 	double scale = 1;
 	*d0 = 0;
 	*shift = 0;
+	int ku = 0; /* the unpaired tests come first: f[0..ku) */
 	if (f && at) {
-		for (int i = 0; i < nb; i++) {
-			const struct cmp_welch *w = top ? &rr[i].st : &rr[i].sw;
-			if (!rr[i].ok || (top && !rr[i].two) || !isfinite(w->change))
-				continue;
-			f[k] = (struct cmp_test){log1p(w->change), w->se2, w->df};
-			at[k++] = i;
-		}
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < nb; i++) {
+				const struct cmp_welch *w = top ? &rr[i].st : &rr[i].sw;
+				if (!rr[i].ok || rr[i].paired != pass || (top && !rr[i].two) ||
+				    !isfinite(w->change))
+					continue;
+				f[k] = (struct cmp_test){log1p(w->change), w->se2, w->df};
+				at[k++] = i;
+				ku += !pass;
+			}
+		/* the run shift and the run effect are what two runs do apart:
+		 * a test on pairs (compare --ab) has them cancelled in each
+		 * pair, so neither is taken off it nor scales it; its variance
+		 * is still moderated toward the other benches' */
 		if (!keep_shift) /* each bench against the run's shift (cmpstat.h) */
-			*shift = cmp_center(f, k);
-		for (int j = 0; j < k; j++)
+			*shift = cmp_center(f, ku);
+		for (int j = 0; j < ku; j++)
 			*(top ? &rr[at[j]].shift_t : &rr[at[j]].shift_s) = *shift;
 		cmp_moderate(f, k, d0);
-		scale = cmp_run_scale(f, k);
+		scale = cmp_run_scale(f, ku);
 		for (int j = 0; j < k; j++) {
 			struct rep_res *r = &rr[at[j]];
 			double h = top ? r->ht : r->hs, p;
-			if (isfinite(h) && h > 0 && r->hruns >= CMP_HISTORY_TEST_RUNS) {
+			if (r->paired) {
+				p = cmp_test_p(&f[j], 1);
+				*(top ? &r->es_t : &r->es_s) = 1;
+			} else if (isfinite(h) && h > 0 && r->hruns >= CMP_HISTORY_TEST_RUNS) {
 				/* the history knows how far this bench's level moves
 				 * from run to run here: two runs differ by 2 h^2 in
 				 * variance, known from hruns - 1 degrees of freedom
@@ -549,6 +610,7 @@ static double family_side(struct rep_res *rr, int nb, int top, int keep_shift, d
  * returns the number of tests in the family. */
 static int family(struct rep_res *rr, int nb, int keep_shift, struct fam *fm)
 {
+	fm->paired = 0;
 	fm->scale_s = family_side(rr, nb, 0, keep_shift, &fm->d0_s, &fm->shift_s, &fm->used);
 	fm->scale_t = family_side(rr, nb, 1, keep_shift, &fm->d0_t, &fm->shift_t, &fm->used_t);
 	double *p = malloc(((size_t)nb + 1) * sizeof(*p));
@@ -557,8 +619,9 @@ static int family(struct rep_res *rr, int nb, int keep_shift, struct fam *fm)
 		struct rep_res *r = &rr[i];
 		if (!r->ok)
 			continue;
-		r->scale_s = fm->scale_s;
-		r->scale_t = fm->scale_t;
+		fm->paired += r->paired;
+		r->scale_s = r->paired ? 1 : fm->scale_s;
+		r->scale_t = r->paired ? 1 : fm->scale_t;
 		if (!r->two)
 			r->pt = NAN;
 		double q = r->two ? fmin(1, 2 * fmin(isnan(r->ps) ? 1 : r->ps, isnan(r->pt) ? 1 : r->pt))
@@ -624,6 +687,10 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 			 r->scale_s, "p_bench", num(r->p), "p_holm", num(r->padj), "family_tests", m);
 	if (*out && r->two)
 		json_object_set_new(*out, "variance_scale_top", json_real(r->scale_t));
+	if (*out) { /* compare --ab: on the pairs' differences, df = pairs - 1 */
+		json_object_set_new(*out, "design", json_string(r->paired ? "paired" : "unpaired"));
+		json_object_set_new(*out, "pairs", r->paired ? json_integer(r->pairs) : json_null());
+	}
 	/* the power: the change (one bench's, the others unchanged: Holm's
 	 * first step, alpha / m, halved for two tests) this test finds 9 times
 	 * in 10, from its standard error and degrees of freedom */
@@ -1068,6 +1135,7 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 		      const struct cmp_opts *o, struct rep_res *rr)
 {
 	int need = o->min_reps > 0 ? o->min_reps : 3;
+	int paired = !o->unpaired && compare_ab_paired(a, b);
 	for (int i = 0; i < a->nbenches; i++) {
 		const struct bench_result *ba = &a->benches[i], *bb;
 		char ka[200];
@@ -1078,12 +1146,13 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 			continue;
 		uint64_t *ns = common_n(ba, bb, &nn);
 		if (ns && nn > 0)
-			rep_stats(ba, bb, ns, nn, &rr[i]);
-		rr[i].ok = rr[i].lv && rr[i].ka >= need && rr[i].kb >= need;
+			rep_stats(ba, bb, ns, nn, paired, &rr[i]);
+		rr[i].ok = rr[i].lv && (rr[i].paired ? rr[i].pairs >= need
+						     : rr[i].ka >= need && rr[i].kb >= need);
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);
 		int fneed = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
 		rr[i].hs = rr[i].ht = NAN;
-		if (f && f->runs >= fneed) {
+		if (f && f->runs >= fneed && !rr[i].paired) {
 			rr[i].hs = f->spread;
 			rr[i].ht = f->spread_top;
 			rr[i].hruns = f->runs;
@@ -1160,7 +1229,7 @@ static void shift_caveats(const struct shift *sh, const struct fam *fm, json_t *
 static json_t *family_json(const struct cmp_opts *o, const struct tally *t, const struct fam *fm,
 			   const struct shift *sh)
 {
-	return json_pack("{s:s,s:i,s:f,s:o,s:s,s:b,s:f,s:f,s:f,s:f,s:i,s:i}", "method", "holm",
+	return json_pack("{s:s,s:i,s:f,s:o,s:s,s:b,s:f,s:f,s:f,s:f,s:i,s:i,s:i}", "method", "holm",
 			 "tests", t->family, "run_shift_pct", 100 * expm1(sh->shift),
 			 "machine_change_pct", num(100 * expm1(sh->mach)), "run_shift",
 			 o->keep_shift	       ? "kept"
@@ -1170,8 +1239,8 @@ static json_t *family_json(const struct cmp_opts *o, const struct tally *t, cons
 					       : "none",
 			 "shift_removed", !o->keep_shift && !sh->system && sh->shift != 0,
 			 "variance_scale", fm->scale_s, "variance_scale_top", fm->scale_t, "prior_df",
-			 fm->d0_s, "prior_df_top", fm->d0_t, "scale_benches", fm->used,
-			 "scale_min_benches", CMP_SCALE_MIN_TESTS);
+			 fm->d0_s, "prior_df_top", fm->d0_t, "scale_benches", fm->used - fm->paired,
+			 "scale_min_benches", CMP_SCALE_MIN_TESTS, "paired_tests", fm->paired);
 }
 
 json_t *compare_results(const struct run_result *a, const char *la, const struct run_result *b,
@@ -1266,6 +1335,11 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 			 t.words[CMP_SLOWER], "noisy", t.words[CMP_NOISY], "regression", t.regression);
 	if (out)
 		json_object_set_new(out, "family", family_json(o, &t, &fm, &sh));
+	if (out) /* the two sides of one compare --ab run: tested on pairs unless --unpaired */
+		json_object_set_new(out, "ab", compare_ab_paired(a, b)
+			? json_pack("{s:O,s:b,s:i}", "id", json_object_get(a->ab, "id"), "paired",
+				    !o->unpaired, "paired_tests", fm.paired)
+			: json_null());
 	/* concurrency benches only (older outputs have none: the key is absent) */
 	if (out && json_array_size(tchg))
 		json_object_set_new(out, "throughput_changes", tchg);

@@ -43,6 +43,10 @@ struct cmp_opts {
 	/* --keep-shift: test each bench's whole change, not its change beyond
 	 * the run shift (the median change of the compare's benches) */
 	int keep_shift;
+	/* --unpaired: two sides of one compare --ab run tested as two
+	 * independent runs (Welch's test and the run-shift logic), not on
+	 * their pairs */
+	int unpaired;
 };
 
 /* The decisive factor (docs/compare.md, "A large change"): the default,
@@ -65,6 +69,11 @@ double compare_threshold(const struct cmp_opts *o, const struct cmp_floor *f, in
 			 double *floor);
 /* The key compare matches a bench by: "name[variant]" or with "@target". */
 const char *compare_bench_key(const struct bench_result *b, char *buf, size_t len);
+
+/* Whether a and b are the two sides of one compare --ab run (their "ab"
+ * objects: the same id, different sides): compare then tests each bench
+ * on its repetition pairs. */
+int compare_ab_paired(const struct run_result *a, const struct run_result *b);
 
 /* A is the baseline, B the candidate; la and lb name them. *regression is
  * set when a bench got slower (a significant change between repetitions,

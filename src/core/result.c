@@ -485,6 +485,7 @@ void result_free(struct run_result *r)
 	json_decref(r->snapshot);
 	json_decref(r->targets);
 	json_decref(r->job);
+	json_decref(r->ab);
 	memset(r, 0, sizeof(*r));
 }
 

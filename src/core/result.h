@@ -91,6 +91,10 @@ struct repetition {
 	int interrupted;
 	double started_s;     /* when it began, seconds after the run's start; < 0: not known */
 	int added;            /* added by the sequential rounds of --decide (verdict.c), not a sweep */
+	/* compare --ab: the pair (block) this repetition belongs to, 1, 2 ...
+	 * (0: not paired), and whether this side ran first (1) or second (2)
+	 * in it (the order alternates: AB, BA, AB ...) */
+	int ab_pair, ab_order;
 };
 
 enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };
@@ -145,6 +149,10 @@ struct run_result {
 	json_t *snapshot;     /* owned */
 	json_t *targets;      /* matrix: {"ext4": {"snapshot": ..., ...}} (owned), or NULL */
 	json_t *job;          /* run FILE.job: the job, resolved (jobrun.c; owned), or NULL */
+	/* compare --ab: {"id", "side": "a"|"b", "label", "spec", "pairs",
+	 * "order"} (owned), or NULL: this result is one side of a paired run
+	 * (docs/compare.md, "Paired A/B in one invocation") */
+	json_t *ab;
 	struct clock_info clock;
 	struct probe probe_ref; /* the machine-speed probe's reference reading */
 	int has_probe_ref;

@@ -194,9 +194,15 @@ static void print_bench_line(const json_t *v, FILE *f)
 		else if (isfinite(dv))
 			snprintf(fd, sizeof(fd), "; finds %.3gx (%.0f%% power)", 1 + dv / 100,
 				 100 * jnum(dt, "power"));
-		snprintf(how, sizeof(how), "; %lld+%lld repetitions: %s p %s%s%s%s",
-			 (long long)json_integer_value(json_object_get(rt, "repetitions_a")),
-			 (long long)json_integer_value(json_object_get(rt, "repetitions_b")),
+		char reps[64]; /* compare --ab: tested on the pairs' differences */
+		if (!strcmp(js(rt, "design"), "paired"))
+			snprintf(reps, sizeof(reps), "paired, %lld pairs",
+				 (long long)json_integer_value(json_object_get(rt, "pairs")));
+		else
+			snprintf(reps, sizeof(reps), "%lld+%lld repetitions",
+				 (long long)json_integer_value(json_object_get(rt, "repetitions_a")),
+				 (long long)json_integer_value(json_object_get(rt, "repetitions_b")));
+		snprintf(how, sizeof(how), "; %s: %s p %s%s%s%s", reps,
 			 pct(jnum(sw, "change_pct"), b2, sizeof(b2)), pa, pt, ph, fd);
 	} else if (!strcmp(w, "insufficient") || !strcmp(js(v, "test"), "decisive")) {
 		char lv[96] = "";
@@ -333,6 +339,15 @@ void compare_print_text(const json_t *c, FILE *f)
 		jnum(c, "threshold_pct"), jnum(c, "alpha"),
 		(long long)json_integer_value(json_object_get(c, "min_repetitions")),
 		json_is_true(json_object_get(c, "strict")) ? "; --strict: else from the samples" : "");
+	const json_t *ab = json_object_get(c, "ab");
+	if (json_is_object(ab)) /* the two sides of one compare --ab run */
+		fprintf(f, "paired: A and B are the two sides of compare --ab run %s; %s\n",
+			js(ab, "id"),
+			json_is_true(json_object_get(ab, "paired"))
+				? "each bench tested on its repetition pairs (a t-test of B's level "
+				  "minus A's in each pair; no run shift or run effect, the pairs "
+				  "cancel the drift)"
+				: "--unpaired: tested as two independent runs");
 	print_verdict_changes(c, f);
 	print_throughput_changes(c, f);
 	fprintf(f, "\n%-12s %8s %10s %10s %8s %10s %10s %8s %8s %6s  %s\n", "bench", "N",

@@ -189,6 +189,9 @@ json_t *bench_to_json(const struct bench_result *b)
 			json_object_set_new(jr, "started_s", json_real(rep->started_s));
 		if (jr && rep->added)
 			json_object_set_new(jr, "added", json_true());
+		if (jr && rep->ab_pair > 0) /* compare --ab: the pair and the order in it */
+			json_object_set_new(jr, "ab", json_pack("{s:i,s:i}", "pair", rep->ab_pair,
+								 "order", rep->ab_order));
 		json_array_append_new(reps, jr);
 	}
 	json_t *o = json_pack("{s:s,s:i,s:s,s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "name", b->name,
@@ -281,6 +284,8 @@ json_t *result_to_json(const struct run_result *r)
 		json_object_set(o, "targets", r->targets);
 	if (o && r->job)
 		json_object_set(o, "job", r->job);
+	if (o && r->ab)
+		json_object_set(o, "ab", r->ab);
 	if (o && r->has_probe_ref)
 		json_object_set_new(o, "probe_reference", probe_json(&r->probe_ref));
 	return o;
@@ -722,6 +727,13 @@ static int read_bench(struct rd *rd, const json_t *o, struct bench_result *b)
 		json_t *jst = json_object_get(jr, "started_s");
 		rep->started_s = json_is_number(jst) ? json_number_value(jst) : -1;
 		rep->added = json_is_true(json_object_get(jr, "added"));
+		json_t *jab = json_object_get(jr, "ab");
+		json_int_t abp = json_integer_value(json_object_get(jab, "pair"));
+		json_int_t abo = json_integer_value(json_object_get(jab, "order"));
+		if (json_is_object(jab) && abp > 0 && abp <= 1000000 && (abo == 1 || abo == 2)) {
+			rep->ab_pair = (int)abp;
+			rep->ab_order = (int)abo;
+		}
 		if (read_verdict(rd, json_object_get(jr, "verdict"), &rep->v) ||
 		    read_failure(rd, json_object_get(jr, "failure"), &rep->fail))
 			return -1;
@@ -785,6 +797,8 @@ int result_from_json(const json_t *j, struct run_result *r, char *err, size_t er
 	r->targets = json_is_object(tg) ? json_incref(tg) : NULL;
 	json_t *jb = json_object_get(j, "job");
 	r->job = json_is_object(jb) ? json_incref(jb) : NULL;
+	json_t *jab = json_object_get(j, "ab");
+	r->ab = json_is_object(jab) ? json_incref(jab) : NULL;
 	json_t *benches = json_object_get(j, "benches");
 	if (!rc && !json_is_array(benches))
 		rc = bad(&rd, "benches", "missing or not an array");

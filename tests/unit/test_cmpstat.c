@@ -186,8 +186,37 @@ static void test_center(void)
 	CHECK(cmp_center(few, 7) == 0 && few[0].d == 1, "under CMP_SCALE_MIN_TESTS: no shift");
 }
 
+/* The paired test: a one-sample t of the pairs' differences, df = k - 1;
+ * a drift shared by both sides of every pair is not in them. */
+static void test_paired(void)
+{
+	double d[4] = {0.1, 0.2, 0.3, 0.4};
+	struct cmp_welch w;
+	cmp_paired(d, 4, &w);
+	CHECK(fabs(w.t - 3.872983) < 1e-5 && w.df == 3 && fabs(w.p - 0.030466) < 2e-4,
+	      "paired t %g df %g p %g (3.873, 3, 0.0305)", w.t, w.df, w.p);
+	CHECK(fabs(w.se2 - 0.05 / 12) < 1e-12 && fabs(w.change - expm1(0.25)) < 1e-12,
+	      "se2 %g change %g", w.se2, w.change);
+	/* levels drifting 30% between pairs, B 2% above A in each: the
+	 * differences are all 0.02, Welch's test of the same levels sees the
+	 * drift and nothing else */
+	double la[4] = {0, 0.3, -0.2, 0.1}, lb[4], dd[4];
+	for (int i = 0; i < 4; i++) {
+		lb[i] = la[i] + 0.02 + 0.001 * (i % 2);
+		dd[i] = lb[i] - la[i];
+	}
+	struct cmp_welch u;
+	cmp_paired(dd, 4, &w);
+	cmp_welch(la, 4, lb, 4, &u);
+	CHECK(w.p < 1e-4 && u.p > 0.5, "drift shared by the pairs: paired p %g, Welch %g", w.p, u.p);
+	double one[1] = {0.1};
+	cmp_paired(one, 1, &w);
+	CHECK(w.se2 == 0 && w.p == 0 && w.df == 0, "one pair: no variance (p %g)", w.p);
+}
+
 int main(void)
 {
+	test_paired();
 	test_center();
 	test_welch();
 	test_special();

@@ -456,8 +456,161 @@ static void added_partial(void)
 	result_free(&b);
 }
 
+/* compare --ab: nb benches, K repetition pairs; bench i's level in pair
+ * q is lvl[K * i + q] (9 points, 200 samples, +-10%). side "a" or "b" of
+ * ab run "t1" (id NULL: a plain run), the order alternating. */
+#define ABK 5
+static void make_ab(struct run_result *r, int nb, const double *lvl, const char *id, const char *side)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = SB_SCHEMA_VERSION;
+	r->snapshot = json_object();
+	if (id)
+		r->ab = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s}", "id", id, "side", side, "label", side,
+				  "spec", "-", "pairs", ABK, "order", "alternating");
+	struct hist *h = hist_new();
+	for (int i = 0; i < nb; i++) {
+		struct bench_result *b = result_add_bench(r);
+		char name[32];
+		snprintf(name, sizeof(name), "b%02d.op", i);
+		b->name = strdup(name);
+		b->version = 1;
+		for (int q = 0; q < ABK; q++) {
+			struct repetition *rep = bench_add_rep(b);
+			for (int k = 0; k < 9; k++)
+				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[ABK * i + q], 200);
+			if (id) {
+				rep->ab_pair = q + 1;
+				rep->ab_order = (q % 2 == 0) == (side[0] == 'a') ? 1 : 2;
+			}
+			rep_fit(rep);
+		}
+		bench_fit(b);
+	}
+	hist_free(h);
+}
+
+static json_t *compare_ab(const double *la, const double *lb, const char *id, int unpaired, int *reg)
+{
+	struct run_result a, b;
+	make_ab(&a, NB, la, id, "a");
+	make_ab(&b, NB, lb, id, "b");
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .unpaired = unpaired};
+	json_t *c = compare_results(&a, "a", &b, "b", &o, reg);
+	result_free(&a);
+	result_free(&b);
+	return c;
+}
+
+static const char *word_at(const json_t *c, int i)
+{
+	const char *w = json_string_value(
+		json_object_get(json_array_get(json_object_get(c, "benches"), (size_t)i), "word"));
+	return w ? w : "(none)";
+}
+
+/* The paired test (compare --ab). The machine drifts by 10% (sd) from one
+ * pair (block) to the next, alike for both sides of a pair, which are 1.5%
+ * apart: A/A must not exit 3 (at most 1 in 20) nor call 1% of the benches
+ * slower; a drift that grows over the run (+8% a pair) is no change
+ * either; one bench 1.25x slower in B is found (at least 9 in 10) where
+ * the unpaired test on the same data (--unpaired) finds it at most half as
+ * often; a stored pair of results from different ab runs is not paired. */
+static void paired_tests(void)
+{
+	uint64_t seed = 3535;
+	int trials = getenv("SB_TEST_QUICK") ? 4 : 40;
+	static double la[ABK * NB], lb[ABK * NB];
+	int alarms = 0, slow = 0, hit = 0, hit_un = 0, alarms_un = 0;
+	for (int t = 0; t < trials; t++) {
+		for (int i = 0; i < ABK * NB; i++) {
+			double drift = exp(0.10 * gauss(&seed));
+			la[i] = drift * exp(0.015 * gauss(&seed));
+			lb[i] = drift * exp(0.015 * gauss(&seed));
+		}
+		int reg = -1;
+		json_t *c = compare_ab(la, lb, "t1", 0, &reg);
+		alarms += reg == 1;
+		for (int i = 0; i < NB; i++)
+			slow += !strcmp(word_at(c, i), "slower");
+		if (t == 0) {
+			json_t *rt = json_object_get(json_array_get(json_object_get(c, "benches"), 3),
+						     "repetition_test");
+			const char *d = json_string_value(json_object_get(rt, "design"));
+			CHECK(d && !strcmp(d, "paired") &&
+			      json_integer_value(json_object_get(rt, "pairs")) == ABK &&
+			      json_number_value(json_object_get(json_object_get(rt, "sweep"), "df")) == ABK - 1,
+			      "the two sides of one ab run: each bench tested on its %d pairs, df %d (%s)",
+			      ABK, ABK - 1, d ? d : "-");
+			json_t *ab = json_object_get(c, "ab");
+			CHECK(json_is_true(json_object_get(ab, "paired")) &&
+			      json_integer_value(json_object_get(ab, "paired_tests")) == NB,
+			      "the comparison says it was paired, %d tests", NB);
+		}
+		json_decref(c);
+		c = compare_ab(la, lb, "t1", 1, &reg);
+		alarms_un += reg == 1;
+		json_decref(c);
+		for (int q = 0; q < ABK; q++)
+			lb[ABK * 17 + q] *= 1.25;
+		c = compare_ab(la, lb, "t1", 0, &reg);
+		hit += !strcmp(word_at(c, 17), "slower") && reg == 1;
+		json_decref(c);
+		c = compare_ab(la, lb, "t1", 1, &reg);
+		hit_un += !strcmp(word_at(c, 17), "slower") && reg == 1;
+		json_decref(c);
+	}
+	if (getenv("SB_TEST_VERBOSE"))
+		fprintf(stderr, "paired: A/A exit 3 %d of %d (unpaired %d), %d of %d slower; 1.25x found "
+			"%d (unpaired %d)\n", alarms, trials, alarms_un, slow, NB * trials, hit, hit_un);
+	CHECK(alarms * 20 <= trials, "drift 10%% a pair shared by both sides: A/A exit 3 in %d of %d "
+	      "(at most 1 in 20)", alarms, trials);
+	CHECK(slow * 100 <= NB * trials, "... %d of %d bench comparisons slower (at most 1%%)", slow,
+	      NB * trials);
+	CHECK(hit * 10 >= trials * 9, "one bench 1.25x slower: found on its pairs in %d of %d", hit,
+	      trials);
+	CHECK(hit_un * 2 <= hit, "... the unpaired test on the same data (--unpaired) finds it in %d",
+	      hit_un);
+	/* a drift that grows over the run, the same for both sides of a pair */
+	for (int i = 0; i < NB; i++)
+		for (int q = 0; q < ABK; q++) {
+			double drift = 1 + 0.08 * q;
+			la[ABK * i + q] = drift * exp(0.015 * gauss(&seed));
+			lb[ABK * i + q] = drift * exp(0.015 * gauss(&seed));
+		}
+	int reg = -1, any = 0;
+	json_t *c = compare_ab(la, lb, "t1", 0, &reg);
+	for (int i = 0; i < NB; i++)
+		any += strcmp(word_at(c, i), "same") && strcmp(word_at(c, i), "noisy");
+	CHECK(reg == 0 && any == 0, "a drift of +8%% a pair on both sides: no change (exit %d, %d "
+	      "benches slower or faster)", reg, any);
+	json_decref(c);
+	/* two results of different ab runs (ids differ): not paired */
+	struct run_result a, b;
+	make_ab(&a, 2, la, "t1", "a");
+	make_ab(&b, 2, lb, "t2", "b");
+	CHECK(!compare_ab_paired(&a, &b), "different ab runs are not paired");
+	result_free(&b);
+	make_ab(&b, 2, lb, "t1", "a");
+	CHECK(!compare_ab_paired(&a, &b), "the same side twice is not paired");
+	result_free(&b);
+	make_ab(&b, 2, lb, "t1", "b");
+	CHECK(compare_ab_paired(&a, &b) && compare_ab_paired(&b, &a), "A and B of one run are, "
+	      "either way round");
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	const char *d = json_string_value(json_object_get(
+		json_object_get(json_array_get(json_object_get(c, "benches"), 0), "repetition_test"),
+		"design"));
+	CHECK(d && !strcmp(d, "paired"), "two benches (no family): still paired (%s)", d ? d : "-");
+	json_decref(c);
+	result_free(&a);
+	result_free(&b);
+}
+
 int main(void)
 {
+	paired_tests();
 	added_partial();
 	power_tests();
 	double same[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};

@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: MIT */
+/* compare --ab SIDE_A SIDE_B [run options] [BENCH|FAMILY ...]: both sides
+ * measured in one invocation, so that what drifts on a virtual machine
+ * over tens of seconds moves both alike and cancels in the comparison.
+ *
+ * One mechanism for every kind of side (two builds, two file systems, two
+ * settings): a side is a scalebench binary, a --dir and -p settings, and
+ * for each selected bench and each repetition pair k the side's binary
+ * runs `run BENCH -r 1 --no-db -q -o TMP ...` for A and for B back to
+ * back, the order alternating (AB, BA, AB ..., starting with the other
+ * side on every other bench) so that neither side always goes first. A
+ * child is a whole `run`: its own snapshot, scratch directory, workers
+ * and cleanup; what it hands back is a normal result file, read and
+ * removed at once. Each side's repetitions are then merged into one
+ * normal result (bench_fit over all of them) that records the pairing:
+ * "ab" at the top, {pair, order} on each repetition (docs/result-schema.md).
+ * compare tests two such sides on their pairs (compare.c).
+ *
+ * Before any work: both specs parsed, the binaries executable, the
+ * directories usable, the benches and parameters checked as `run` would
+ * (runner_prepare with this binary's bench table), the output files'
+ * directories writable; a problem is exit 2 naming it. Ctrl-C (or
+ * SIGTERM) reaches the running child, which cleans up after itself; then
+ * the temporary directory goes and nothing is written. */
+#include "cmd/ab.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/runner.h"
+#include "core/clock.h"
+#include "core/compare.h"
+#include "core/registry.h"
+#include "core/verdict.h"
+#include "out/result_io.h"
+#include "sys/sys.h"
+
+#define AB_MAX_ARGS (2 * OPT_LIST_MAX + 40)
+
+struct ab_side {
+	const char *spec;
+	char *buf;          /* the spec's copy, cut into its values */
+	char label[40];
+	const char *bin;    /* bin=: its path; NULL: this scalebench */
+	const char *dir;    /* dir=: NULL: the command's --dir (or run's default) */
+	const char *p[OPT_LIST_MAX];
+	int np;
+	char exe[4096];     /* what is started */
+	char out[4096];     /* PREFIX-a.json, or "" */
+};
+
+/* A side: "-" (or "") for nothing different, else comma-separated
+ * bin=PATH, dir=PATH, p=KEY=VALUE (repeatable), label=NAME. */
+static int parse_side(struct ab_side *s, const char *spec, const char *which, char *err,
+		      size_t errlen)
+{
+	s->spec = spec;
+	snprintf(s->label, sizeof(s->label), "%s", which);
+	s->buf = strdup(spec);
+	if (!s->buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (!strcmp(spec, "-") || !*spec)
+		return 0;
+	int have_label = 0;
+	for (char *save = NULL, *tok = strtok_r(s->buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (!eq || eq == tok || !eq[1]) {
+			snprintf(err, errlen, "side %s '%.200s': '%.80s' is not KEY=VALUE (bin=PATH, "
+				 "dir=PATH, p=KEY=VALUE, label=NAME, comma-separated; - for none)",
+				 which, spec, tok);
+			return -1;
+		}
+		*eq = 0;
+		const char *v = eq + 1;
+		if (!strcmp(tok, "bin") || !strcmp(tok, "dir")) {
+			const char **dst = tok[0] == 'b' ? &s->bin : &s->dir;
+			if (*dst) {
+				snprintf(err, errlen, "side %s '%.200s': %s= given twice", which, spec, tok);
+				return -1;
+			}
+			*dst = v;
+		} else if (!strcmp(tok, "p")) {
+			if (!strchr(v, '=') || *v == '=') {
+				snprintf(err, errlen, "side %s '%.200s': p=%.80s is not p=KEY=VALUE", which,
+					 spec, v);
+				return -1;
+			}
+			if (s->np >= OPT_LIST_MAX) {
+				snprintf(err, errlen, "side %s: more than %d p=", which, OPT_LIST_MAX);
+				return -1;
+			}
+			s->p[s->np++] = v;
+		} else if (!strcmp(tok, "label")) {
+			size_t n = strlen(v);
+			int ok = !have_label && n < sizeof(s->label);
+			for (size_t i = 0; ok && i < n; i++)
+				ok = (unsigned char)v[i] > ' ' && v[i] != 0x7f;
+			if (!ok) {
+				snprintf(err, errlen, "side %s '%.200s': label=%.80s: %s", which, spec, v,
+					 have_label ? "given twice"
+						    : "1 to 39 printable characters, no spaces");
+				return -1;
+			}
+			have_label = 1;
+			snprintf(s->label, sizeof(s->label), "%s", v);
+		} else {
+			snprintf(err, errlen, "side %s '%.200s': unknown key '%.40s' (bin=PATH, dir=PATH, "
+				 "p=KEY=VALUE, label=NAME)", which, spec, tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The side's binary is a file this user can execute; its absolute path
+ * into s->exe (this scalebench's own when bin= is not given). */
+static int check_side(struct ab_side *s, const char *which, char *err, size_t errlen)
+{
+	if (!s->bin) {
+		int rc = sys_self_exe("scalebench", s->exe, sizeof(s->exe));
+		if (rc) {
+			snprintf(err, errlen, "cannot find this scalebench's executable to run side %s: %s",
+				 which, strerror(-rc));
+			return -1;
+		}
+	} else {
+		struct stat st;
+		if (!strchr(s->bin, '/')) {
+			snprintf(err, errlen, "side %s: bin=%.200s: give a path (./%.200s)", which, s->bin,
+				 s->bin);
+			return -1;
+		}
+		if (stat(s->bin, &st) || !S_ISREG(st.st_mode) || access(s->bin, X_OK)) {
+			snprintf(err, errlen, "side %s: bin=%.200s: %s", which, s->bin,
+				 errno && !(stat(s->bin, &st) == 0 && !S_ISREG(st.st_mode))
+					 ? strerror(errno) : "not an executable file");
+			return -1;
+		}
+		if (!realpath(s->bin, s->exe)) {
+			snprintf(err, errlen, "side %s: bin=%.200s: %s", which, s->bin, strerror(errno));
+			return -1;
+		}
+	}
+	if (s->dir && runner_check_dir(s->dir, err, errlen)) {
+		char m[1024];
+		snprintf(m, sizeof(m), "side %s: dir=: %.900s", which, err);
+		snprintf(err, errlen, "%s", m);
+		return -1;
+	}
+	return 0;
+}
+
+/* What `run` would refuse, refused now: the benches, this side's and the
+ * common parameters (with this binary's bench table), --quick with
+ * --full, the output file. */
+static int check_run(const struct ab_args *a, const struct ab_side *s, const char *which, char **words,
+		     int nwords, char *err, size_t errlen)
+{
+	struct runner rn;
+	runner_defaults(&rn, "compare --ab");
+	rn.a.quick = a->quick;
+	rn.a.full = a->full;
+	rn.a.repeat = 1;
+	rn.a.repeat_seen = 1;
+	rn.a.cpus = a->cpus;
+	rn.a.output = s->out[0] ? s->out : NULL;
+	for (int i = 0; i < a->params.n && rn.a.params.n < OPT_LIST_MAX; i++)
+		rn.a.params.v[rn.a.params.n++] = a->params.v[i];
+	for (int i = 0; i < s->np; i++) {
+		if (rn.a.params.n >= OPT_LIST_MAX) {
+			snprintf(err, errlen, "side %s: more than %d -p in all", which, OPT_LIST_MAX);
+			return -1;
+		}
+		rn.a.params.v[rn.a.params.n++] = s->p[i];
+	}
+	char m[1024];
+	int rc = runner_prepare(&rn, words, nwords, m, sizeof(m));
+	json_decref(rn.over);
+	if (rc)
+		snprintf(err, errlen, "side %s: %.900s", which, m);
+	return rc;
+}
+
+/* The command line of one child: side s, bench name, into file out. */
+static int child_argv(const struct ab_args *a, const struct ab_side *s, const char *bench,
+		      const char *out, char **av, char (*num)[32])
+{
+	int n = 0, k = 0;
+	av[n++] = (char *)s->exe;
+	av[n++] = "run";
+	av[n++] = (char *)bench;
+	av[n++] = "-r";
+	av[n++] = "1";
+	av[n++] = "--no-db";
+	av[n++] = "-q";
+	av[n++] = "-f";
+	av[n++] = "text";
+	av[n++] = "-o";
+	av[n++] = (char *)out;
+	if (a->quick)
+		av[n++] = "--quick";
+	if (a->full)
+		av[n++] = "--full";
+	if (a->max_n) {
+		snprintf(num[k], 32, "%llu", (unsigned long long)a->max_n);
+		av[n++] = "-n";
+		av[n++] = num[k++];
+	}
+	if (a->min_n) {
+		snprintf(num[k], 32, "%llu", (unsigned long long)a->min_n);
+		av[n++] = "--min-n";
+		av[n++] = num[k++];
+	}
+	if (a->budget_seen) {
+		snprintf(num[k], 32, "%.17g", a->budget);
+		av[n++] = "-b";
+		av[n++] = num[k++];
+	}
+	if (a->ci_seen) {
+		snprintf(num[k], 32, "%.17g", a->ci_pct);
+		av[n++] = "--ci";
+		av[n++] = num[k++];
+	}
+	const char *dir = s->dir ? s->dir : a->dir;
+	if (dir) {
+		av[n++] = "--dir";
+		av[n++] = (char *)dir;
+	}
+	if (a->cpus) {
+		av[n++] = "--cpus";
+		av[n++] = (char *)a->cpus;
+	}
+	for (int i = 0; i < a->params.n; i++) {
+		av[n++] = "-p";
+		av[n++] = (char *)a->params.v[i];
+	}
+	for (int i = 0; i < s->np; i++) {
+		av[n++] = "-p";
+		av[n++] = (char *)s->p[i];
+	}
+	av[n] = NULL;
+	return n;
+}
+
+/* Runs one child to its end. An interrupt of ours is passed on to it
+ * (SIGTERM: it stops, cleans up and exits); Ctrl-C reaches it anyway
+ * (the same process group). Its status, or -1 with err. */
+static int run_child(char *const *av, int *status, char *err, size_t errlen)
+{
+	pid_t parent = getpid(), pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		sys_child_dies_with_parent();
+		if (getppid() != parent)
+			_exit(127);
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) /* its summary: ours is the comparison */
+			dup2(fd, 1);
+		execv(av[0], av);
+		fprintf(stderr, "scalebench compare --ab: cannot start %s: %s\n", av[0], strerror(errno));
+		_exit(127);
+	}
+	int told = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, status, 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			snprintf(err, errlen, "waitpid: %s", strerror(errno));
+			kill(pid, SIGKILL);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			return -1;
+		}
+		if (reg_stop_requested() && !told) {
+			kill(pid, SIGTERM);
+			told = 1;
+		}
+	}
+	return 0;
+}
+
+/* got's bench b (name and variant, target) into acc: a new bench, or its
+ * repetitions appended to the one acc has; got's bench is left empty. */
+static int merge_bench(struct run_result *acc, struct bench_result *b, int pair, int order,
+		       double started_s)
+{
+	char kb[200], ka[200];
+	compare_bench_key(b, kb, sizeof(kb));
+	struct bench_result *d = NULL;
+	for (int i = 0; i < acc->nbenches && !d; i++)
+		if (acc->benches[i].name && !strcmp(compare_bench_key(&acc->benches[i], ka, sizeof(ka)), kb))
+			d = &acc->benches[i];
+	for (int r = 0; r < b->nreps; r++) {
+		b->reps[r].ab_pair = pair;
+		b->reps[r].ab_order = order;
+		b->reps[r].started_s = started_s;
+	}
+	if (!d) {
+		struct bench_result *n = result_add_bench(acc);
+		if (!n)
+			return -1;
+		*n = *b;
+		memset(b, 0, sizeof(*b));
+		return 0;
+	}
+	for (int r = 0; r < b->nreps; r++) {
+		struct repetition *rep = bench_add_rep(d);
+		if (!rep)
+			return -1;
+		*rep = b->reps[r];
+		memset(&b->reps[r], 0, sizeof(b->reps[r]));
+	}
+	for (int i = 0; i < b->nnotes; i++) {
+		int dup = 0;
+		for (int j = 0; j < d->nnotes && !dup; j++)
+			dup = !strcmp(d->notes[j], b->notes[i]);
+		if (!dup)
+			bench_add_note(d, "%s", b->notes[i]);
+	}
+	if (b->status != BS_OK && d->status == BS_OK) {
+		d->status = b->status;
+		d->skip_reason = b->skip_reason;
+		b->skip_reason = NULL;
+	}
+	return 0;
+}
+
+/* A child's result into the side's: the first one is the side's header
+ * (snapshot, clock, options); the benches of every one are merged. */
+static int merge_result(struct run_result *acc, int *have, struct run_result *got, int pair,
+			int order, double started_s)
+{
+	for (int i = 0; i < got->nbenches; i++)
+		if (merge_bench(acc, &got->benches[i], pair, order, started_s))
+			return -1;
+	if (!*have) {
+		struct bench_result *keep = acc->benches;
+		int nkeep = acc->nbenches;
+		for (int i = 0; i < got->nbenches; i++)
+			bench_result_clear(&got->benches[i]);
+		free(got->benches);
+		*acc = *got;
+		acc->benches = keep;
+		acc->nbenches = nkeep;
+		memset(got, 0, sizeof(*got));
+		*have = 1;
+		return 0;
+	}
+	free(acc->finished);
+	acc->finished = got->finished;
+	got->finished = NULL;
+	acc->interrupted |= got->interrupted;
+	result_free(got);
+	return 0;
+}
+
+/* The merged side: every bench refitted over all its repetitions; the
+ * command line, the duration, the repetitions and the pairing recorded. */
+static int finish_side(struct run_result *r, const struct ab_side *s, const char *side, const char *id,
+		       int pairs, double duration, int argc, char **argv)
+{
+	for (int i = 0; i < r->nbenches; i++)
+		bench_fit(&r->benches[i]);
+	for (int i = 0; i < r->argc; i++)
+		free(r->argv[i]);
+	free(r->argv);
+	r->argv = calloc((size_t)argc + 1, sizeof(char *));
+	r->argc = 0;
+	for (int i = 0; r->argv && i < argc; i++)
+		if ((r->argv[r->argc] = strdup(argv[i])))
+			r->argc++;
+	r->duration_s = duration;
+	if (!r->options)
+		r->options = json_object();
+	json_object_set_new(r->options, "repeat", json_integer(pairs));
+	json_object_set_new(r->options, "output", s->out[0] ? json_string(s->out) : json_null());
+	r->ab = json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:s}", "id", id, "side", side, "label", s->label,
+			  "spec", s->spec, "binary", s->exe, "pairs", pairs, "order", "alternating");
+	return r->ab && r->argv ? 0 : -1;
+}
+
+static void free_sides(struct ab_side *s)
+{
+	for (int i = 0; i < 2; i++)
+		free(s[i].buf);
+}
+
+int ab_run(struct ab_args *a, char **pos, int npos, int argc, char **argv,
+	   struct run_result rs[2], char (*labels)[64])
+{
+	char err[1024];
+	struct ab_side sd[2];
+	memset(sd, 0, sizeof(sd));
+	memset(rs, 0, 2 * sizeof(*rs));
+	static const char *const which[2] = {"A", "B"};
+	int rc = EXIT_USAGE;
+	if (npos < 2) {
+		snprintf(err, sizeof(err), "--ab needs two sides: compare --ab SIDE_A SIDE_B [BENCH ...] "
+			 "(a side: - or bin=PATH,dir=PATH,p=KEY=VALUE,label=NAME)");
+		goto fail;
+	}
+	if (!a->repeat_seen)
+		a->repeat = 5;
+	if (a->repeat < 2) {
+		snprintf(err, sizeof(err), "--ab needs at least 2 repetition pairs (-r 2; default 5)");
+		goto fail;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (parse_side(&sd[i], pos[i], which[i], err, sizeof(err)))
+			goto fail;
+		if (a->output) {
+			int n = snprintf(sd[i].out, sizeof(sd[i].out), "%s-%c.json", a->output, 'a' + i);
+			if (n < 0 || (size_t)n >= sizeof(sd[i].out)) {
+				snprintf(err, sizeof(err), "-o %.200s: too long", a->output);
+				goto fail;
+			}
+		}
+	}
+	if (!strcmp(sd[0].label, sd[1].label)) {
+		snprintf(err, sizeof(err), "both sides are labelled '%s': give them different label=",
+			 sd[0].label);
+		goto fail;
+	}
+	if (a->dir && runner_check_dir(a->dir, err, sizeof(err)))
+		goto fail;
+	const struct bench *sel[SEL_SLOTS];
+	int nsel = 0;
+	for (int i = 0; i < 2; i++)
+		if (check_side(&sd[i], which[i], err, sizeof(err)) ||
+		    check_run(a, &sd[i], which[i], pos + 2, npos - 2, err, sizeof(err)))
+			goto fail;
+	if (runner_select(pos + 2, npos - 2, sel, &nsel, err, sizeof(err)))
+		goto fail;
+
+	/* the work: every bench, every pair, both sides back to back */
+	rc = EXIT_RUNTIME;
+	int r0 = reg_init();
+	if (r0) {
+		snprintf(err, sizeof(err), "cannot install signal handlers: %s", strerror(-r0));
+		goto fail;
+	}
+	const char *tmp = getenv("TMPDIR");
+	char scratch[4096], id[96], ts[32];
+	int mk = reg_mkscratch(tmp && *tmp ? tmp : "/tmp", "scalebench-ab", scratch, sizeof(scratch));
+	if (mk) {
+		snprintf(err, sizeof(err), "cannot make a temporary directory: %s", strerror(-mk));
+		goto fail;
+	}
+	sys_iso_utc(NULL, 0, ts, sizeof(ts));
+	snprintf(id, sizeof(id), "%s-%ld", ts, (long)getpid());
+	uint64_t t0 = clock_ns();
+	int have[2] = {0, 0}, pairs = (int)a->repeat;
+	char *av[AB_MAX_ARGS];
+	char num[8][32], out[4200];
+	for (int b = 0; b < nsel; b++)
+		for (int k = 0; k < pairs; k++) {
+			int first = (b + k) % 2; /* AB, BA, ... and the other way on the next bench */
+			if (!a->quiet)
+				fprintf(stderr, "compare --ab: %s, pair %d of %d (%s, then %s)\n",
+					sel[b]->name, k + 1, pairs, sd[first].label, sd[!first].label);
+			for (int o = 0; o < 2; o++) {
+				int s = o ? !first : first, status = 0;
+				snprintf(out, sizeof(out), "%s/%d-%d-%c.json", scratch, b, k, 'a' + s);
+				child_argv(a, &sd[s], sel[b]->name, out, av, num);
+				double at = (double)(clock_ns() - t0) / 1e9;
+				if (run_child(av, &status, err, sizeof(err)))
+					goto fail;
+				if (reg_stop_requested()) {
+					rc = EXIT_SIGNAL + (int)reg_interrupted;
+					snprintf(err, sizeof(err), "interrupted by signal %d: nothing written",
+						 (int)reg_interrupted);
+					goto fail;
+				}
+				int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+				if (code != EXIT_OK && code != EXIT_RUNTIME && code != EXIT_REGRESSION) {
+					rc = code == EXIT_USAGE ? EXIT_USAGE : EXIT_RUNTIME;
+					snprintf(err, sizeof(err), "side %s: `%s run %s` %s %d (its message above)",
+						 sd[s].label, sd[s].exe, sel[b]->name,
+						 WIFEXITED(status) ? "exited with status" : "was killed by signal",
+						 WIFEXITED(status) ? code : WTERMSIG(status));
+					goto fail;
+				}
+				struct run_result got;
+				char m[512];
+				memset(&got, 0, sizeof(got));
+				if (result_read_file(out, &got, m, sizeof(m))) {
+					result_free(&got);
+					snprintf(err, sizeof(err), "side %s: %s: no result (%s)", sd[s].label,
+						 sel[b]->name, m);
+					goto fail;
+				}
+				unlink(out);
+				if (merge_result(&rs[s], &have[s], &got, k + 1, o + 1, at)) {
+					result_free(&got);
+					snprintf(err, sizeof(err), "out of memory");
+					goto fail;
+				}
+			}
+		}
+	double dur = (double)(clock_ns() - t0) / 1e9;
+	for (int s = 0; s < 2; s++)
+		if (finish_side(&rs[s], &sd[s], s ? "b" : "a", id, pairs, dur, argc, argv)) {
+			snprintf(err, sizeof(err), "out of memory");
+			goto fail;
+		}
+	reg_cleanup();
+	for (int s = 0; s < 2; s++)
+		if (sd[s].out[0] && result_write_file(&rs[s], sd[s].out, err, sizeof(err))) {
+			char m[1024];
+			snprintf(m, sizeof(m), "cannot write %.300s: %.600s", sd[s].out, err);
+			snprintf(err, sizeof(err), "%s", m);
+			if (s)
+				unlink(sd[0].out); /* both or neither */
+			goto fail;
+		}
+	for (int s = 0; s < 2; s++)
+		snprintf(labels[s], 64, "%s", sd[s].label);
+	free_sides(sd);
+	return EXIT_OK;
+fail:
+	fprintf(stderr, "scalebench compare --ab: %s\n", err);
+	reg_cleanup();
+	for (int s = 0; s < 2; s++)
+		result_free(&rs[s]);
+	memset(rs, 0, 2 * sizeof(*rs));
+	free_sides(sd);
+	return rc;
+}

@@ -573,9 +573,9 @@ static void bench_levels(FILE *f, const struct run_result *const *rs, const char
 
 /* Throughput over time at each input's largest N that has it (benches that
  * report their own completions), with the bench's findings (stalls, dips)
- * shaded. A finding's at_s counts from the start of its phase; phases
- * (extra.phases, in order) run one after the other, except those marked
- * "beside" (run during another, e.g. work.round2's serve_during_over). */
+ * shaded. A finding's at_s counts from the start of its phase
+ * (report_phase_start: the phases' own timelines, report_phase.c, draw
+ * those benches whose phases have series). */
 #define MAX_MARKS 32
 static int bench_timeline(FILE *f, const struct run_result *const *rs, const char *const *labels,
 			  int n, const char *name)
@@ -630,17 +630,7 @@ static int bench_timeline(FILE *f, const struct run_result *const *rs, const cha
 			const char *what = json_string_value(json_object_get(fd, "finding"));
 			if (!json_is_number(at) || !json_is_number(len))
 				continue;
-			double off = 0;
-			const char *k;
-			json_t *pv;
-			json_object_foreach(phases, k, pv) {
-				if (ph && !strcmp(k, ph))
-					break;
-				json_t *sec = json_object_get(pv, "seconds");
-				if (!json_object_get(pv, "beside")) /* ran beside another phase */
-					off += json_is_number(sec) ? json_number_value(sec) : 0;
-			}
-			marks[nm].x0 = off + json_number_value(at);
+			marks[nm].x0 = report_phase_start(phases, ph) + json_number_value(at);
 			marks[nm].x1 = marks[nm].x0 + json_number_value(len);
 			snprintf(mlab[nm], sizeof(mlab[nm]), "%.16s %.3g s%s%.24s%s", what ? what : "finding",
 				 json_number_value(len), ph ? " (" : "", ph ? ph : "", ph ? ")" : "");

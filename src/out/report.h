@@ -65,6 +65,10 @@ void report_study(FILE *f, const struct run_result *const *rs, const char *const
  * no phase series, nothing written). */
 int report_phase_timelines(FILE *f, const struct bench_result *const *bs, const char *const *labels,
 			   int n);
+/* Where the phase named `phase` of extra.phases starts, in seconds into the
+ * point: phases run one after the other, a "beside" phase at the start of
+ * the one it names (0: no such phase, or phase NULL). */
+double report_phase_start(const json_t *phases, const char *phase);
 
 /* src/out/report_snap.c: the snapshots side by side, differences first. */
 void report_snapshots(FILE *f, const struct run_result *const *rs, const char *const *labels,

@@ -81,6 +81,17 @@ static int phase_offsets(const json_t *phases, const char **names, double *off, 
 	return np;
 }
 
+double report_phase_start(const json_t *phases, const char *phase)
+{
+	const char *names[PH_MAX];
+	double off[PH_MAX];
+	int np = phase_offsets(phases, names, off, PH_MAX);
+	for (int i = 0; phase && i < np; i++)
+		if (!strcmp(names[i], phase))
+			return isfinite(off[i]) ? off[i] : 0;
+	return 0;
+}
+
 /* One input's graph. Returns whether it drew one. */
 static int phase_graph(FILE *f, const struct bench_result *b, const char *label)
 {

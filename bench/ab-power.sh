@@ -75,8 +75,12 @@ want = names.split() or keys
 for mode, unp in (("paired", False), ("unpaired", True)):
     rc, c = compare(b, unp)
     w = [x["word"] for x in c["benches"]]
+    # what running second in a pair did, per bench (paired only): median and range
+    so = sorted(x["repetition_test"]["second_run_pct"] for x in c["benches"]
+                if (x.get("repetition_test") or {}).get("second_run_pct") is not None)
+    order = "%+.1f%% (%+.1f..%+.1f%%)" % (so[len(so) // 2], so[0], so[-1]) if so else "-"
     print("aa", mode, run, rc, len(w), w.count("slower"), w.count("faster"), w.count("noisy"),
-          ",".join(x["name"] for x in c["benches"] if x["word"] == "slower") or "-")
+          ",".join(x["name"] for x in c["benches"] if x["word"] == "slower") or "-", order)
 for f in factors.split():
     for nm in want:
         hit = [x for x, k in zip(base["benches"], keys) if k == nm][:1]
@@ -97,7 +101,7 @@ for f in factors.split():
             word = [x["word"] for x in c["benches"] if x["name"] == nm][0]
             print("x" + f, mode, run, nm, int(word == "slower" and rc == 3))
 PY
-	awk -v r="$i" '$1 == "aa" && $3 == r { printf "run %s A/A %s: exit %s, %s benches, %s slower, %s faster, %s noisy (slower: %s)\n", r, $2, $4, $5, $6, $7, $8, $9 }' "$W/tally"
+	awk -v r="$i" '$1 == "aa" && $3 == r { printf "run %s A/A %s: exit %s, %s benches, %s slower, %s faster, %s noisy (slower: %s)%s\n", r, $2, $4, $5, $6, $7, $8, $9, $2 == "paired" ? "; running second in a pair, median over the benches " $10 " " $11 : "" }' "$W/tally"
 	i=$((i + 1))
 done
 echo "totals over $RUNS runs:"

@@ -369,13 +369,66 @@ static int merge_result(struct run_result *acc, int *have, struct run_result *go
 	return 0;
 }
 
+/* The keys both sides set with p= to different values (k=v1, k=v2): a
+ * bench's variant names them ("tracer=ptrace"), so they are dropped from
+ * its variant on both sides for the benches to match (the value stays in
+ * the bench's params and in ab.spec). Into keys (room for OPT_LIST_MAX). */
+static int differing_keys(const struct ab_side *sd, char (*keys)[64])
+{
+	int n = 0;
+	for (int i = 0; i < sd[0].np; i++)
+		for (int j = 0; j < sd[1].np; j++) {
+			size_t ki = strcspn(sd[0].p[i], "="), kj = strcspn(sd[1].p[j], "=");
+			if (ki != kj || ki >= 64 || strncmp(sd[0].p[i], sd[1].p[j], ki) ||
+			    !strcmp(sd[0].p[i], sd[1].p[j]))
+				continue;
+			int dup = 0;
+			for (int k = 0; k < n && !dup; k++)
+				dup = strlen(keys[k]) == ki && !strncmp(keys[k], sd[0].p[i], ki);
+			if (!dup && n < OPT_LIST_MAX)
+				snprintf(keys[n++], 64, "%.*s", (int)ki, sd[0].p[i]);
+		}
+	return n;
+}
+
+/* b's variant without the entries KEY=... of keys (NULL when none is left). */
+static void drop_variant_keys(struct bench_result *b, char (*keys)[64], int nkeys)
+{
+	if (!b->variant || !nkeys)
+		return;
+	size_t len = strlen(b->variant), o = 0;
+	char *out = malloc(len + 1);
+	if (!out)
+		return;
+	for (const char *p = b->variant; *p;) {
+		size_t e = strcspn(p, ","), k = strcspn(p, "=");
+		int drop = 0;
+		for (int i = 0; i < nkeys && !drop; i++)
+			drop = k < e && strlen(keys[i]) == k && !strncmp(p, keys[i], k);
+		if (!drop) {
+			if (o)
+				out[o++] = ',';
+			memcpy(out + o, p, e);
+			o += e;
+		}
+		p += e + (p[e] == ',');
+	}
+	out[o] = 0;
+	free(b->variant);
+	b->variant = o ? out : NULL;
+	if (!o)
+		free(out);
+}
+
 /* The merged side: every bench refitted over all its repetitions; the
  * command line, the duration, the repetitions and the pairing recorded. */
 static int finish_side(struct run_result *r, const struct ab_side *s, const char *side, const char *id,
-		       int pairs, double duration, int argc, char **argv)
+		       int pairs, double duration, int argc, char **argv, char (*keys)[64], int nkeys)
 {
-	for (int i = 0; i < r->nbenches; i++)
+	for (int i = 0; i < r->nbenches; i++) {
+		drop_variant_keys(&r->benches[i], keys, nkeys);
 		bench_fit(&r->benches[i]);
+	}
 	for (int i = 0; i < r->argc; i++)
 		free(r->argv[i]);
 	free(r->argv);
@@ -391,6 +444,13 @@ static int finish_side(struct run_result *r, const struct ab_side *s, const char
 	json_object_set_new(r->options, "output", s->out[0] ? json_string(s->out) : json_null());
 	r->ab = json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:s}", "id", id, "side", side, "label", s->label,
 			  "spec", s->spec, "binary", s->exe, "pairs", pairs, "order", "alternating");
+	json_t *dk = json_array();
+	for (int i = 0; i < nkeys; i++)
+		json_array_append_new(dk, json_string(keys[i]));
+	if (r->ab && nkeys) /* the settings the sides differ in, off the variants */
+		json_object_set_new(r->ab, "variant_keys_dropped", dk);
+	else
+		json_decref(dk);
 	return r->ab && r->argv ? 0 : -1;
 }
 
@@ -513,8 +573,10 @@ int ab_run(struct ab_args *a, char **pos, int npos, int argc, char **argv,
 			}
 		}
 	double dur = (double)(clock_ns() - t0) / 1e9;
+	char keys[OPT_LIST_MAX][64];
+	int nkeys = differing_keys(sd, keys);
 	for (int s = 0; s < 2; s++)
-		if (finish_side(&rs[s], &sd[s], s ? "b" : "a", id, pairs, dur, argc, argv)) {
+		if (finish_side(&rs[s], &sd[s], s ? "b" : "a", id, pairs, dur, argc, argv, keys, nkeys)) {
 			snprintf(err, sizeof(err), "out of memory");
 			goto fail;
 		}

@@ -362,13 +362,13 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 				      .keep_shift = keep_shift, .unpaired = unpaired};
 		return compare_fleet(&sel, dbspec, &fo, !strcmp(format, "json"));
 	}
-	if (npos < 2) {
+	if (npos < 2 && !ab) {
 		fprintf(stderr, "scalebench compare: needs two results or more (A B [C ...]), or "
 				"--ab SIDE_A SIDE_B\n");
 		return EXIT_USAGE;
 	}
-	struct run_result *rs = calloc((size_t)npos, sizeof(*rs));
-	char(*labels)[64] = calloc((size_t)npos, sizeof(*labels));
+	struct run_result *rs = calloc((size_t)npos + 2, sizeof(*rs));
+	char(*labels)[64] = calloc((size_t)npos + 2, sizeof(*labels));
 	int nread = 0, rc = EXIT_OK;
 	if (!rs || !labels) {
 		fprintf(stderr, "scalebench compare: out of memory\n");

@@ -141,10 +141,12 @@ static int check_side(struct ab_side *s, const char *which, char *err, size_t er
 				 s->bin);
 			return -1;
 		}
-		if (stat(s->bin, &st) || !S_ISREG(st.st_mode) || access(s->bin, X_OK)) {
-			snprintf(err, errlen, "side %s: bin=%.200s: %s", which, s->bin,
-				 errno && !(stat(s->bin, &st) == 0 && !S_ISREG(st.st_mode))
-					 ? strerror(errno) : "not an executable file");
+		const char *why = stat(s->bin, &st) ? strerror(errno)
+				  : !S_ISREG(st.st_mode)    ? "not a regular file"
+				  : access(s->bin, X_OK)    ? "not executable"
+							    : NULL;
+		if (why) {
+			snprintf(err, errlen, "side %s: bin=%.200s: %s", which, s->bin, why);
 			return -1;
 		}
 		if (!realpath(s->bin, s->exe)) {

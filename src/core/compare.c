@@ -380,7 +380,7 @@ int compare_ab_paired(const struct run_result *a, const struct run_result *b)
  * of the pairs both sides measured whole; the count written to d (room
  * for ba->nreps). */
 static int pair_diffs(const struct bench_result *ba, const struct bench_result *bb,
-		      const uint64_t *ns, int nn, int from, int to, double *d)
+		      const uint64_t *ns, int nn, int from, int to, double *d, int *afirst)
 {
 	int k = 0;
 	for (int i = 0; i < ba->nreps; i++) {
@@ -390,6 +390,8 @@ static int pair_diffs(const struct bench_result *ba, const struct bench_result *
 		for (int j = 0; j < bb->nreps; j++) {
 			const struct repetition *rb = &bb->reps[j];
 			if (rb->ab_pair == ra->ab_pair && rep_whole(rb, ns, nn)) {
+				if (afirst)
+					afirst[k] = ra->ab_order == 1;
 				d[k++] = rep_level(rb, ns, from, to) - rep_level(ra, ns, from, to);
 				break;
 			}
@@ -454,6 +456,9 @@ struct rep_res {
 	/* compare --ab: tested on pairs (sw, st: the paired tests of the
 	 * pairs' differences), how many */
 	int paired, pairs;
+	/* the second run's effect in a pair: half of (mean d where A ran first
+	 * - mean d where B did), log; NAN without both orders */
+	double order_eff;
 	struct cmp_welch sw, st;
 	double ps, pt; /* the p of sweep and top with the run-effect scale */
 	double p;      /* the bench's: 2 x the smaller of ps and pt when two */
@@ -515,16 +520,27 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	range(lb, r->kb, &r->bmin[2], &r->bmax[2]);
 	r->lv = r->ka > 0 && r->kb > 0;
 	/* compare --ab: the same levels, tested pair by pair (la has room) */
-	int np = paired ? pair_diffs(ba, bb, ns, nn, 0, nn, la) : 0;
+	int *af = paired ? calloc((size_t)ba->nreps + 1, sizeof(int)) : NULL;
+	int np = af ? pair_diffs(ba, bb, ns, nn, 0, nn, la, af) : 0;
+	r->order_eff = NAN;
 	if (np >= 2) {
 		r->paired = 1;
 		r->pairs = np;
 		cmp_paired(la, np, &r->sw);
+		double s1 = 0, s2 = 0;
+		int n1 = 0, n2 = 0;
+		for (int k = 0; k < np; k++) {
+			*(af[k] ? &s1 : &s2) += la[k];
+			*(af[k] ? &n1 : &n2) += 1;
+		}
+		if (n1 && n2)
+			r->order_eff = (s1 / n1 - s2 / n2) / 2;
 		if (r->two) {
-			pair_diffs(ba, bb, ns, nn, from, nn, la);
+			pair_diffs(ba, bb, ns, nn, from, nn, la, NULL);
 			cmp_paired(la, np, &r->st);
 		}
 	}
+	free(af);
 	free(la);
 	free(lb);
 }
@@ -690,6 +706,8 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 	if (*out) { /* compare --ab: on the pairs' differences, df = pairs - 1 */
 		json_object_set_new(*out, "design", json_string(r->paired ? "paired" : "unpaired"));
 		json_object_set_new(*out, "pairs", r->paired ? json_integer(r->pairs) : json_null());
+		if (r->paired) /* what running second in a pair did (the order alternates) */
+			json_object_set_new(*out, "second_run_pct", num(100 * expm1(r->order_eff)));
 	}
 	/* the power: the change (one bench's, the others unchanged: Holm's
 	 * first step, alpha / m, halved for two tests) this test finds 9 times

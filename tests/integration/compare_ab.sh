@@ -90,7 +90,8 @@ bad() { # description expected-message side-a side-b [args]
 bad "unknown key" "unknown key 'foo'" - foo=1 fs.stat
 bad "not KEY=VALUE" "is not KEY=VALUE" - bin fs.stat
 bad "a binary that is not there" "bin=$T/none" - "bin=$T/none" fs.stat
-bad "a binary that is not executable" "not an executable\|Permission denied" - "bin=$T/aa.txt" fs.stat
+bad "a binary that is not executable" "bin=$T/aa.txt: not executable" - "bin=$T/aa.txt" fs.stat
+bad "a binary that is a directory" "bin=$T/d1: not a regular file" - "bin=$T/d1" fs.stat
 bad "a directory that is not there" "dir=.*No such file" "dir=$T/none" - fs.stat
 bad "p= without a value" "is not p=KEY=VALUE" - p=tracer proc.syscall
 bad "a parameter the bench does not take" "side B: --param" - p=engine=io_uring fs.stat

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/compare.h"
 #include "core/hist.h"
 #include "out/result_io.h"
 #include "core/result.h"
@@ -41,8 +42,13 @@ static void make_result(struct run_result *r)
 	bench_add_note(b, "note %d", 1);
 	bench_add_note(b, "note %d", 1); /* kept once */
 	struct hist *h = hist_new();
+	/* compare --ab: one side of a paired run (docs/result-schema.md) */
+	r->ab = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s}", "id", "t-1", "side", "b", "label", "B", "spec",
+			  "dir=/x", "pairs", 2, "order", "alternating");
 	for (int rep = 0; rep < 2; rep++) {
 		struct repetition *rp = bench_add_rep(b);
+		rp->ab_pair = rep + 1;
+		rp->ab_order = 2 - rep;
 		for (int i = 0; i < 5; i++) {
 			struct point *p = rep_add_point(rp);
 			hist_reset(h);
@@ -118,6 +124,11 @@ int main(void)
 		const struct bench_result *x = &a.benches[0], *y = &b.benches[0];
 		CHECK(!strcmp(y->name, "fs.create") && y->version == 3 && y->status == BS_FAILED, "bench header");
 		CHECK(y->nreps == 2 && y->reps[0].npts == 5, "repetitions and points");
+		CHECK(y->nreps == 2 && y->reps[0].ab_pair == 1 && y->reps[0].ab_order == 2 &&
+		      y->reps[1].ab_pair == 2 && y->reps[1].ab_order == 1,
+		      "compare --ab: each repetition's pair and order read back");
+		CHECK(json_equal(a.ab, b.ab) && compare_ab_paired(&a, &a) == 0,
+		      "compare --ab: the run's ab object read back");
 		int pts_ok = 1;
 		for (int r = 0; r < 2 && y->nreps == 2; r++)
 			for (int i = 0; i < 5; i++) {

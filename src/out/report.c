@@ -200,8 +200,9 @@ static int bench_names(const struct run_result *const *rs, int n, char (*out)[LA
 }
 
 /* A matrix result holds one set of benches per file system (target): each
- * becomes an input of its own, labelled "input target", so that every
- * plot has one line per file system. The views share the result's memory. */
+ * becomes an input of its own, labelled "input target" (the target alone
+ * when the matrix is the only input), so that every plot has one line per
+ * file system. The views share the result's memory. */
 static int split_targets(const struct run_result *const *rs, const char *const *labels, int n,
 			 struct run_result *views, char (*vlab)[LABEL_MAX], int max)
 {
@@ -227,7 +228,10 @@ static int split_targets(const struct run_result *const *rs, const char *const *
 			json_t *snap = t ? json_object_get(json_object_get(r->targets, t), "snapshot") : NULL;
 			if (snap)
 				views[k].snapshot = snap;
-			snprintf(vlab[k++], LABEL_MAX, "%s %s", labels[i], t ? t : "");
+			if (n == 1 && t) /* one matrix: its file systems are the inputs */
+				snprintf(vlab[k++], LABEL_MAX, "%s", t);
+			else
+				snprintf(vlab[k++], LABEL_MAX, "%s %s", labels[i], t ? t : "");
 		}
 	}
 	return k;

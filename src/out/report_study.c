@@ -156,7 +156,7 @@ static int phase_table(FILE *f, const struct run_result *const *rs, const char *
 		for (int c = 0; c < nc; c++) {
 			if (!isfinite(cell[r][c]))
 				fputs("<td>-</td>", f);
-			else if (cell[r][c] == best[c] && nr > 1)
+			else if (cell[r][c] == best[c] && best[c] > 0 && nr > 1) /* none of 0/s */
 				fprintf(f, "<td class=\"best\">&#9733; %.0f/s</td>", cell[r][c]);
 			else
 				fprintf(f, "<td>%.0f/s</td>", cell[r][c]);

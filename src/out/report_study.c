@@ -77,8 +77,11 @@ static void stall_names(FILE *f, const json_t *extra, int *shown)
 		fprintf(f, "<b>%s</b> ", name);
 		html_escape(f, phase ? phase : "?");
 		fprintf(f, " %.1f s%s", len, kind && !strcmp(kind, "dip") ? " dip" : "");
-		if (dirty > 0 || wb > 0)
-			fprintf(f, " (dirty %.0f, wb %.0f MiB)", dirty / 1024, wb / 1024);
+		if (dirty > 0 || wb > 0) { /* KiB under a MiB: 8 KiB under writeback is not "0 MiB" */
+			fprintf(f, " (dirty %.0f %s, writeback %.0f %s)", dirty >= 1024 ? dirty / 1024 : dirty,
+				dirty >= 1024 ? "MiB" : "KiB", wb >= 1024 ? wb / 1024 : wb,
+				wb >= 1024 ? "MiB" : "KiB");
+		}
 		(*shown)++;
 	}
 }

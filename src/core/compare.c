@@ -346,8 +346,7 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
 	return v;
 }
 
-/* Each repetition's level: the mean over ns[from..to) of ln(median), of
- * the repetitions that measured every one of ns[0..nn). */
+/* A repetition's level: the mean over ns[from..to) of ln(median). */
 static double rep_level(const struct repetition *r, const uint64_t *ns, int from, int to)
 {
 	double sum = 0;
@@ -356,6 +355,7 @@ static double rep_level(const struct repetition *r, const uint64_t *ns, int from
 	return sum / (to - from);
 }
 
+/* The level of each repetition that measured every one of ns[0..nn). */
 static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, int from, int to,
 		      double *out)
 {

@@ -108,7 +108,10 @@ pid=$!
 i=0 seen=0 # until a side's run is under way (it has made its scratch directory);
 # seen, not listed again: that run may end and the next begin in between
 while [ $i -lt 600 ]; do
-	if [ -n "$(ls -A "$T/d3")" ]; then seen=1; break; fi
+	# its scratch directory, not the probe the checks before any work
+	# make and remove (an interrupt then, SIGINT ignored in a background
+	# job until the handlers are in, would be lost)
+	if ls "$T/d3" | grep -q '^scalebench\.'; then seen=1; break; fi
 	sleep 0.1; i=$((i + 1))
 done
 kill -INT $pid

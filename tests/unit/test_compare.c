@@ -158,15 +158,20 @@ static void repetitions(void)
 	      alarms, trials);
 }
 
-/* A run of nb benches (b00.op ...), each a sweep of 9 points in 3
- * repetitions; bench i's latencies in repetition r are around 1000 ns
- * times lvl[3 * i + r], 200 samples a point, +-10% (tight within-run
- * intervals). */
-static void make_many(struct run_result *r, int nb, const double *lvl)
+/* A run of nb benches (b00.op ...), each a sweep of 9 points in reps
+ * repetitions; bench i's latencies in repetition q are around 1000 ns
+ * times lvl[reps * i + q], 200 samples a point, +-10% (tight within-run
+ * intervals). With id, side "a" or "b" of compare --ab run id, its
+ * repetitions the pairs, the order alternating. */
+static void make_family(struct run_result *r, int nb, int reps, const double *lvl, const char *id,
+		      const char *side)
 {
 	memset(r, 0, sizeof(*r));
 	r->schema_version = SB_SCHEMA_VERSION;
 	r->snapshot = json_object();
+	if (id)
+		r->ab = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s}", "id", id, "side", side, "label", side,
+				  "spec", "-", "pairs", reps, "order", "alternating");
 	struct hist *h = hist_new();
 	for (int i = 0; i < nb; i++) {
 		struct bench_result *b = result_add_bench(r);
@@ -174,16 +179,25 @@ static void make_many(struct run_result *r, int nb, const double *lvl)
 		snprintf(name, sizeof(name), "b%02d.op", i);
 		b->name = strdup(name);
 		b->version = 1;
-		for (int q = 0; q < 3; q++) {
+		for (int q = 0; q < reps; q++) {
 			struct repetition *rep = bench_add_rep(b);
-			for (int k = 0; k < 9; k++) {
-				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[3 * i + q], 200);
+			for (int k = 0; k < 9; k++)
+				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[reps * i + q], 200);
+			if (id) {
+				rep->ab_pair = q + 1;
+				rep->ab_order = (q % 2 == 0) == (side[0] == 'a') ? 1 : 2;
 			}
 			rep_fit(rep);
 		}
 		bench_fit(b);
 	}
 	hist_free(h);
+}
+
+/* A plain run of nb benches in 3 repetitions (make_family). */
+static void make_many(struct run_result *r, int nb, const double *lvl)
+{
+	make_family(r, nb, 3, lvl, NULL, NULL);
 }
 
 #define NB 66
@@ -456,38 +470,12 @@ static void added_partial(void)
 	result_free(&b);
 }
 
-/* compare --ab: nb benches, K repetition pairs; bench i's level in pair
- * q is lvl[K * i + q] (9 points, 200 samples, +-10%). side "a" or "b" of
- * ab run "t1" (id NULL: a plain run), the order alternating. */
+/* compare --ab: nb benches, ABK repetition pairs; bench i's level in pair
+ * q is lvl[ABK * i + q]; side "a" or "b" of ab run id (NULL: a plain run). */
 #define ABK 5
 static void make_ab(struct run_result *r, int nb, const double *lvl, const char *id, const char *side)
 {
-	memset(r, 0, sizeof(*r));
-	r->schema_version = SB_SCHEMA_VERSION;
-	r->snapshot = json_object();
-	if (id)
-		r->ab = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s}", "id", id, "side", side, "label", side,
-				  "spec", "-", "pairs", ABK, "order", "alternating");
-	struct hist *h = hist_new();
-	for (int i = 0; i < nb; i++) {
-		struct bench_result *b = result_add_bench(r);
-		char name[32];
-		snprintf(name, sizeof(name), "b%02d.op", i);
-		b->name = strdup(name);
-		b->version = 1;
-		for (int q = 0; q < ABK; q++) {
-			struct repetition *rep = bench_add_rep(b);
-			for (int k = 0; k < 9; k++)
-				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[ABK * i + q], 200);
-			if (id) {
-				rep->ab_pair = q + 1;
-				rep->ab_order = (q % 2 == 0) == (side[0] == 'a') ? 1 : 2;
-			}
-			rep_fit(rep);
-		}
-		bench_fit(b);
-	}
-	hist_free(h);
+	make_family(r, nb, ABK, lvl, id, side);
 }
 
 static json_t *compare_ab(const double *la, const double *lb, const char *id, int unpaired, int *reg)

@@ -42,6 +42,8 @@ check "no journal: the snapshot says journal false" jtrue "$T/nj.json" "d['snaps
 check "no journal: fs.stat has the note" jtrue "$T/nj.json" "$(has_note fs.stat)"
 check "no journal: net.socket (not a file bench) has none" jtrue "$T/nj.json" "not $(has_note net.socket)"
 check "no journal: the summary prints the note" out_has "$T/nj.out" "^note fs.stat: the scratch file system (ext4) $NOTE"
+check "no journal: the findings say it once" out_has "$T/nj.out" "^  scratch  ext4 without a journal: the cost of files made after deletions (1 fs/work bench)"
+check "journal: no such finding" sh -c '! grep -q "^  scratch" "$1"' _ "$T/j.out"
 check "journal: the snapshot says journal true" jtrue "$T/j.json" "d['snapshot']['filesystem']['journal'] is True"
 check "journal: no note" jtrue "$T/j.json" "not $(has_note fs.stat)"
 check "tmpfs: no journal key" jtrue "$T/shm.json" "'journal' not in d['snapshot']['filesystem']"

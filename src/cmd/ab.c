@@ -25,11 +25,9 @@
 #include "cmd/ab.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,6 +37,7 @@
 #include "core/clock.h"
 #include "core/compare.h"
 #include "core/registry.h"
+#include "core/spawn.h"
 #include "core/verdict.h"
 #include "out/result_io.h"
 #include "sys/sys.h"
@@ -255,44 +254,26 @@ static int child_argv(const struct ab_args *a, const struct ab_side *s, const ch
 	return n;
 }
 
-/* Runs one child to its end. An interrupt of ours is passed on to it
- * (SIGTERM: it stops, cleans up and exits); Ctrl-C reaches it anyway
- * (the same process group). Its status, or -1 with err. */
+/* Runs one child to its end (registered: an error or exit of ours kills
+ * it). An interrupt of ours is passed on to it (it stops, cleans up and
+ * exits); Ctrl-C reaches it anyway (the same process group). Its status,
+ * or -1 with err. */
 static int run_child(char *const *av, int *status, char *err, size_t errlen)
 {
-	pid_t parent = getpid(), pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+	char say[4200];
+	snprintf(say, sizeof(say), "scalebench compare --ab: cannot start %s", av[0]);
+	/* its summary goes nowhere: ours is the comparison */
+	const struct spawn_opts so = {.flags = SPAWN_DIES_WITH_PARENT | SPAWN_STDOUT_NULL,
+				      .exec_fail = say, .what = "a side's run"};
+	struct spawn c;
+	if (spawn_start(&c, av[0], av, &so, err, errlen))
+		return -1;
+	int rc = spawn_wait(&c, SPAWN_PASS);
+	if (rc) {
+		snprintf(err, errlen, "waitpid: %s", strerror(-rc));
 		return -1;
 	}
-	if (pid == 0) {
-		sys_child_dies_with_parent();
-		if (getppid() != parent)
-			_exit(127);
-		int fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0) /* its summary: ours is the comparison */
-			dup2(fd, 1);
-		execv(av[0], av);
-		fprintf(stderr, "scalebench compare --ab: cannot start %s: %s\n", av[0], strerror(errno));
-		_exit(127);
-	}
-	int told = 0;
-	for (;;) {
-		pid_t w = waitpid(pid, status, 0);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			snprintf(err, errlen, "waitpid: %s", strerror(errno));
-			kill(pid, SIGKILL);
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
-			return -1;
-		}
-		if (reg_stop_requested() && !told) {
-			kill(pid, SIGTERM);
-			told = 1;
-		}
-	}
+	*status = c.status;
 	return 0;
 }
 
@@ -550,11 +531,11 @@ int ab_run(struct ab_args *a, char **pos, int npos, int argc, char **argv,
 				}
 				int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 				if (code != EXIT_OK && code != EXIT_RUNTIME && code != EXIT_REGRESSION) {
+					char how[64];
 					rc = code == EXIT_USAGE ? EXIT_USAGE : EXIT_RUNTIME;
-					snprintf(err, sizeof(err), "side %s: `%s run %s` %s %d (its message above)",
+					snprintf(err, sizeof(err), "side %s: `%s run %s` %s (its message above)",
 						 sd[s].label, sd[s].exe, sel[b]->name,
-						 WIFEXITED(status) ? "exited with status" : "was killed by signal",
-						 WIFEXITED(status) ? code : WTERMSIG(status));
+						 spawn_status_text(status, 0, how, sizeof(how)));
 					goto fail;
 				}
 				struct run_result got;

@@ -27,6 +27,7 @@
 #include "cmd/jobrun.h"
 #include "cmd/fsspec.h"
 #include "core/registry.h"
+#include "core/spawn.h"
 #include "cmd/runner.h"
 #include "sys/sys.h"
 
@@ -117,43 +118,28 @@ static int run_mkfs(const struct fs_spec *f, const char *image, const char *scra
 				       i ? " " : "", argv[i]);
 	json_object_set_new(info, "mkfs", json_string(cmd));
 	snprintf(log, sizeof(log), "%.3900s/mkfs.log", scratch);
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
+	const struct spawn_opts so = {.log = log, .what = tool};
+	struct spawn c;
+	if (spawn_start(&c, exe, argv, &so, why, whylen))
+		return -1;
+	if (spawn_wait(&c, SPAWN_KILL)) {
+		snprintf(why, whylen, "%s interrupted", tool);
 		return -1;
 	}
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execv(exe, argv);
-		_exit(127);
-	}
-	if (reg_add_pid(pid)) /* it killed and reaped the tool */
-		return reg_failed(why, whylen, tool);
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR || reg_stop_requested()) {
-			reg_kill_pid(pid);
-			snprintf(why, whylen, "%s interrupted", tool);
-			return -1;
-		}
-	}
-	reg_forget_pid(pid);
+	int st = c.status;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
 		unlink(log);
 		return 0;
 	}
 	char out[512]; /* a log line is read 511 bytes at a time */
 	log_last_line(log, out, sizeof(out));
-	snprintf(why, whylen, "%s failed (%s %d)%s%s", tool, WIFEXITED(st) ? "exit" : "signal",
-		 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), out[0] ? ": " : "", out);
+	char how[64];
+	snprintf(why, whylen, "%s failed (%s)%s%s", tool, spawn_status_text(st, 1, how, sizeof(how)),
+		 out[0] ? ": " : "", out);
 	return -1;
 }
 
-struct made { char image[4096], mnt[4096], dev[64], zram[64], fmnt[4096]; pid_t fpid; };
+struct made { char image[4096], mnt[4096], dev[64], zram[64], fmnt[4096]; struct spawn fuse; };
 
 /* --dev: what the file systems (tmpfs aside) are made on */
 enum dev_kind { DEV_LOOP, DEV_LOOP_BUFFERED, DEV_ZRAM, DEV_DM_LINEAR, DEV_DM_CRYPT, DEV_DM_DELAY };
@@ -263,57 +249,38 @@ static int fuse_up(const char *fuse_opts, const char *scratch, json_t *info, str
 	json_object_set_new(info, "fuse", json_pack("{s:s,s:s,s:s,s:s,s:s}", "daemon", "bindfs", "version",
 						      ver, "path", exe, "options", opts, "command", cmd));
 	snprintf(log, sizeof(log), "%.3900s/bindfs.log", scratch);
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
+	const struct spawn_opts so = {.flags = SPAWN_OWN_GROUP, .log = log, .what = "bindfs"};
+	if (spawn_start(&m->fuse, exe, argv, &so, why, whylen))
 		return -1;
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execv(exe, argv);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	if (reg_add_pid(pid)) /* it killed and reaped bindfs */
-		return reg_failed(why, whylen, "bindfs");
-	m->fpid = pid;
 	/* registered before it appears: a signal while bindfs starts must not
 	 * leave a mount made after the last look (unmounting a directory that
 	 * is not mounted is not an error) */
 	if (reg_add_mount(m->fmnt)) /* fuse_down stops bindfs */
 		return reg_failed(why, whylen, m->fmnt);
 	/* the mount appears when the daemon is ready; it exits on a bad option */
-	int st = 0, up = 0;
+	int up = 0;
 	for (int i = 0; i < 1000 && !reg_stop_requested(); i++) { /* 20 s */
 		if (sys_is_fuse(m->fmnt)) {
 			up = 1;
 			break;
 		}
-		if (waitpid(pid, &st, WNOHANG) == pid) {
-			reg_forget_pid(pid);
-			m->fpid = 0;
+		if (spawn_ended(&m->fuse))
 			break;
-		}
 		nanosleep(&(struct timespec){0, 20000000}, NULL);
 	}
 	if (up) {
 		unlink(log);
 		return 0;
 	}
-	char out[512];
+	char out[512], how[64];
 	log_last_line(log, out, sizeof(out));
 	if (reg_stop_requested())
 		snprintf(why, whylen, "interrupted");
-	else if (m->fpid)
+	else if (m->fuse.pid)
 		snprintf(why, whylen, "bindfs did not mount %.400s within 20 s%s%.400s", m->fmnt, out[0] ? ": " : "", out);
 	else
-		snprintf(why, whylen, "bindfs failed (%s %d)%s%.400s", WIFEXITED(st) ? "exit" : "signal",
-			 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), out[0] ? ": " : "", out);
+		snprintf(why, whylen, "bindfs failed (%s)%s%.400s",
+			 spawn_status_text(m->fuse.status, 1, how, sizeof(how)), out[0] ? ": " : "", out);
 	return -1;
 }
 
@@ -327,22 +294,10 @@ static int fuse_down(struct made *m)
 		if (!rc && rmdir(m->fmnt) && errno != ENOENT)
 			rc = -errno;
 	}
-	if (m->fpid > 0) {
-		int gone = 0;
-		for (int i = 0; i < 250 && !gone; i++) {
-			pid_t w = waitpid(m->fpid, NULL, WNOHANG);
-			if (w == m->fpid || (w < 0 && errno == ECHILD))
-				gone = 1;
-			else
-				nanosleep(&(struct timespec){0, 20000000}, NULL);
-		}
-		if (gone)
-			reg_forget_pid(m->fpid);
-		else
-			reg_kill_pid(m->fpid);
-	}
+	for (int i = 0; i < 250 && !spawn_ended(&m->fuse); i++)
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	spawn_kill(&m->fuse); /* if it did not exit */
 	m->fmnt[0] = 0;
-	m->fpid = 0;
 	return rc;
 }
 

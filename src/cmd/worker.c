@@ -28,6 +28,7 @@
 #include "core/job.h"
 #include "cmd/opt.h"
 #include "core/registry.h"
+#include "core/spawn.h"
 #include "cmd/runner.h"
 #include "sys/sys.h"
 #include "core/tasks.h"
@@ -71,13 +72,12 @@ static json_t *job_json(const struct bench *b, const struct sweep_opts *so, int 
  * the signal stopping this run killed it, nothing but a note; 0. */
 static int record_death(struct bench_result *got, int status, uint64_t n)
 {
-	char msg[160];
+	char msg[160], how[64];
+	spawn_status_text(status, 0, how, sizeof(how));
 	if (WIFSIGNALED(status))
-		snprintf(msg, sizeof(msg), "the worker process was killed by signal %d (%s)",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		snprintf(msg, sizeof(msg), "the worker process %s (%s)", how, strsignal(WTERMSIG(status)));
 	else
-		snprintf(msg, sizeof(msg), "the worker process exited with status %d without a result",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		snprintf(msg, sizeof(msg), "the worker process %s without a result", how);
 	if (reg_stop_requested() && WIFSIGNALED(status)) {
 		bench_add_note(got, "%s", msg);
 		return 0;
@@ -126,18 +126,14 @@ static void handle_line(struct reader *rd, const char *line, size_t len)
 
 /* Read the worker's lines until it closes its end; forward a stop signal
  * the parent got (once). */
-static void read_worker(int fd, pid_t pid, struct reader *rd)
+static void read_worker(int fd, struct spawn *c, struct reader *rd)
 {
 	size_t len = 0, cap = 1 << 16;
 	char *buf = malloc(cap);
-	int forwarded = 0;
 	if (!buf)
-		kill(pid, SIGKILL);
+		kill(c->pid, SIGKILL);
 	while (buf) {
-		if (reg_stop_requested() && !forwarded) {
-			kill(pid, (int)reg_interrupted);
-			forwarded = 1;
-		}
+		spawn_pass_stop(c);
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
 		int pr = poll(&pfd, 1, WORKER_TICK_MS);
 		if (pr <= 0) {
@@ -148,7 +144,7 @@ static void read_worker(int fd, pid_t pid, struct reader *rd)
 		if (len == cap) {
 			char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
 			if (!nb) { /* a worker we cannot listen to must not block on its pipe */
-				kill(pid, SIGKILL);
+				kill(c->pid, SIGKILL);
 				break;
 			}
 			buf = nb;
@@ -201,32 +197,18 @@ static int run_worker(const char *exe, const struct bench *b, const struct sweep
 	char a1[16], a2[16];
 	snprintf(a1, sizeof(a1), "%d", jp[0]);
 	snprintf(a2, sizeof(a2), "%d", rp[1]);
-	pid_t parent = getpid(), pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "%s: fork (worker): %s", b->name, strerror(errno));
-		goto fail;
-	}
-	if (pid == 0) {
-		sys_child_dies_with_parent();
-		if (getppid() != parent)
-			_exit(127);
-		/* what the worker inherits: its two pipe ends, the --netns server
-		 * namespace; its stdout is our stderr (ours carries the result) */
-		fcntl(jp[0], F_SETFD, 0);
-		fcntl(rp[1], F_SETFD, 0);
-		if (so->net->srv_nsfd >= 0)
-			fcntl(so->net->srv_nsfd, F_SETFD, 0);
-		dup2(2, 1);
-		/* bench and scratch directory are for ps(1) only */
-		char *const argv[] = {"scalebench", "__worker", a1, a2, (char *)b->name,
-				      (char *)so->scratch, NULL};
-		execv(exe, argv);
-		fprintf(stderr, "scalebench: cannot start a worker (%s): %s\n", exe, strerror(errno));
-		_exit(127);
-	}
-	if (reg_add_pid(pid)) { /* it killed and reaped the worker */
-		snprintf(err, errlen, "%s: cannot register the worker for cleanup: %s", b->name,
-			 strerror(ENOMEM));
+	/* what the worker inherits: its two pipe ends, the --netns server
+	 * namespace; its stdout is our stderr (ours carries the result) */
+	const int keep[] = {jp[0], rp[1], so->net->srv_nsfd};
+	char say[4200], msg[256];
+	snprintf(say, sizeof(say), "scalebench: cannot start a worker (%s)", exe);
+	const struct spawn_opts sp = {.flags = SPAWN_DIES_WITH_PARENT | SPAWN_STDOUT_TO_STDERR,
+				      .keep = keep, .nkeep = 3, .exec_fail = say, .what = "worker"};
+	/* bench and scratch directory are for ps(1) only */
+	char *const argv[] = {"scalebench", "__worker", a1, a2, (char *)b->name, (char *)so->scratch, NULL};
+	struct spawn c;
+	if (spawn_start(&c, exe, argv, &sp, msg, sizeof(msg))) {
+		snprintf(err, errlen, "%s: %s", b->name, msg);
 		goto fail;
 	}
 	close(jp[0]);
@@ -234,9 +216,9 @@ static int run_worker(const char *exe, const struct bench *b, const struct sweep
 	jp[0] = rp[1] = -1;
 	/* --mem-limit: into the cgroup before it reads its job, so that all
 	 * the bench allocates and dirties is charged there */
-	int cgrc = worker_cg ? sys_memcg_enter(worker_cg, pid) : 0;
+	int cgrc = worker_cg ? sys_memcg_enter(worker_cg, c.pid) : 0;
 	if (cgrc) {
-		reg_kill_pid(pid);
+		spawn_kill(&c);
 		snprintf(err, errlen, "%s: cannot move the worker into %s: %s", b->name, worker_cg,
 			 strerror(-cgrc));
 		goto fail;
@@ -251,22 +233,19 @@ static int run_worker(const char *exe, const struct bench *b, const struct sweep
 	jtext = NULL;
 
 	struct reader rd = {.b = b, .so = so};
-	read_worker(rp[0], pid, &rd);
+	read_worker(rp[0], &c, &rd);
 	close(rp[0]);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	reg_forget_pid(pid);
+	spawn_wait(&c, SPAWN_PASS); /* (a waitpid failure: killed, status 0) */
+	int status = c.status;
 
-	char msg[256];
 	int ret;
 	if (rd.bench && bench_from_json(rd.bench, got, msg, sizeof(msg)) == 0) {
 		ret = rd.rc < 0;
 		/* a result, then a bad exit (a sanitizer's or valgrind's report) */
 		if (!ret && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-			fprintf(stderr, "scalebench: %s: the worker process %s %d after handing back its result\n",
-				b->name, WIFEXITED(status) ? "exited with status" : "was killed by signal",
-				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			char how[64];
+			fprintf(stderr, "scalebench: %s: the worker process %s after handing back its result\n",
+				b->name, spawn_status_text(status, 0, how, sizeof(how)));
 			ret = 1;
 		}
 	} else {

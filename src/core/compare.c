@@ -917,6 +917,8 @@ static const char *cond_text(const json_t *root, const char *path, char *buf, si
 		snprintf(buf, len, "%s", json_string_value(v));
 	else if (json_is_number(v))
 		snprintf(buf, len, "%g", json_number_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
 	else if (json_is_object(v) && json_object_get(v, "unavailable"))
 		snprintf(buf, len, "unknown");
 	else if (v && !json_is_null(v)) {
@@ -947,6 +949,7 @@ static void conditions(const struct run_result *a, const struct run_result *b, j
 		{0, "virtualization.hypervisor.name", "hypervisor"},
 		{0, "virtualization.hypervisor.cpuid_vendor", "hypervisor's CPUID signature"},
 		{0, "virtualization.hypervisor.type", "hypervisor type (/sys/hypervisor)"},
+		{0, "filesystem.journal", "scratch file system's journal (ext2/3/4)"},
 		{1, "scale", "scale (--quick/--full)"},
 		{1, "ci_target", "CI target (--ci)"},
 	};
@@ -970,9 +973,12 @@ static void conditions(const struct run_result *a, const struct run_result *b, j
 			continue;
 		cond_text(ra, c[i].path, va, sizeof(va));
 		cond_text(rb, c[i].path, vb, sizeof(vb));
-		/* the hypervisor's name and signature are recorded since 2026-12-05:
-		 * an older result says nothing, which is not a difference */
-		if (!strncmp(c[i].path, "virtualization.hypervisor.", 26) && strcmp(c[i].path + 26, "type") &&
+		/* the hypervisor's name and signature and the journal are recorded
+		 * since 2026-12-05: an older result says nothing, which is not a
+		 * difference (nor is a journal on one side's ext4 and no key on
+		 * the other's tmpfs: the type differs, said with the targets) */
+		if (((!strncmp(c[i].path, "virtualization.hypervisor.", 26) && strcmp(c[i].path + 26, "type")) ||
+		     !strcmp(c[i].path, "filesystem.journal")) &&
 		    (!*va || !*vb))
 			continue;
 		if (strcmp(va, vb))

@@ -591,6 +591,28 @@ static void report(const struct sweep_opts *o, struct sweep_progress *pr)
 
 /* Say when the untimed work of a sample (prep, undo) dwarfs the op, at
  * the largest N measured: it is in setup_per_sample, not in per_op. */
+/* A bench of the families that make and delete files by the thousand
+ * (fs, work) on an ext2/3/4 file system without a journal, where the cost
+ * of each file made depends on how many were deleted in the minutes
+ * before (sys.h: sys_fs_journal): said, since no figure of the run shows
+ * it. */
+static void journal_note(struct bench_result *out, const struct bench *b, const char *dir)
+{
+	if ((strncmp(b->name, "fs.", 3) && strncmp(b->name, "work.", 5)) || sys_fs_journal(dir) != 0)
+		return;
+	char type[32];
+	sys_fs_type(dir, type, sizeof(type));
+	bench_add_note(out,
+		       "the scratch file system (%s) has no journal: it does not reuse an inode within "
+		       "60 s of its deletion (5 min while the inode's table block is unwritten), and "
+		       "every file made meanwhile scans past them (the kernel's recently_deleted), so "
+		       "files made after deletions (an earlier bench's teardown, this bench's own undo) "
+		       "cost more by an amount set by what ran in the minutes before; for steady "
+		       "figures use a file system with a journal, tmpfs, or matrix --fresh "
+		       "(docs/method.md)",
+		       type);
+}
+
 static void setup_note(struct bench_result *out, const struct repetition *rep, uint64_t units)
 {
 	if (!rep->npts)
@@ -929,8 +951,10 @@ out:
 	int rr = reg_remove_tree(dir);
 	if (rr)
 		bench_add_note(out, "could not remove %s: %s", dir, strerror(-rr));
-	if (repi == 0) /* once per bench, from the first repetition */
+	if (repi == 0) { /* once per bench, from the first repetition */
 		setup_note(out, rep, c.env.per_op_units);
+		journal_note(out, b, o->scratch);
+	}
 	rep_fit(rep);
 	return harness_rc; /* a bench's own failure (even ENOMEM) is data, in rep->fail */
 }

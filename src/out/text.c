@@ -401,6 +401,27 @@ static void list_add(char *buf, size_t len, const char *s)
 		snprintf(buf + len - 4, 4, "...");
 }
 
+/* A condition of the scratch file system that moves the fs and work
+ * benches' figures (docs/method.md): said among the findings when such
+ * a bench ran; the note under the summary has the details. */
+static void print_fs_condition(const struct run_result *r, FILE *f)
+{
+	const json_t *fs = json_object_get(r->snapshot, "filesystem");
+	if (!json_is_false(json_object_get(fs, "journal")))
+		return;
+	int n = 0;
+	for (int i = 0; i < r->nbenches; i++) {
+		const char *nm = r->benches[i].name;
+		n += r->benches[i].status != BS_SKIPPED && (!strncmp(nm, "fs.", 3) || !strncmp(nm, "work.", 5));
+	}
+	if (!n)
+		return;
+	const char *t = json_string_value(json_object_get(fs, "type"));
+	fprintf(f, "  scratch  %s without a journal: the cost of files made after deletions (%d fs/work "
+		   "bench%s) depends on what ran in the minutes before (note below)\n",
+		t ? t : "file system", n, n == 1 ? "" : "es");
+}
+
 /* The machine-speed probe's word (probe.h), when it read the machine slow
  * around any point: how many points, how slow, how many were measured
  * again, and how many stayed slow (measured again as often as the cap
@@ -574,6 +595,7 @@ static void print_findings(const struct run_result *r, FILE *f)
 		fprintf(f, "  nothing grows, stops or stalls (%d bench%s O(1) or on a parameter axis)\n",
 			nmeasured, nmeasured == 1 ? "" : "es");
 	print_unsteady(r, f);
+	print_fs_condition(r, f);
 	fputc('\n', f);
 }
 

@@ -30,6 +30,16 @@ void sys_clock_source(char *buf, size_t len);
 /* File system type of the file system holding path ("ext4", "tmpfs"), or
  * "unknown". 0 on success. */
 int sys_fs_type(const char *path, char *buf, size_t len);
+/* Whether the ext2/3/4 file system holding path keeps a journal: 1 when
+ * its device has a jbd2 journal running (/proc/fs/jbd2/DEV-*), 0 when it
+ * has none (ext2; ext4 made with ^has_journal or mounted noload). Without
+ * one ext4 does not reuse an inode within 60 s of its deletion (5 min
+ * while its inode table block is dirty) and each new inode is found by a
+ * scan past those (the kernel's recently_deleted): a condition that
+ * moves the cost of every file made after deletions. -1 for any other
+ * file system, or when it cannot be told (the POSIX build). An external
+ * journal on another device is not seen (0). */
+int sys_fs_journal(const char *path);
 
 /* Number of open file descriptors of this process, -1 if unknown. */
 int sys_open_fds(void);

@@ -575,6 +575,41 @@ int sys_fs_type(const char *path, char *buf, size_t len)
 	return -1;
 }
 
+/* The journal of an ext2/3/4 mount (sys.h: sys_fs_journal): 1, 0, or -1
+ * for another type. jbd2 names its /proc entry after the block device's
+ * kernel name and the journal inode ("vda-8", "loop3-8"). */
+static int mnt_journal(const struct mnt *m)
+{
+	if (strcmp(m->fstype, "ext2") && strcmp(m->fstype, "ext3") && strcmp(m->fstype, "ext4"))
+		return -1;
+	char link[64], sys[PATH_MAX];
+	snprintf(link, sizeof link, "/sys/dev/block/%s", m->majmin);
+	if (!realpath(link, sys))
+		return -1;
+	const char *dev = strrchr(sys, '/') + 1;
+	size_t dl = strlen(dev);
+	DIR *d = opendir("/proc/fs/jbd2");
+	if (!d) /* no journal is running anywhere (or jbd2 has no /proc) */
+		return errno == ENOENT ? 0 : -1;
+	struct dirent *de;
+	int found = 0;
+	while (!found && (de = readdir(d)))
+		found = !strncmp(de->d_name, dev, dl) && de->d_name[dl] == '-';
+	closedir(d);
+	return found;
+}
+
+int sys_fs_journal(const char *path)
+{
+	char real[PATH_MAX], err[ERRLEN];
+	struct mnt m;
+	if (!realpath(path, real) || mnt_find(real, &m, err, sizeof err))
+		return -1;
+	int j = mnt_journal(&m);
+	free(m.buf);
+	return j;
+}
+
 static json_t *block_device_json(const char *source, const char *majmin)
 {
 	static const char *const queue[] = {
@@ -719,6 +754,11 @@ static json_t *filesystem_json(const char *dir)
 							    m.majmin));
 		if (!strncmp(m.fstype, "fuse", 4))
 			sb_set(o, "fuse", fuse_json(m.fstype, m.point));
+		int j = mnt_journal(&m);
+		if (j >= 0)
+			sb_set(o, "journal", json_boolean(j));
+		else if (!strncmp(m.fstype, "ext", 3))
+			sb_set(o, "journal", sb_unavailable("no /sys/dev/block/%s", m.majmin));
 		free(m.buf);
 	} else {
 		const char *keys[] = {"type", "mount_point", "mount_root",

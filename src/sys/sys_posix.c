@@ -268,6 +268,12 @@ long sys_seccomp_filters(pid_t pid)
 }
 
 /* ---- writeback and memory cgroups: POSIX has a sync and nothing else */
+int sys_fs_journal(const char *path)
+{
+	(void)path;
+	return -1;
+}
+
 int sys_syncfs(int fd)
 {
 	int rc = fsync(fd) ? -errno : 0;

@@ -6,8 +6,9 @@
 # tracer against ptrace: exit 3, the variant key the sides differ in
 # dropped so that the benches match), two builds (the binary copied to
 # two paths); side spec errors give exit 2 with nothing run or left behind;
-# Ctrl-C stops the running side and leaves nothing (no temporary file,
-# scratch directory, process or output).
+# Ctrl-C (SIGINT to compare --ab alone, or to its process group) stops
+# the running side and leaves nothing (no temporary file, scratch
+# directory, process or output).
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/tmp" "$T/d1" "$T/d2"
 export TMPDIR="$T/tmp"
@@ -101,25 +102,36 @@ bad "one side only" "needs two sides" -
 "$SB" compare -r 3 "$T/aa-a.json" "$T/aa-b.json" >/dev/null 2>"$T/bad.err"; rc=$?
 check "run options without --ab: exit 2" sh -c '[ $1 = 2 ] && grep -q "of --ab only" "$2"' _ $rc "$T/bad.err"
 
-# Ctrl-C: the running side stops and cleans up, nothing is written
-mkdir -p "$T/d3"
-"$SB" compare --ab - - fs.stat --quick -r 5 -q --dir "$T/d3" -o "$T/int" >/dev/null 2>"$T/int.err" &
-pid=$!
-i=0 seen=0 # until a side's run is under way (it has made its scratch directory);
-# seen, not listed again: that run may end and the next begin in between
-while [ $i -lt 600 ]; do
-	# its scratch directory, not the probe the checks before any work
-	# make and remove (an interrupt then, SIGINT ignored in a background
-	# job until the handlers are in, would be lost)
-	if ls "$T/d3" | grep -q '^scalebench\.'; then seen=1; break; fi
-	sleep 0.1; i=$((i + 1))
-done
-kill -INT $pid
-check "Ctrl-C: a side's run was under way" test $seen = 1
-wait $pid; rc=$?
-check "Ctrl-C: exit 130 (got $rc)" test $rc -eq 130
-check "Ctrl-C: says nothing was written" grep -q "interrupted by signal 2: nothing written" "$T/int.err"
-check "Ctrl-C: no temporary file left" test -z "$(ls -A "$T/tmp")"
-check "Ctrl-C: no scratch directory left in --dir" test -z "$(ls -A "$T/d3")"
-check "Ctrl-C: no output written" test ! -e "$T/int-a.json" -a ! -e "$T/int-b.json"
-check "Ctrl-C: no process left" no_procs "$T/d3"
+# Ctrl-C: the running side stops and cleans up, nothing is written. Two
+# ways: SIGINT to compare --ab alone (it passes it on to the running side)
+# and a Ctrl-C (SIGINT to the whole process group: the side gets it too)
+interrupt() {
+	how=$1
+	rm -rf "$T/d3" "$T/tmp"; mkdir -p "$T/d3" "$T/tmp"
+	if [ "$how" = group ]; then
+		setsid "$SB" compare --ab - - fs.stat --quick -r 5 -q --dir "$T/d3" -o "$T/int" >/dev/null 2>"$T/int.err" &
+	else
+		"$SB" compare --ab - - fs.stat --quick -r 5 -q --dir "$T/d3" -o "$T/int" >/dev/null 2>"$T/int.err" &
+	fi
+	pid=$!
+	i=0 seen=0 # until a side's run is under way (it has made its scratch directory);
+	# seen, not listed again: that run may end and the next begin in between
+	while [ $i -lt 600 ]; do
+		# its scratch directory, not the probe the checks before any work
+		# make and remove (an interrupt then, SIGINT ignored in a background
+		# job until the handlers are in, would be lost)
+		if ls "$T/d3" | grep -q '^scalebench\.'; then seen=1; break; fi
+		sleep 0.1; i=$((i + 1))
+	done
+	if [ "$how" = group ]; then env kill -INT -- -$pid; else kill -INT $pid; fi
+	check "Ctrl-C ($how): a side's run was under way" test $seen = 1
+	wait $pid; rc=$?
+	check "Ctrl-C ($how): exit 130 (got $rc)" test $rc -eq 130
+	check "Ctrl-C ($how): says nothing was written" grep -q "interrupted by signal 2: nothing written" "$T/int.err"
+	check "Ctrl-C ($how): no temporary file left" test -z "$(ls -A "$T/tmp")"
+	check "Ctrl-C ($how): no scratch directory left in --dir" test -z "$(ls -A "$T/d3")"
+	check "Ctrl-C ($how): no output written" test ! -e "$T/int-a.json" -a ! -e "$T/int-b.json"
+	check "Ctrl-C ($how): no process left" no_procs "$T/d3"
+}
+interrupt process
+interrupt group

@@ -27,6 +27,28 @@ check() {
 }
 skip() { echo "skip - $1"; }
 is_root() { [ "$(id -u)" = 0 ]; }
+# unpriv_ok [DIR...]: the unprivileged user (uid and gid 65534, through
+# setpriv) can run $SB and write into each DIR; else false, with the
+# reason in UNPRIV_WHY (for a skip line): no setpriv, or a directory on
+# the way that others may not search (a clone in a 0700 mktemp directory).
+unpriv_ok() {
+	UNPRIV_WHY=""
+	if ! command -v setpriv >/dev/null 2>&1; then
+		UNPRIV_WHY="no setpriv"; return 1
+	fi
+	_up() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@" >/dev/null 2>&1; }
+	if ! _up test -x "$SB"; then
+		_d=$(dirname "$SB") _u=""
+		while [ "$_d" != / ] && [ "$_d" != . ] && ! _up test -x "$_d"; do _u=$_d; _d=$(dirname "$_d"); done
+		UNPRIV_WHY="uid 65534 cannot execute $SB${_u:+ ($_u is closed to others)}"
+		return 1
+	fi
+	for _dir; do
+		if ! _up test -w "$_dir" -a -x "$_dir"; then
+			UNPRIV_WHY="uid 65534 cannot write into $_dir"; return 1
+		fi
+	done
+}
 
 # jtrue FILE EXPR: the Python expression over the JSON document d is true.
 # Write every(...) rather than all(...): every() is false on an empty

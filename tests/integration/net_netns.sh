@@ -33,8 +33,10 @@ check "netns: no process left" no_procs "$T/target"
 
 # --netns without root: a clear error, nothing made
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$SB" run net.connect --netns --dir /tmp 2>"$T/nr.err"; [ $? -eq 2 ] && grep -q "needs root" "$T/nr.err"; }
-if command -v setpriv >/dev/null && setpriv --reuid=65534 test -x "$SB"; then
+if unpriv_ok; then
 	check "netns: without root, exit 2 saying it needs root" nobody
+else
+	skip "netns without root: $UNPRIV_WHY"
 fi
 
 # Ctrl-C while the namespaces, the server and the helpers exist

@@ -124,14 +124,16 @@ fi
 par=$(cat /proc/sys/kernel/perf_event_paranoid)
 if ! part 4; then
 	:
-elif command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+elif ! { mkdir -p "$T/u" && chmod 0777 "$T/u" && chmod 0711 "$T" && unpriv_ok "$T/u"; }; then
+	skip "not root: $UNPRIV_WHY"
+	skip "paranoid 3, not root: $UNPRIV_WHY"
+else
 	restore=""
 	if [ "$par" -lt 2 ]; then
 		echo 2 >/proc/sys/kernel/perf_event_paranoid && restore=$par
 	fi
 	[ -n "$restore" ] && at_exit "echo $restore >/proc/sys/kernel/perf_event_paranoid"
-	mkdir -p "$T/u" && chmod 0777 "$T/u" && chmod 0711 "$T"
-	setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$T/u" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$T/u" \
 		"$SB" run fs.stat --quick --profile --dir "$T/u" --no-db -q -o "$T/u/r.json" >"$T/u.out" 2>&1
 	rc=$?
 	[ -n "$restore" ] && echo "$restore" >/proc/sys/kernel/perf_event_paranoid
@@ -148,7 +150,7 @@ elif command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	# setting does not bind, gets a profile or the reason, and exit 0
 	at_exit "echo $par >/proc/sys/kernel/perf_event_paranoid"
 	if echo 3 >/proc/sys/kernel/perf_event_paranoid 2>/dev/null; then
-		U="setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=$T/u"
+		U="setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$T/u"
 		$U "$SB" run fs.stat -n 100 -b 0.05 --profile --dir "$T/u" --no-db -q -o "$T/u/p3.json" >"$T/p3.out" 2>&1
 		rc3=$?
 		$U "$SB" run fs.stat -n 100 -b 0.05 --dir "$T/u" --no-db -q -o "$T/u/p3n.json" >/dev/null 2>&1
@@ -167,8 +169,6 @@ elif command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
 	else
 		skip "paranoid 3: /proc/sys/kernel/perf_event_paranoid not writable"
 	fi
-else
-	skip "not root: no setpriv or no user nobody"
 fi
 
 # 5. --profile-at: 500 is one of fs.stat's points (profiled after its timed

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+# tier: fast
+# The scratch file system's journal, recorded and said: on ext4 made
+# without one (mkfs.ext4 -O ^has_journal, loop-mounted by this test) the
+# snapshot says journal false and the fs and work benches carry the note
+# on the kernel's inode-reuse delay; on ext4 with a journal it says true
+# and no bench has the note; on tmpfs there is no journal key at all; a
+# bench of another family (net.socket) has no note on the journal-less
+# one. compare names a difference in the journal as a caveat, and not when
+# both sides are the same. Nothing is left: no files, mounts, loop devices.
+. "$(dirname "$0")/lib.sh"
+if ! is_root; then skip "fs journal (needs root: loop devices, mkfs)"; exit 0; fi
+command -v mkfs.ext4 >/dev/null || { skip "fs journal (mkfs.ext4 missing)"; exit 0; }
+
+mkdir -p "$T/d"
+for fs in nj j; do
+	truncate -s 64M "$T/d/$fs.img"
+	if [ $fs = nj ]; then o="-O ^has_journal"; else o=""; fi
+	# shellcheck disable=SC2086
+	mkfs.ext4 -q -F $o "$T/d/$fs.img"
+	loop=$(losetup -f --show "$T/d/$fs.img") || { echo "not ok - losetup $fs"; exit 1; }
+	at_exit "losetup -d $loop"
+	mkdir -p "$T/d/$fs"
+	mount "$loop" "$T/d/$fs" && at_exit "umount '$T/d/$fs'"
+done
+mkdir -p "$T/d/shm"
+mount -t tmpfs -o size=64m sbtest-jtmpfs "$T/d/shm" && at_exit "umount '$T/d/shm'"
+
+run() { # run NAME DIR BENCH...
+	n=$1 dir=$2; shift 2
+	"$SB" run "$@" --dir "$dir" --max-n 50 --budget 0.01 --no-decide -q --no-db -o "$T/$n.json" \
+		>"$T/$n.out" 2>&1
+	check "$n: run exits 0" test $? -eq 0
+}
+run nj "$T/d/nj" fs.stat net.socket
+run j "$T/d/j" fs.stat
+run shm "$T/d/shm" fs.stat
+
+NOTE="has no journal: it does not reuse an inode"
+has_note() { echo "any('$NOTE' in t and 'recently_deleted' in t for t in $(B "$1")['notes'])"; }
+check "no journal: the snapshot says journal false" jtrue "$T/nj.json" "d['snapshot']['filesystem']['journal'] is False"
+check "no journal: fs.stat has the note" jtrue "$T/nj.json" "$(has_note fs.stat)"
+check "no journal: net.socket (not a file bench) has none" jtrue "$T/nj.json" "not $(has_note net.socket)"
+check "no journal: the summary prints the note" out_has "$T/nj.out" "^note fs.stat: the scratch file system (ext4) $NOTE"
+check "no journal: the findings say it once" out_has "$T/nj.out" "^  scratch  ext4 without a journal: the cost of files made after deletions (1 fs/work bench)"
+check "journal: no such finding" sh -c '! grep -q "^  scratch" "$1"' _ "$T/j.out"
+check "journal: the snapshot says journal true" jtrue "$T/j.json" "d['snapshot']['filesystem']['journal'] is True"
+check "journal: no note" jtrue "$T/j.json" "not $(has_note fs.stat)"
+check "tmpfs: no journal key" jtrue "$T/shm.json" "'journal' not in d['snapshot']['filesystem']"
+check "tmpfs: no note" jtrue "$T/shm.json" "not $(has_note fs.stat)"
+
+"$SB" compare "$T/nj.json" "$T/j.json" >"$T/cmp" 2>&1
+check "compare: the journal's difference is a caveat" out_has "$T/cmp" "caveat: scratch file system's journal (ext2/3/4) differs: A no, B yes"
+"$SB" compare "$T/nj.json" "$T/nj.json" >"$T/same" 2>&1
+check "compare: the same journal is no caveat" sh -c '! grep -q "journal" "$1"' _ "$T/same"
+"$SB" compare "$T/nj.json" "$T/shm.json" >"$T/shm.cmp" 2>&1
+check "compare: ext4 against tmpfs (no journal key) is no journal caveat" sh -c '! grep -q "caveat: scratch file system.s journal" "$1"' _ "$T/shm.cmp"
+
+for fs in nj j shm; do
+	check "$fs: nothing left in the target" empty_dir "$T/d/$fs"
+done

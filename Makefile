@@ -162,12 +162,13 @@ deb: setup-deb
 # under AddressSanitizer+UndefinedBehaviorSanitizer, the POSIX-only build,
 # and valgrind. One closing line "N passed, N failed".
 # The native build goes TEST_JOBS at a time (default 2: the two cores);
-# the ASan+UBSan and POSIX-only builds are the first steps of the test
-# pool (tests/run.sh --build), one after the other, TEST_JOBS at a time at
-# nice 5, while the native tests run beside them; each variant's tests
-# wait for its build. (Before any test, one after the other, the two took
-# some 70 s of a CI run, 47 s and 23 s; one make over the three builds,
-# sharing the job slots, was slower: 273 s against 227 s, at load 5.)
+# the ASan+UBSan and POSIX-only builds run beside the tests
+# (tests/run.sh --build), one after the other, TEST_JOBS at a time at nice
+# 5, by a worker of their own, taking the CPU time the tests leave idle;
+# each variant's tests wait for its build. (Before any test, one after the
+# other, the two took some 70 s of a CI run, 47 s and 23 s; one make over
+# the three builds, sharing the job slots, was slower: 273 s against
+# 227 s, at load 5.)
 # The libFuzzer targets that tests/integration/fuzz.sh runs (`make fuzz`)
 # are built with the native build when clang is there: their one long clang
 # compile (some 25 s of CPU) then shares the job slots with the native

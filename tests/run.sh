@@ -13,12 +13,13 @@
 # COMMON.md), so they do not meet. A script with a line "# tier: serial"
 # runs alone, after the others. TEST_JOBS=1: one at a time.
 # tests/run.sh --build (`make check`, after the native build): the
-# ASan+UBSan and the POSIX-only builds are steps of the pool too (at nice
-# 5, make -s -jTEST_JOBS), one after the other, the first to start, and the
-# steps of a variant wait for its build: the tests beside them use the CPU
-# time that a build before any test left idle (a test step waits on files,
-# sockets and sleeps some of its time). A failed build fails the steps
-# that wait for it (not run), the POSIX-only build included.
+# ASan+UBSan and the POSIX-only builds run beside the TEST_JOBS workers,
+# one after the other, by a worker of their own (at nice 5, make -s
+# -jTEST_JOBS), and the steps of a variant wait for its build: the builds
+# take the CPU time the tests leave idle (a test step waits on files,
+# sockets and sleeps some of its time) instead of 70 s before any test.
+# A failed build fails the steps that wait for it (not run), the
+# POSIX-only build included.
 # A failing step's whole output is kept in $FAILED_LOGS (/tmp).
 cd "$(dirname "$0")/.." || exit 2
 fast=0 build=0
@@ -84,10 +85,12 @@ done_mark() { printf '%s/done.%s' "$log" "$(printf '%s' "$1" | tr -c 'A-Za-z0-9.
 # the first one it may start with mkdir, atomic; a step whose AFTER has not
 # ended is passed over, and taken once it has), each step's output in a
 # file of its own; then every step is reported in queue order. A step
-# whose AFTER failed is not run: it fails, naming it.
+# whose AFTER failed is not run: it fails, naming it. The build/* steps
+# (--build) are taken by one more worker (w = -1) of their own, beside.
 run_queue() {
 	[ -s "$log/queue" ] || return 0
 	w=0
+	grep -q '^build/' "$log/queue" && w=-1
 	while [ $w -lt "$TEST_JOBS" ]; do
 		(
 			trap - EXIT
@@ -95,6 +98,7 @@ run_queue() {
 				i=0 took=0 waiting=0
 				while IFS='	' read -r name cmd after; do
 					i=$((i + 1))
+					case $name in build/*) [ $w = -1 ] || continue ;; *) [ $w = -1 ] && continue ;; esac
 					[ -e "$log/claim.$i" ] && continue
 					if [ -n "$after" ] && [ ! -s "$(done_mark "$after")" ]; then waiting=1; continue; fi
 					mkdir "$log/claim.$i" 2>/dev/null || continue

@@ -3,7 +3,8 @@
 # corpus kept in fuzz/corpus, and of the job file reader (fuzz/fuzz_jobfile.c,
 # fuzz/corpus-jobfile): `make -j2 fuzz`, FUZZ_SECONDS (20 here) each, the two
 # at once (one a CPU). Any crash, leak or undefined behaviour fails it;
-# skipped without clang.
+# skipped without clang. Under `make check` the two targets are already
+# built (with the native build, Makefile): make finds them up to date.
 # tier: serial (it builds build/fuzz with make beside the tree: run alone, as it failed once in
 # 2 s beside the other steps in a fresh-clone CI run, 2026-12-04, without a log of why)
 . "$(dirname "$0")/lib.sh"

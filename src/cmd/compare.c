@@ -26,10 +26,14 @@ static void usage(FILE *f, const struct opt *opts)
 		"Compare result B (and C ...) with the baseline A. The word per bench, which\n"
 		"decides the exit code, comes from the repetitions (`run -r K`, each a fresh\n"
 		"worker): Welch's t-test of the repetitions' mean log median, over the whole\n"
-		"sweep and over its top third; slower or faster when the change is beyond the\n"
-		"threshold and significant, noisy when it is not confirmed, same within the\n"
-		"threshold. Each bench is judged on its change beyond the run shift (the\n"
-		"median change of all benches) when the machine-speed probe moved with it\n"
+		"sweep and over its top third, each repetition's level adjusted for the\n"
+		"machine-speed probe's page-fault time around its points (the slope of the\n"
+		"bench's cost on it within each side; --no-probe-adjust: as measured, for\n"
+		"systems that differ in their page-fault path); slower or faster when the\n"
+		"change is beyond the threshold and significant, noisy when it is not\n"
+		"confirmed, same within the threshold. Each bench is judged on its change\n"
+		"beyond the run shift (the median change of all benches) when the\n"
+		"machine-speed probe moved with it\n"
 		"(within 15%%: the machine's speed); a shift beyond the probe is the\n"
 		"system's, kept, and when B is slower a regression (--keep-shift: never\n"
 		"taken off). Significant is over the family of the compare's benches: their\n"
@@ -300,7 +304,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 {
 	const char *dbspec = NULL, *format = "text";
 	double threshold = 5, alpha = 0.01;
-	int help = 0, strict = 0, floor_on = 0, keep_shift = 0, unpaired = 0;
+	int help = 0, strict = 0, floor_on = 0, keep_shift = 0, unpaired = 0, no_padj = 0;
 	uint64_t min_reps = 3, floor_runs = 3;
 	double floor_k = 3, decisive = 0;
 	struct fleet_sel sel = {0};
@@ -328,6 +332,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 		{"decisive", 0, OPT_DOUBLE, "F", "a change of F times or more at the top of the sweep, every repetition beyond every other side's, is called with any repetitions (default 6, more when the history's spread says so)", 1.01, 1e6, NULL, &decisive, NULL},
 		{"keep-shift", 0, OPT_FLAG, NULL, "judge each bench on its whole change, not its change beyond the run shift (the median change of all benches)", 0, 0, NULL, &keep_shift, NULL},
 		{"unpaired", 0, OPT_FLAG, NULL, "the two sides of one --ab run: test them as two independent runs (Welch's test, the run shift), not on their pairs", 0, 0, NULL, &unpaired, NULL},
+		{"no-probe-adjust", 0, OPT_FLAG, NULL, "take each repetition's level as measured, not adjusted for the machine-speed probe's page-fault time around its points (docs/compare.md: when the systems compared differ in their page-fault path)", 0, 0, NULL, &no_padj, NULL},
 		{"history-from", 0, OPT_LIST, "RESULT", "earlier results of B's host to take the run-to-run spread from instead of the history database (repeatable, up to 32)", 0, 0, NULL, &hist, NULL},
 		{"noise-floor", 0, OPT_FLAG, NULL, "also demand a change beyond the run-to-run spread of earlier runs in the history", 0, 0, NULL, &floor_on, NULL},
 		{"floor-k", 0, OPT_DOUBLE, "K", "with --noise-floor: the floor is K times the spread (default 3)", 0.1, 1000, NULL, &floor_k, NULL},
@@ -359,7 +364,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 	if (sel.latest) {
 		struct cmp_opts fo = {.threshold = threshold / 100, .alpha = alpha,
 				      .min_reps = (int)min_reps, .strict = strict, .decisive = decisive,
-				      .keep_shift = keep_shift, .unpaired = unpaired};
+				      .keep_shift = keep_shift, .unpaired = unpaired, .no_probe_adjust = no_padj};
 		return compare_fleet(&sel, dbspec, &fo, !strcmp(format, "json"));
 	}
 	if (npos < 2 && !ab) {
@@ -387,7 +392,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 	}
 	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha, .min_reps = (int)min_reps,
 			     .strict = strict, .decisive = decisive, .keep_shift = keep_shift,
-			     .unpaired = unpaired};
+			     .unpaired = unpaired, .no_probe_adjust = no_padj};
 	struct noise_set given = {0}; /* --history-from: the same spread for every candidate */
 	rc = compare_given_noise(&hist, dbspec, &given);
 	if (rc)

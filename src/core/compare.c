@@ -346,24 +346,109 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
 	return v;
 }
 
-/* A repetition's level: the mean over ns[from..to) of ln(median). */
-static double rep_level(const struct repetition *r, const uint64_t *ns, int from, int to)
+/* The machine-speed probe's page-fault time read after repetition r's
+ * point at n (ln ns), or NAN. */
+static double rep_fault(const struct repetition *r, uint64_t n)
 {
-	double sum = 0;
-	for (int i = from; i < to; i++)
+	for (int i = 0; i < r->npts; i++)
+		if (r->pts[i].n == n)
+			return r->pts[i].has_probe && r->pts[i].probe[1].ns[PROBE_FAULT] > 0
+				       ? log(r->pts[i].probe[1].ns[PROBE_FAULT])
+				       : NAN;
+	return NAN;
+}
+
+/* The probe adjustment of one bench's levels (docs/compare.md,
+ * "Probe-adjusted levels"): level - beta * (the repetition's mean ln
+ * page-fault time over the same N - ref); beta 0: none. */
+struct padj {
+	double beta, ref;
+};
+
+/* A repetition's level: the mean over ns[from..to) of ln(median), less
+ * the probe adjustment (NULL: none). */
+static double rep_level(const struct repetition *r, const uint64_t *ns, int from, int to,
+			const struct padj *pa)
+{
+	double sum = 0, pf = 0;
+	for (int i = from; i < to; i++) {
 		sum += log(rep_p50(r, ns[i]));
-	return sum / (to - from);
+		pf += pa && pa->beta > 0 ? rep_fault(r, ns[i]) : 0;
+	}
+	double lv = sum / (to - from);
+	if (pa && pa->beta > 0 && isfinite(pf))
+		lv -= pa->beta * (pf / (to - from) - pa->ref);
+	return lv;
 }
 
 /* The level of each repetition that measured every one of ns[0..nn). */
 static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, int from, int to,
-		      double *out)
+		      const struct padj *pa, double *out)
 {
 	int k = 0;
 	for (int r = 0; r < b->nreps; r++)
 		if (rep_whole(&b->reps[r], ns, nn))
-			out[k++] = rep_level(&b->reps[r], ns, from, to);
+			out[k++] = rep_level(&b->reps[r], ns, from, to, pa);
 	return k;
+}
+
+/* The median of v[0..k) (reordered), k > 0. */
+static double median_of(double *v, int k)
+{
+	qsort(v, (size_t)k, sizeof(double), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+#define PADJ_MAX_REPS 64
+#define PADJ_MIN_DEV 6	/* deviations to estimate the slope from */
+#define PADJ_MAX_BETA 2.0
+
+/* The probe adjustment of a bench: beta, the slope of ln cost on ln
+ * page-fault time within each side (per N, each repetition's deviation
+ * from its side's median at that N, both ways; least squares through the
+ * origin over every side, N and repetition, clamped to [0, PADJ_MAX_BETA]),
+ * so that a change between the sides does not enter it; ref, the mean ln
+ * fault time over both sides. beta 0 (no adjustment) when a point lacks
+ * the probe or there are too few deviations. */
+static struct padj probe_adjust(const struct bench_result *ba, const struct bench_result *bb,
+				const uint64_t *ns, int nn)
+{
+	struct padj pa = {0, 0};
+	double sxy = 0, sxx = 0, all = 0, c[PADJ_MAX_REPS], q[PADJ_MAX_REPS], cs[PADJ_MAX_REPS],
+	       qs[PADJ_MAX_REPS];
+	int m = 0, na = 0;
+	const struct bench_result *sides[2] = {ba, bb};
+	for (int sd = 0; sd < 2; sd++)
+		for (int i = 0; i < nn; i++) {
+			int k = 0;
+			for (int r = 0; r < sides[sd]->nreps && k < PADJ_MAX_REPS; r++) {
+				const struct repetition *rp = &sides[sd]->reps[r];
+				if (!rep_whole(rp, ns, nn))
+					continue;
+				c[k] = log(rep_p50(rp, ns[i]));
+				q[k] = rep_fault(rp, ns[i]);
+				if (!isfinite(q[k]) || !isfinite(c[k]))
+					return pa;
+				all += q[k];
+				na++;
+				k++;
+			}
+			if (k < 2)
+				continue;
+			memcpy(cs, c, (size_t)k * sizeof(double));
+			memcpy(qs, q, (size_t)k * sizeof(double));
+			double mc = median_of(cs, k), mq = median_of(qs, k);
+			for (int j = 0; j < k; j++) {
+				sxy += (q[j] - mq) * (c[j] - mc);
+				sxx += (q[j] - mq) * (q[j] - mq);
+				m++;
+			}
+		}
+	if (m < PADJ_MIN_DEV || !(sxx > 0) || !na)
+		return pa;
+	pa.beta = fmin(PADJ_MAX_BETA, fmax(0, sxy / sxx));
+	pa.ref = all / na;
+	return pa;
 }
 
 int compare_ab_paired(const struct run_result *a, const struct run_result *b)
@@ -380,7 +465,8 @@ int compare_ab_paired(const struct run_result *a, const struct run_result *b)
  * of the pairs both sides measured whole; the count written to d (room
  * for ba->nreps). */
 static int pair_diffs(const struct bench_result *ba, const struct bench_result *bb,
-		      const uint64_t *ns, int nn, int from, int to, double *d, int *afirst)
+		      const uint64_t *ns, int nn, int from, int to, const struct padj *pa, double *d,
+		      int *afirst)
 {
 	int k = 0;
 	for (int i = 0; i < ba->nreps; i++) {
@@ -392,7 +478,7 @@ static int pair_diffs(const struct bench_result *ba, const struct bench_result *
 			if (rb->ab_pair == ra->ab_pair && rep_whole(rb, ns, nn)) {
 				if (afirst)
 					afirst[k] = ra->ab_order == 1;
-				d[k++] = rep_level(rb, ns, from, to) - rep_level(ra, ns, from, to);
+				d[k++] = rep_level(rb, ns, from, to, pa) - rep_level(ra, ns, from, to, pa);
 				break;
 			}
 		}
@@ -459,6 +545,10 @@ struct rep_res {
 	/* the second run's effect in a pair: half of (mean d where A ran first
 	 * - mean d where B did), log; NAN without both orders */
 	double order_eff;
+	/* the probe adjustment (beta 0: none) and the sides' mean ln
+	 * page-fault time (NAN without probes) */
+	struct padj pa;
+	double fault_a, fault_b;
 	struct cmp_welch sw, st;
 	double ps, pt; /* the p of sweep and top with the run-effect scale */
 	double p;      /* the bench's: 2 x the smaller of ps and pt when two */
@@ -487,8 +577,20 @@ static void range(const double *x, int k, double *lo, double *hi)
 
 /* The levels over every common N (a change of the whole sweep) and over
  * its top third, at least 2 points (growth that only shows at large N). */
+/* The mean ln page-fault time over a side's whole repetitions and ns, or
+ * NAN when a point lacks the probe. */
+static double side_fault(const struct bench_result *b, const uint64_t *ns, int nn)
+{
+	double sum = 0;
+	int k = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; rep_whole(&b->reps[r], ns, nn) && i < nn; i++, k++)
+			sum += rep_fault(&b->reps[r], ns[i]);
+	return k ? sum / k : NAN;
+}
+
 static void rep_stats(const struct bench_result *ba, const struct bench_result *bb,
-		      const uint64_t *ns, int nn, int paired, struct rep_res *r)
+		      const uint64_t *ns, int nn, int paired, int adjust, struct rep_res *r)
 {
 	double *la = calloc((size_t)ba->nreps + 1, sizeof(double));
 	double *lb = calloc((size_t)bb->nreps + 1, sizeof(double));
@@ -500,28 +602,32 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
 	r->two = from > 0;
 	r->nn = nn;
-	r->ka = rep_levels(ba, ns, nn, 0, nn, la);
-	r->kb = rep_levels(bb, ns, nn, 0, nn, lb);
+	r->pa = adjust ? probe_adjust(ba, bb, ns, nn) : (struct padj){0, 0};
+	const struct padj *pa = &r->pa;
+	r->fault_a = side_fault(ba, ns, nn);
+	r->fault_b = side_fault(bb, ns, nn);
+	r->ka = rep_levels(ba, ns, nn, 0, nn, pa, la);
+	r->kb = rep_levels(bb, ns, nn, 0, nn, pa, lb);
 	cmp_welch(la, r->ka, lb, r->kb, &r->sw);
 	range(la, r->ka, &r->amin[0], &r->amax[0]);
 	range(lb, r->kb, &r->bmin[0], &r->bmax[0]);
 	if (r->two) {
-		rep_levels(ba, ns, nn, from, nn, la);
-		rep_levels(bb, ns, nn, from, nn, lb);
+		rep_levels(ba, ns, nn, from, nn, pa, la);
+		rep_levels(bb, ns, nn, from, nn, pa, lb);
 		cmp_welch(la, r->ka, lb, r->kb, &r->st);
 		range(la, r->ka, &r->amin[1], &r->amax[1]);
 		range(lb, r->kb, &r->bmin[1], &r->bmax[1]);
 	}
 	int t2 = nn >= 2 ? nn - 2 : 0;
-	rep_levels(ba, ns, nn, t2, nn, la);
-	rep_levels(bb, ns, nn, t2, nn, lb);
+	rep_levels(ba, ns, nn, t2, nn, pa, la);
+	rep_levels(bb, ns, nn, t2, nn, pa, lb);
 	cmp_welch(la, r->ka, lb, r->kb, &r->s2);
 	range(la, r->ka, &r->amin[2], &r->amax[2]);
 	range(lb, r->kb, &r->bmin[2], &r->bmax[2]);
 	r->lv = r->ka > 0 && r->kb > 0;
 	/* compare --ab: the same levels, tested pair by pair (la has room) */
 	int *af = paired ? calloc((size_t)ba->nreps + 1, sizeof(int)) : NULL;
-	int np = af ? pair_diffs(ba, bb, ns, nn, 0, nn, la, af) : 0;
+	int np = af ? pair_diffs(ba, bb, ns, nn, 0, nn, pa, la, af) : 0;
 	r->order_eff = NAN;
 	if (np >= 2) {
 		r->paired = 1;
@@ -536,7 +642,7 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 		if (n1 && n2)
 			r->order_eff = (s1 / n1 - s2 / n2) / 2;
 		if (r->two) {
-			pair_diffs(ba, bb, ns, nn, from, nn, la, NULL);
+			pair_diffs(ba, bb, ns, nn, from, nn, pa, la, NULL);
 			cmp_paired(la, np, &r->st);
 		}
 	}
@@ -708,6 +814,13 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 		json_object_set_new(*out, "pairs", r->paired ? json_integer(r->pairs) : json_null());
 		if (r->paired) /* what running second in a pair did (the order alternates) */
 			json_object_set_new(*out, "second_run_pct", num(100 * expm1(r->order_eff)));
+		/* the levels adjusted for the page-fault probe: by how much per
+		 * unit of ln fault time, and how far the sides' fault times
+		 * were apart (a change the adjustment took off) */
+		json_object_set_new(*out, "probe_adjust",
+				    r->pa.beta > 0 ? json_pack("{s:f,s:o}", "beta", r->pa.beta, "fault_change_pct",
+							       num(100 * expm1(r->fault_b - r->fault_a)))
+						   : json_null());
 	}
 	/* the power: the change (one bench's, the others unchanged: Holm's
 	 * first step, alpha / m, halved for two tests) this test finds 9 times
@@ -1170,7 +1283,7 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 			continue;
 		uint64_t *ns = common_n(ba, bb, &nn);
 		if (ns && nn > 0)
-			rep_stats(ba, bb, ns, nn, paired, &rr[i]);
+			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, &rr[i]);
 		rr[i].ok = rr[i].lv && (rr[i].paired ? rr[i].pairs >= need
 						     : rr[i].ka >= need && rr[i].kb >= need);
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);

@@ -47,6 +47,10 @@ struct cmp_opts {
 	 * independent runs (Welch's test and the run-shift logic), not on
 	 * their pairs */
 	int unpaired;
+	/* --no-probe-adjust: take each repetition's level as measured; by
+	 * default it is adjusted for the machine-speed probe's page-fault
+	 * time around its points (docs/compare.md, "Probe-adjusted levels") */
+	int no_probe_adjust;
 };
 
 /* The decisive factor (docs/compare.md, "A large change"): the default,

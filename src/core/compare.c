@@ -1448,6 +1448,17 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	}
 	free(ca);
 	free(cb);
+	/* the probe adjustment took off the sides' page-fault difference
+	 * times each bench's slope: named when the sides' fault times were
+	 * apart (docs/compare.md, "Probe-adjusted levels") */
+	double fsum = 0, bsum = 0;
+	int fk = 0;
+	for (int i = 0; i < a->nbenches; i++)
+		if (rr[i].pa.on && rr[i].pa.beta > 0 && isfinite(rr[i].fault_b - rr[i].fault_a)) {
+			fsum += rr[i].fault_b - rr[i].fault_a;
+			bsum += rr[i].pa.beta;
+			fk++;
+		}
 	free(rr);
 	*regression = t.regression;
 	/* what the two runs did differently that moves costs without the system
@@ -1461,6 +1472,13 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							    ia, ib));
 	conditions(a, b, caveats);
 	shift_caveats(&sh, &fm, caveats);
+	if (fk && fabs(fsum / fk) >= log(1 + CMP_PROBE_FAULT_APART))
+		json_array_append_new(caveats,
+				      json_sprintf("the machine-speed probe's page-fault time was %+.0f%% on B's "
+						   "side against A's: %d bench%s had their levels adjusted for it "
+						   "(mean slope %.2f); if the systems differ in their page-fault "
+						   "path, compare with --no-probe-adjust",
+						   100 * expm1(fsum / fk), fk, fk == 1 ? "" : "es", bsum / fk));
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,

@@ -12,10 +12,18 @@
 # test has its own scratch directory, database, names and ports (lib.sh,
 # COMMON.md), so they do not meet. A script with a line "# tier: serial"
 # runs alone, after the others. TEST_JOBS=1: one at a time.
+# tests/run.sh --build (`make check`, after the native build): the
+# ASan+UBSan and the POSIX-only builds run beside the TEST_JOBS workers,
+# one after the other, by a worker of their own (at nice 5, make -s
+# -jTEST_JOBS), and the steps of a variant wait for its build: the builds
+# take the CPU time the tests leave idle (a test step waits on files,
+# sockets and sleeps some of its time) instead of 70 s before any test.
+# A failed build fails the steps that wait for it (not run), the
+# POSIX-only build included.
 # A failing step's whole output is kept in $FAILED_LOGS (/tmp).
 cd "$(dirname "$0")/.." || exit 2
-fast=0
-[ "${1:-}" = --fast ] && fast=1
+fast=0 build=0
+case ${1:-} in --fast) fast=1 ;; --build) build=1 ;; esac
 passed=0; failed=0; skipped=0
 log=$(mktemp -d /tmp/scalebench-tests.XXXXXX)
 trap 'rm -rf "$log"' EXIT
@@ -64,45 +72,82 @@ run() {
 	report "$name" "$log/out" $rc $(( $(date +%s) - t0 ))
 }
 
-# queue NAME 'CMD': a step for the pool (run_queue); CMD is a shell command
-# line, quoted as such (no tab or newline)
+# queue NAME 'CMD' [AFTER]: a step for the pool (run_queue); CMD is a shell
+# command line, quoted as such (no tab or newline); AFTER, the name of a
+# step that must end before this one starts (its build)
 queue() {
-	printf '%s\t%s\n' "$1" "$2" >>"$log/queue"
+	printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$log/queue"
 }
+# done_mark NAME: the file that holds a finished step's exit status
+done_mark() { printf '%s/done.%s' "$log" "$(printf '%s' "$1" | tr -c 'A-Za-z0-9._-' _)"; }
 
 # run_queue: TEST_JOBS workers take the queued steps in order (each claims
-# the next one with mkdir, atomic), each step's output in a file of its
-# own; then every step is reported in queue order.
+# the first one it may start with mkdir, atomic; a step whose AFTER has not
+# ended is passed over, and taken once it has), each step's output in a
+# file of its own; then every step is reported in queue order. A step
+# whose AFTER failed is not run: it fails, naming it. The build/* steps
+# (--build) are taken by one more worker (w = -1) of their own, beside.
 run_queue() {
 	[ -s "$log/queue" ] || return 0
 	w=0
+	grep -q '^build/' "$log/queue" && w=-1
 	while [ $w -lt "$TEST_JOBS" ]; do
 		(
 			trap - EXIT
-			i=0
-			while IFS='	' read -r name cmd; do
-				i=$((i + 1))
-				mkdir "$log/claim.$i" 2>/dev/null || continue
-				t0=$(date +%s)
-				eval "timeout -k 10 \"\$STEP_TIMEOUT\" $cmd" >"$log/q$i.out" 2>&1 </dev/null
-				echo "$? $(( $(date +%s) - t0 ))" >"$log/q$i.rc"
-			done <"$log/queue"
+			while :; do
+				i=0 took=0 waiting=0
+				while IFS='	' read -r name cmd after; do
+					i=$((i + 1))
+					case $name in build/*) [ $w = -1 ] || continue ;; *) [ $w = -1 ] && continue ;; esac
+					[ -e "$log/claim.$i" ] && continue
+					if [ -n "$after" ] && [ ! -s "$(done_mark "$after")" ]; then waiting=1; continue; fi
+					mkdir "$log/claim.$i" 2>/dev/null || continue
+					took=1
+					t0=$(date +%s)
+					if [ -n "$after" ] && [ "$(cat "$(done_mark "$after")")" != 0 ]; then
+						echo "not ok - $name: not run ($after failed)" >"$log/q$i.out"; rc=1
+					else
+						eval "timeout -k 10 \"\$STEP_TIMEOUT\" $cmd" >"$log/q$i.out" 2>&1 </dev/null
+						rc=$?
+					fi
+					echo "$rc $(( $(date +%s) - t0 ))" >"$log/q$i.rc"
+					echo "$rc" >"$(done_mark "$name").tmp" && mv "$(done_mark "$name").tmp" "$(done_mark "$name")"
+					break # from the top again: the longest step that may start now
+				done <"$log/queue"
+				[ $took = 1 ] && continue
+				[ $waiting = 1 ] || break
+				sleep 1
+			done
 		) &
 		w=$((w + 1))
 	done
 	wait
 	i=0
-	while IFS='	' read -r name cmd; do
+	while IFS='	' read -r name cmd after; do
 		i=$((i + 1))
 		read -r rc secs <"$log/q$i.rc" || { rc=1; secs=0; }
 		report "$name" "$log/q$i.out" "$rc" "$secs"
 	done <"$log/queue"
-	rm -f "$log/queue" "$log"/q*.out "$log"/q*.rc; rm -rf "$log"/claim.*
+	rm -f "$log/queue" "$log"/q*.out "$log"/q*.rc "$log"/done.*; rm -rf "$log"/claim.*
 }
 
 variants="native native-san posix"
 [ $fast = 1 ] && variants=native
+# after VARIANT: the step that builds it (--build), which its steps wait for
+after() { [ $build = 1 ] && [ "$1" != native ] && echo "build/$1"; }
+if [ $build = 1 ]; then
+	queue build/native-san "nice -n 5 make -s -j$TEST_JOBS unit SANITIZE=address,undefined"
+	queue build/posix "nice -n 5 make -s -j$TEST_JOBS unit POSIX_ONLY=1" build/native-san
+fi
 for variant in $variants; do
+	if [ -n "$(after $variant)" ]; then
+		# not built yet: the programs its build makes, one per tests/unit/test_*.c
+		for c in tests/unit/test_*.c; do
+			t=build/$variant/tests/$(basename "$c" .c)
+			queue "unit/$variant/$(basename "$t")" "$t" "build/$variant"
+		done
+		continue
+	fi
 	for t in build/$variant/tests/test_*; do
 		[ -x "$t" ] && queue "unit/$variant/$(basename "$t")" "$t"
 	done
@@ -124,7 +169,7 @@ if [ $fast = 0 ]; then
 	# The same binary behaviours under the sanitizers and the POSIX-only build.
 	for variant in native-san posix; do
 		for t in cli quick_tmpdir sigint worker ulimit badinput io_benches placement params; do
-			queue "integration/$variant/$t" "env SB='$PWD/build/$variant/scalebench' SB_VARIANT=$variant sh tests/integration/$t.sh"
+			queue "integration/$variant/$t" "env SB='$PWD/build/$variant/scalebench' SB_VARIANT=$variant sh tests/integration/$t.sh" "$(after $variant)"
 		done
 	done
 	if [ -n "${VG:-}" ]; then
@@ -138,10 +183,11 @@ if [ $fast = 0 ]; then
 fi
 # The longest steps first (tests/durations: each step's wall time in a
 # full run; a step not listed counts 10 s), so that the workers end
-# together; steps of equal time in the order queued.
+# together; steps of equal time in the order queued. The builds (--build)
+# come first whatever their time: every step of their variant waits for them.
 if [ -s "$log/queue" ]; then
 	awk -F'\t' -v durs=tests/durations 'BEGIN { while ((getline l <durs) > 0) if (l !~ /^#/ && split(l, f, " ") == 2) dur[f[2]] = f[1] }
-		{ printf "%d\t%d\t%s\n", ($1 in dur) ? dur[$1] : 10, FNR, $0 }' "$log/queue" |
+		{ printf "%d\t%d\t%s\n", ($1 ~ /^build\//) ? 1000000 : ($1 in dur) ? dur[$1] : 10, FNR, $0 }' "$log/queue" |
 		sort -k1,1rn -k2,2n | cut -f3- >"$log/queue.sorted" && mv "$log/queue.sorted" "$log/queue"
 fi
 run_queue

@@ -362,6 +362,7 @@ static double rep_fault(const struct repetition *r, uint64_t n)
  * "Probe-adjusted levels"): level - beta * (the repetition's mean ln
  * page-fault time over the same N - ref); beta 0: none. */
 struct padj {
+	int on; /* estimated (every point has the probe) */
 	double beta, ref;
 };
 
@@ -413,7 +414,7 @@ static double median_of(double *v, int k)
 static struct padj probe_adjust(const struct bench_result *ba, const struct bench_result *bb,
 				const uint64_t *ns, int nn)
 {
-	struct padj pa = {0, 0};
+	struct padj pa = {0, 0, 0};
 	double sxy = 0, sxx = 0, all = 0, c[PADJ_MAX_REPS], q[PADJ_MAX_REPS], cs[PADJ_MAX_REPS],
 	       qs[PADJ_MAX_REPS];
 	int m = 0, na = 0;
@@ -446,6 +447,7 @@ static struct padj probe_adjust(const struct bench_result *ba, const struct benc
 		}
 	if (m < PADJ_MIN_DEV || !(sxx > 0) || !na)
 		return pa;
+	pa.on = 1;
 	pa.beta = fmin(PADJ_MAX_BETA, fmax(0, sxy / sxx));
 	pa.ref = all / na;
 	return pa;
@@ -602,7 +604,7 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
 	r->two = from > 0;
 	r->nn = nn;
-	r->pa = adjust ? probe_adjust(ba, bb, ns, nn) : (struct padj){0, 0};
+	r->pa = adjust ? probe_adjust(ba, bb, ns, nn) : (struct padj){0, 0, 0};
 	const struct padj *pa = &r->pa;
 	r->fault_a = side_fault(ba, ns, nn);
 	r->fault_b = side_fault(bb, ns, nn);
@@ -818,7 +820,7 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 		 * unit of ln fault time, and how far the sides' fault times
 		 * were apart (a change the adjustment took off) */
 		json_object_set_new(*out, "probe_adjust",
-				    r->pa.beta > 0 ? json_pack("{s:f,s:o}", "beta", r->pa.beta, "fault_change_pct",
+				    r->pa.on ? json_pack("{s:f,s:o}", "beta", r->pa.beta, "fault_change_pct",
 							       num(100 * expm1(r->fault_b - r->fault_a)))
 						   : json_null());
 	}
@@ -1446,6 +1448,17 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	}
 	free(ca);
 	free(cb);
+	/* the probe adjustment took off the sides' page-fault difference
+	 * times each bench's slope: named when the sides' fault times were
+	 * apart (docs/compare.md, "Probe-adjusted levels") */
+	double fsum = 0, bsum = 0;
+	int fk = 0;
+	for (int i = 0; i < a->nbenches; i++)
+		if (rr[i].pa.on && rr[i].pa.beta > 0 && isfinite(rr[i].fault_b - rr[i].fault_a)) {
+			fsum += rr[i].fault_b - rr[i].fault_a;
+			bsum += rr[i].pa.beta;
+			fk++;
+		}
 	free(rr);
 	*regression = t.regression;
 	/* what the two runs did differently that moves costs without the system
@@ -1459,6 +1472,13 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							    ia, ib));
 	conditions(a, b, caveats);
 	shift_caveats(&sh, &fm, caveats);
+	if (fk && fabs(fsum / fk) >= log(1 + CMP_PROBE_FAULT_APART))
+		json_array_append_new(caveats,
+				      json_sprintf("the machine-speed probe's page-fault time was %+.0f%% on B's "
+						   "side against A's: %d bench%s had their levels adjusted for it "
+						   "(mean slope %.2f); if the systems differ in their page-fault "
+						   "path, compare with --no-probe-adjust",
+						   100 * expm1(fsum / fk), fk, fk == 1 ? "" : "es", bsum / fk));
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,

@@ -56,6 +56,9 @@ struct cmp_opts {
 /* The decisive factor (docs/compare.md, "A large change"): the default,
  * raised by a history to exp(CMP_DECISIVE_SD x the bench's run-to-run
  * spread at the top of the sweep) when that is larger. */
+/* The sides' page-fault probe times this far apart (fraction) are named
+ * as a caveat when levels were adjusted for them. */
+#define CMP_PROBE_FAULT_APART 0.10
 #define CMP_DECISIVE_DEFAULT 6.0
 #define CMP_DECISIVE_SD 6.0
 /* The run shift (the median change of a compare's benches) is the

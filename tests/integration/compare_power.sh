@@ -23,6 +23,14 @@ for s in a b; do
 done
 "$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 --format json >"$T/aa.json" 2>/dev/null; rc=$?
 check "A/A: two runs of one build compared: exit 0" test $rc -eq 0
+# every point carries the machine-speed probe: each bench's levels are
+# adjusted for its page-fault time (docs/compare.md, "Probe-adjusted
+# levels"), and not with --no-probe-adjust
+check "A/A: each bench's repetition test says its probe adjustment" jtrue "$T/aa.json" \
+	"every(isinstance(b['repetition_test']['probe_adjust'], dict) and 0 <= b['repetition_test']['probe_adjust']['beta'] <= 2 for b in d['comparisons'][0]['benches'])"
+"$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 --no-probe-adjust --format json >"$T/aa-raw.json" 2>/dev/null
+check "--no-probe-adjust: none" jtrue "$T/aa-raw.json" \
+	"every(b['repetition_test']['probe_adjust'] is None for b in d['comparisons'][0]['benches'])"
 check "... every bench tested on its repetitions states its detectable change (90% power)" jtrue "$T/aa.json" \
 	"all(b['repetition_test'] and b['repetition_test']['detectable']['power'] == 0.9 and b['repetition_test']['detectable']['sweep_pct'] > 0 for b in d['comparisons'][0]['benches'])"
 # B with fs.stat slower by F in every sample: F from the A/A compare's own word

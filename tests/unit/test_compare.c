@@ -623,13 +623,23 @@ static void paired_tests(void)
  * of the fs benches' run-to-run spread), with 1% of other noise. A/A: no
  * exit 3 with the adjustment; bench 17 of B 1.25x slower: found by the
  * adjusted test, which the unadjusted one (--no-probe-adjust) misses. */
+static json_t *probed_last; /* the last compare's caveats (probed_many) */
+static int probed_many_on(uint64_t *seed, double mach_sd, double bmach, int shifted, double factor,
+			  int no_adjust, int *hit, int *slower);
+
 static int probed_many(uint64_t *seed, double mach_sd, int shifted, double factor, int no_adjust, int *hit,
 		       int *slower)
+{
+	return probed_many_on(seed, mach_sd, 1, shifted, factor, no_adjust, hit, slower);
+}
+
+static int probed_many_on(uint64_t *seed, double mach_sd, double bmach, int shifted, double factor,
+			  int no_adjust, int *hit, int *slower)
 {
 	static double la[3 * NB], lb[3 * NB], fa[3 * NB], fb[3 * NB];
 	for (int i = 0; i < 3 * NB; i++) {
 		fa[i] = exp(mach_sd * gauss(seed));
-		fb[i] = exp(mach_sd * gauss(seed));
+		fb[i] = bmach * exp(mach_sd * gauss(seed));
 		la[i] = fa[i] * exp(0.01 * gauss(seed));
 		lb[i] = fb[i] * exp(0.01 * gauss(seed)) * (i / 3 == shifted ? factor : 1);
 	}
@@ -655,10 +665,23 @@ static int probed_many(uint64_t *seed, double mach_sd, int shifted, double facto
 			      json_number_value(json_object_get(pa, "beta")));
 		}
 	}
+	json_decref(probed_last);
+	probed_last = json_incref(json_object_get(c, "caveats"));
 	json_decref(c);
 	result_free(&a);
 	result_free(&b);
 	return reg;
+}
+
+/* A caveat of the last probed compare that contains text. */
+static int probed_caveat(const char *text)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(probed_last, i, v)
+		if (strstr(json_string_value(v), text))
+			return 1;
+	return 0;
 }
 
 static void probe_adjust_tests(void)
@@ -682,6 +705,15 @@ static void probe_adjust_tests(void)
 	      hit_adj, trials);
 	CHECK(hit_raw < hit_adj, "... and by the unadjusted one (--no-probe-adjust) in %d of %d: fewer", hit_raw,
 	      trials);
+	CHECK(!probed_caveat("page-fault time"), "the sides' probes alike: no caveat on the adjustment");
+	/* B's whole run on a machine 30% slower, as its probe says: adjusted
+	 * away, and said */
+	int reg = probed_many_on(&seed, 0.05, 1.3, -1, 1, 0, &hit, &s);
+	CHECK(probed_caveat("page-fault time was +") && probed_caveat("on B's side against A's") && probed_caveat("--no-probe-adjust"),
+	      "B's probe 30%% slower: the caveat names it and --no-probe-adjust");
+	(void)reg;
+	json_decref(probed_last);
+	probed_last = NULL;
 }
 
 int main(void)

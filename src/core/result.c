@@ -30,6 +30,11 @@ const char *bench_status_name(enum bench_status s)
 	return (unsigned)s < 4 ? status_names[s] : "?";
 }
 
+int bench_makes_files(const char *name)
+{
+	return name && (!strncmp(name, "fs.", 3) || !strncmp(name, "work.", 5));
+}
+
 int bench_status_from_name(const char *s)
 {
 	for (int i = 0; i < 4; i++)

@@ -176,6 +176,10 @@ int bench_added_reps(const struct bench_result *b);
 const char *point_stop_name(enum point_stop s);
 int point_stop_from_name(const char *s);
 const char *bench_status_name(enum bench_status s);
+/* Whether a bench (by name) is of the families that make and delete files
+ * by the thousand in its scratch directory (fs, work): those whose
+ * figures the file system's recent deletions move (sys_fs_journal). */
+int bench_makes_files(const char *name);
 const char *axis_kind_name(int kind); /* "load", "concurrency", "size", "category" */
 int axis_kind_from_name(const char *s); /* inverse, -1 if unknown */
 int bench_status_from_name(const char *s);

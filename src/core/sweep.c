@@ -598,7 +598,7 @@ static void report(const struct sweep_opts *o, struct sweep_progress *pr)
  * it. */
 static void journal_note(struct bench_result *out, const struct bench *b, const char *dir)
 {
-	if ((strncmp(b->name, "fs.", 3) && strncmp(b->name, "work.", 5)) || sys_fs_journal(dir) != 0)
+	if (!bench_makes_files(b->name) || sys_fs_journal(dir) != 0)
 		return;
 	char type[32];
 	sys_fs_type(dir, type, sizeof(type));

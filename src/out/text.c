@@ -410,10 +410,8 @@ static void print_fs_condition(const struct run_result *r, FILE *f)
 	if (!json_is_false(json_object_get(fs, "journal")))
 		return;
 	int n = 0;
-	for (int i = 0; i < r->nbenches; i++) {
-		const char *nm = r->benches[i].name;
-		n += r->benches[i].status != BS_SKIPPED && (!strncmp(nm, "fs.", 3) || !strncmp(nm, "work.", 5));
-	}
+	for (int i = 0; i < r->nbenches; i++)
+		n += r->benches[i].status != BS_SKIPPED && bench_makes_files(r->benches[i].name);
 	if (!n)
 		return;
 	const char *t = json_string_value(json_object_get(fs, "type"));

@@ -209,10 +209,14 @@ if part 6; then
 	mkdir -p "$T/fv"
 	"$SB" run fs.fileserver --quick --profile --no-decide --dir "$T/fv" --no-db -q -o "$T/fv1.json" >/dev/null 2>"$T/fv1.err"
 	check "whole workload, --profile: exit 0" test $? -eq 0
-	# the largest N in its timed point; the smallest too, unless its point
-	# was short enough (two budgets) to be run again and profiled apart
-	check "whole workload, --profile: the largest N sampled in its timed point, no slowdown" jtrue "$T/fv1.json" \
-		"[p['n'] for p in ${FV}['profile']['points']] == [${FV}['repetitions'][0]['points'][0]['n'], ${FV}['repetitions'][-1]['points'][-1]['n']] and ${FV}['profile']['points'][-1].get('in_timed_point') is True and ${FV}['profile']['points'][-1]['slowdown'] is None and all(p['samples'] > 0 for p in ${FV}['profile']['points'])"
+	# each of the smallest and largest N sampled in its timed point (no
+	# slowdown), unless that point was short enough (at most two budgets,
+	# sweep.c) to be run again and profiled apart (a slowdown): the rule,
+	# not a guess at the machine's speed (fs.fileserver's largest point took
+	# 0.38-0.62 s against the 0.4 s line on this VM: the check that wanted
+	# it always inline failed in CI)
+	check "whole workload, --profile: the smallest and largest N sampled in their timed points, or apart when short" jtrue "$T/fv1.json" \
+		"[p['n'] for p in ${FV}['profile']['points']] == [${FV}['repetitions'][0]['points'][0]['n'], ${FV}['repetitions'][-1]['points'][-1]['n']] and all(p['samples'] > 0 for p in ${FV}['profile']['points']) and all((p.get('in_timed_point') is True and p['slowdown'] is None) if t['elapsed_s'] > 2 * d['options']['budget_s'] else (not p.get('in_timed_point') and p['slowdown'] is not None) for p, t in zip(${FV}['profile']['points'], [${FV}['repetitions'][-1]['points'][0], ${FV}['repetitions'][-1]['points'][-1]]))"
 	"$SB" run fs.fileserver --quick --profile-apart --no-decide --dir "$T/fv" --no-db -q -o "$T/fv2.json" >/dev/null 2>"$T/fv2.err"
 	check "whole workload, --profile-apart: exit 0" test $? -eq 0
 	check "whole workload, --profile-apart: profiled apart (not in the timed points, a slowdown each)" jtrue "$T/fv2.json" \

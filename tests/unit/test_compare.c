@@ -249,6 +249,22 @@ static json_t *whole_run(uint64_t *seed, double factor, int *reg)
 	return compare_many(la, lb, reg);
 }
 
+/* Of compare c's benches: *slower how many are called slower, *hit
+ * whether bench `shifted` (-1: none) is. */
+static void count_slower(json_t *c, int shifted, int *slower, int *hit)
+{
+	*slower = 0;
+	*hit = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(c, "benches"), i, v) {
+		int s = !strcmp(json_string_value(json_object_get(v, "word")), "slower");
+		*slower += s;
+		if ((int)i == shifted)
+			*hit = s;
+	}
+}
+
 /* One compare of two runs of NB benches: every bench of a run shifted by
  * its own run effect (sd run_sd, shared by the run's 3 repetitions), the
  * repetitions rep_sd apart within the run; bench `shifted` (-1: none) of
@@ -267,16 +283,7 @@ static int many(uint64_t *seed, double run_sd, double rep_sd, int shifted, doubl
 	}
 	int reg = -1;
 	json_t *c = compare_many(la, lb, &reg);
-	*slower = 0;
-	*hit = 0;
-	size_t i;
-	json_t *v;
-	json_array_foreach(json_object_get(c, "benches"), i, v) {
-		int s = !strcmp(json_string_value(json_object_get(v, "word")), "slower");
-		*slower += s;
-		if ((int)i == shifted)
-			*hit = s;
-	}
+	count_slower(c, shifted, slower, hit);
 	json_decref(c);
 	return reg;
 }
@@ -649,15 +656,10 @@ static int probed_many_on(uint64_t *seed, double mach_sd, double bmach, int shif
 	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .no_probe_adjust = no_adjust};
 	int reg = -1;
 	json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
-	*hit = 0;
-	*slower = 0;
+	count_slower(c, shifted, slower, hit);
 	size_t i;
 	json_t *v;
 	json_array_foreach(json_object_get(c, "benches"), i, v) {
-		int sl = !strcmp(json_string_value(json_object_get(v, "word")), "slower");
-		*slower += sl;
-		if ((int)i == shifted)
-			*hit = sl;
 		if (i == 0 && !no_adjust) {
 			json_t *pa = json_object_get(json_object_get(v, "repetition_test"), "probe_adjust");
 			CHECK(json_is_object(pa) && fabs(json_number_value(json_object_get(pa, "beta")) - 1) < 0.25,

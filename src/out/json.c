@@ -6,6 +6,7 @@
 #include "core/result.h"
 #include "out/result_io.h"
 #include "core/usage.h"
+#include "core/verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -222,6 +223,15 @@ json_t *bench_to_json(const struct bench_result *b)
 	int added = bench_added_reps(b);
 	if (added)
 		json_object_set_new(o, "added_repetitions", json_integer(added));
+	double *lvl = b->nreps >= 2 && b->axis_kind != 3 ? malloc((size_t)b->nreps * sizeof *lvl) : NULL;
+	if (lvl) { /* the level bench_fit took off each repetition before pooling */
+		bench_rep_levels(b, lvl);
+		json_t *a = json_array();
+		for (int r = 0; r < b->nreps; r++)
+			json_array_append_new(a, num(lvl[r]));
+		json_object_set_new(o, "rep_levels", a);
+		free(lvl);
+	}
 	struct unsteady u;
 	bench_unsteady(b, &u);
 	if (u.probed)

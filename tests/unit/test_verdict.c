@@ -47,6 +47,27 @@ static void rep(struct bench_result *b, struct hist *h, int npts, double g, int 
 	rep_fit(rp);
 }
 
+/* A repetition at a level: cost(n) = level * 3700 * (1 + slope * n) over
+ * ns[first .. first + npts - 1], with the same small wobble. */
+static void rep_lvl(struct bench_result *b, struct hist *h, int first, int npts, double slope,
+		    double level, int added)
+{
+	struct repetition *rp = bench_add_rep(b);
+	rp->added = added;
+	for (int i = first; i < first + npts; i++) {
+		struct point *p = rep_add_point(rp);
+		p->n = ns[i];
+		double c = level * 3700 * (1 + slope * (double)ns[i]) *
+			   (1 + 0.01 * ((i * 7) % 3 - 1));
+		stats_at(h, c, &p->st);
+		p->batch = 1;
+		p->samples = p->ops = p->st.count;
+		p->cpu_start = p->cpu_end = -1;
+		point_set_bins(p, h);
+	}
+	rep_fit(rp);
+}
+
 static void bench(struct bench_result *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -99,6 +120,64 @@ int main(void)
 	rep(&b, h, 13, 0.01, 0, 1, 0);
 	bench_fit(&b);
 	CHECK(!strstr(b.v.reason, "drift"), "-r 2: %s (%s)", growth_name(b.v.cls), b.v.reason);
+	bench_result_clear(&b);
+
+	/* Repetitions as blocks: a linear growth measured by the sweep at one
+	 * level and by a round 15% dearer over the seven cheapest N only (what
+	 * a round that ran out of time measures): the round's level is taken
+	 * off, the pooled verdict is the sweep's O(n) */
+	double lv[4];
+	bench(&b);
+	rep_lvl(&b, h, 0, 13, 0.001, 1.0, 0);
+	rep_lvl(&b, h, 0, 7, 0.001, 1.15, 1);
+	double worst = bench_rep_levels(&b, lv);
+	CHECK(fabs(lv[1] / lv[0] * 1.15 - 1) < 0.01 && fabs(worst - (sqrt(1.15) - 1)) < 0.01,
+	      "levels: round/sweep %.4f (1/1.15 = %.4f), largest %.4f", lv[1] / lv[0], 1 / 1.15,
+	      worst);
+	bench_fit(&b);
+	CHECK(b.v.cls == GROWTH_N, "levelled round, linear: %s (%s)", growth_name(b.v.cls),
+	      b.v.reason);
+	bench_result_clear(&b);
+
+	/* a constant, three repetitions at levels 1, 1.2 and 0.9 (three runs
+	 * of a VM's speed states): O(1), not noise */
+	bench(&b);
+	rep_lvl(&b, h, 0, 13, 0, 1.0, 0);
+	rep_lvl(&b, h, 0, 13, 0, 1.2, 0);
+	rep_lvl(&b, h, 0, 13, 0, 0.9, 0);
+	bench_rep_levels(&b, lv);
+	CHECK(fabs(lv[0] - 1) < 0.01 && fabs(lv[1] * 1.2 - 1) < 0.01 && fabs(lv[2] * 0.9 - 1) < 0.01,
+	      "three levels: %.4f %.4f %.4f (1, 1/1.2, 1/0.9)", lv[0], lv[1], lv[2]);
+	bench_fit(&b);
+	CHECK(b.v.cls == GROWTH_O1, "three levels, constant: %s (%s)", growth_name(b.v.cls),
+	      b.v.reason);
+	bench_result_clear(&b);
+
+	/* a constant, and two rounds at a faster moment (30% cheaper: this
+	 * VM's speed states differ by up to 1.4x) that measured only the seven
+	 * cheapest N: pooled as measured, two levels (unclear, "bimodal");
+	 * levelled, O(1) */
+	bench(&b);
+	rep_lvl(&b, h, 0, 13, 0, 1.0, 0);
+	rep_lvl(&b, h, 0, 7, 0, 0.7, 1);
+	rep_lvl(&b, h, 0, 7, 0, 0.7, 1);
+	bench_fit(&b);
+	CHECK(b.v.cls == GROWTH_O1, "faster partial rounds, constant: %s (%s)",
+	      growth_name(b.v.cls), b.v.reason);
+	bench_result_clear(&b);
+
+	/* a repetition sharing one N with the sweep keeps its level */
+	bench(&b);
+	rep_lvl(&b, h, 0, 13, 0, 1.0, 0);
+	rep_lvl(&b, h, 12, 1, 0, 1.3, 1);
+	CHECK(bench_rep_levels(&b, lv) == 0 && lv[0] == 1 && lv[1] == 1,
+	      "one shared N: levels %.4f %.4f", lv[0], lv[1]);
+	bench_result_clear(&b);
+
+	/* one repetition: nothing to level */
+	bench(&b);
+	rep_lvl(&b, h, 0, 13, 0, 1.0, 0);
+	CHECK(bench_rep_levels(&b, lv) == 0 && lv[0] == 1, "one repetition: level %.4f", lv[0]);
 	bench_result_clear(&b);
 
 	hist_free(h);

@@ -12,7 +12,9 @@
 # the two A runs beside it (the load drifts on a shared machine: neighbours
 # are the fairer reference), with the median of those. Also the profiled
 # points' own time in each B run (the sum of the benches' profile
-# overhead.wall_s) and its share of the run. ARGS adds options to both
+# overhead.wall_s) and its share of the run; last, per bench (its time
+# from its start to the next bench's), the mean B - A, its profiled
+# points and the rest, the TOP (8) benches that grew most. ARGS adds options to both
 # sides (for example ARGS=--no-decide: no repetitions added by --decide,
 # whose number varies from run to run and blurs the ratio); SB the binary
 # (./scalebench); KEEP=DIR keeps the results (DIR/a1.json, DIR/b2.json ...).
@@ -85,4 +87,41 @@ if pairs:
     med = s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2
     print("each B against the A runs beside it: %s; median %.3f (+%.0f%%)" %
           (", ".join("%.3f" % p for p in pairs), med, 100 * (med - 1)))
+
+# Where the B runs' extra time is, per bench: a bench's time runs from its
+# first repetition's start (started_s) to the next bench's (the last: to the
+# run's end), the mean over the A runs and over the B runs, and B's profiled
+# points (overhead.wall_s); the rest is what --profile added outside them.
+def per_bench(d):
+    bs, out = d["benches"], {}
+    for i, x in enumerate(bs):
+        s = (x.get("repetitions") or [{}])[0].get("started_s")
+        e = (bs[i + 1].get("repetitions") or [{}])[0].get("started_s") if i + 1 < len(bs) \
+            else d["duration_s"]
+        if s is None or e is None:
+            continue
+        key = x["name"] + ("[%s]" % ",".join("%s=%s" % kv for kv in sorted(x["params"].items()))
+                           if x.get("params") else "")
+        pw = ((x.get("profile") or {}).get("overhead") or {}).get("wall_s") or 0
+        out[key] = (e - s, pw)
+    return out
+runs = {r: per_bench(json.load(open(os.path.join(w, "%s%d.json" % ("a" if r % 2 else "b", r)))))
+        for r in t}
+ra = [runs[r] for r in runs if r % 2]
+rb = [runs[r] for r in runs if r % 2 == 0]
+def mean(xs):
+    return sum(xs) / len(xs) if xs else 0.0
+rows = []
+for k in ra[0]:
+    ta = mean([x[k][0] for x in ra if k in x])
+    tb = mean([x[k][0] for x in rb if k in x])
+    tp = mean([x[k][1] for x in rb if k in x])
+    rows.append((tb - ta, k, ta, tb, tp))
+rows.sort(reverse=True)
+tot = [sum(r[i] for r in rows) for i in (2, 3, 4)]
+print("per bench (means): A %.1f s, B %.1f s: +%.1f s, %.1f s of it the profiled points, %.1f s the rest"
+      % (tot[0], tot[1], tot[1] - tot[0], tot[2], tot[1] - tot[0] - tot[2]))
+for r in rows[:int(os.environ.get("TOP", "8"))]:
+    print("  %+6.2f s  %-56s A %6.2f  B %6.2f  profiled %5.2f  rest %+6.2f" %
+          (r[0], r[1], r[2], r[3], r[4], r[0] - r[4]))
 EOF

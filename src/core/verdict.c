@@ -512,14 +512,44 @@ static int extendable(const struct bench *b, const struct sweep_opts *so,
 	       br->axis_kind == AXIS_LOAD && !so->tasks;
 }
 
-/* The bench's N for the rounds: its series up to the sweeps' max_n, from
- * --min-n, without a baseline at N = 0 (not in the fit). */
+/* A sweep that ended on a limit the system set (ENOSPC, EMFILE, a
+ * process limit: failure kind "limit") still measured every N below it,
+ * and those points are its data, verdict included: its rounds stay below
+ * the limit. Returns the largest N measured when the sweeps ended so (some
+ * repetition failed, every failure a limit, none interrupted); else 0. */
+static uint64_t limit_top(const struct bench_result *br)
+{
+	uint64_t top = 0;
+	int limited = 0;
+	if (br->status != BS_FAILED)
+		return 0;
+	for (int r = 0; r < br->nreps; r++) {
+		const struct repetition *rp = &br->reps[r];
+		if (rp->interrupted || (rp->fail && strcmp(rp->fail->kind, "limit")))
+			return 0;
+		limited |= rp->fail != NULL;
+		for (int i = 0; i < rp->npts; i++)
+			top = rp->pts[i].n > top ? rp->pts[i].n : top;
+	}
+	return limited ? top : 0;
+}
+
+/* Can the rounds run: the sweeps ended as they should, or on a limit. */
+static int roundable(const struct bench_result *br)
+{
+	return br->status == BS_OK || limit_top(br) > 0;
+}
+
+/* The bench's N for the rounds: its series up to the sweeps' max_n (below
+ * a limit the sweep found: up to the largest N measured), from --min-n,
+ * without a baseline at N = 0 (not in the fit). */
 static int round_ns(const struct bench *b, const struct sweep_opts *so,
 		    const struct bench_result *br, uint64_t *ns, int cap)
 {
+	uint64_t lim = limit_top(br);
 	int np = sweep_series_for(b, br->max_n, ns, cap), k = 0;
 	for (int i = 0; i < np; i++)
-		if (ns[i] > 0 && ns[i] >= so->min_n)
+		if (ns[i] > 0 && ns[i] >= so->min_n && (!lim || ns[i] <= lim))
 			ns[k++] = ns[i];
 	return k;
 }
@@ -539,7 +569,7 @@ int verdict_undecided(const struct bench *b, const struct sweep_opts *so,
 {
 	uint64_t ns[64];
 	int np = round_ns(b, so, br, ns, 64);
-	return verdict_decides(b, so) && extendable(b, so, br) && br->status == BS_OK &&
+	return verdict_decides(b, so) && extendable(b, so, br) && roundable(br) &&
 	       rounds_can_settle(ns, np) && undecided(br);
 }
 
@@ -592,7 +622,7 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 	uint64_t ns[64];
 	int np = round_ns(b, so, br, ns, 64);
 	int why_kind = undecided(br);
-	if (!extendable(b, so, br) || !rounds_can_settle(ns, np) || br->status != BS_OK || !why_kind)
+	if (!extendable(b, so, br) || !rounds_can_settle(ns, np) || !roundable(br) || !why_kind)
 		return 0;
 	char why[300];
 	if (why_kind == 1)
@@ -676,13 +706,17 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 			break; /* settled; or the budget did not hold a whole round */
 	}
 	static const char *const times[] = {"", "once", "twice", "three times"};
+	char limtxt[80] = "";
+	if (limit_top(br))
+		snprintf(limtxt, sizeof(limtxt), ", up to N=%llu, below the limit the sweep met",
+			 (unsigned long long)limit_top(br));
 	uint64_t used = clock_ns() - t0;
 	if (ops->pool_ns)
 		*ops->pool_ns -= used < *ops->pool_ns ? used : *ops->pool_ns;
 	if (rounds)
 		bench_add_note(br, "verdict %s: %d more repetition%s, each N %s in shuffled order (%d "
-				   "points%s, %.1f s of %.1f s: %s the sweeps%s): now %s%s%s",
-			       why, rounds, rounds == 1 ? "" : "s", ops->how, points,
+				   "points%s%s, %.1f s of %.1f s: %s the sweeps%s): now %s%s%s",
+			       why, rounds, rounds == 1 ? "" : "s", ops->how, points, limtxt,
 			       skipped ? ", some N left out: they would not fit in the time left" : "",
 			       (double)used / 1e9, (double)cap / 1e9, times[mult],
 			       cap < own ? ", cut to what the run had left for rounds" : "",

@@ -36,7 +36,10 @@ for b in d["benches"]:
     se = v0.get("b_se_ns") or 0
     weak = grow and ((v0.get("growth_share") or 0) < 0.5 or (se > 0 and (v0.get("b_ns") or 0) / se < 8))
     tied = grow and "tie" in v0  # O(n) named, O(n log n) fitting as well
-    want = b.get("axis_kind", "load") == "load" and b["status"] == "ok" and (v0["class"] == "unclear" or weak or tied)
+    # a sweep that ended on a limit (ENOSPC...) measured every N below it: rounds too
+    fails = [r.get("failure") for r in reps if r.get("failure")]
+    limited = b["status"] == "failed" and fails and all(f.get("kind") == "limit" for f in fails)
+    want = b.get("axis_kind", "load") == "load" and (b["status"] == "ok" or limited) and (v0["class"] == "unclear" or weak or tied)
     added = [r for r in reps if r.get("added")]
     notes = [n for n in b["notes"] if "more repetition" in n and "shuffled order" in n]
     name = b["name"] + (("[" + b["variant"] + "]") if b.get("variant") else "")
@@ -156,4 +159,23 @@ fi
 "$SB" run net.request --max-n 20 -b 0.05 -p gap_wait=sleep --no-decide -q --no-db -o "$T/s.json" >/dev/null 2>&1
 check "net.request --no-decide: one repetition each, no note" jtrue "$T/s.json" \
 	"len(d['benches']) == 4 and every(len(b['repetitions']) == 1 and not any('verdict unclear after' in n for n in b['notes']) for b in d['benches'])"
+# a sweep that meets a limit the system sets (ENOSPC on a tmpfs of 1,500
+# inodes) keeps the points below it, and they may get rounds too, each N
+# at most the largest the sweep measured (root: a mount)
+if is_root && mkdir -p "$T/small" &&
+	mount -t tmpfs -o size=64m,nr_inodes=1500 sbtest-tmpfs "$T/small" 2>/dev/null; then
+	at_exit "umount '$T/small' 2>/dev/null || umount -l '$T/small'"
+	"$SB" run fs.stat fs.open fs.link --quick --dir "$T/small" -q --no-db -o "$T/l.json" >/dev/null 2>&1
+	check "a limit (ENOSPC, 1,500 inodes): every sweep failed on it, kind limit" jtrue "$T/l.json" \
+		"len(d['benches']) == 3 and every(b['status'] == 'failed' and b['repetitions'][0]['failure']['kind'] == 'limit' for b in d['benches'])"
+	check "... repetitions added exactly where the points below it were undecided, within the budget" rule "$T/l.json" 1
+	if jtrue "$T/l.json" "any(any(r.get('added') for r in b['repetitions']) for b in d['benches'])"; then
+		echo "ok - a limit: some sweep got rounds below it (the rule above was exercised)"
+		check "... no added point above the largest N the sweep measured; the note says so" jtrue "$T/l.json" \
+			"every(max(p['n'] for r in b['repetitions'] if r.get('added') for p in r['points']) <= max(p['n'] for p in b['repetitions'][0]['points']) and any('below the limit the sweep met' in n for n in b['notes']) for b in d['benches'] if any(r.get('added') for r in b['repetitions']))"
+	else
+		echo "skip - a limit: every sweep decided below it by itself (nothing to add this time)"
+	fi
+	check "... nothing left on the small tmpfs" empty_dir "$T/small"
+fi
 check "nothing left in the target" empty_dir "$T/target"

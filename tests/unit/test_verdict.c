@@ -10,7 +10,9 @@
 #include <string.h>
 #include "core/hist.h"
 #include "core/result.h"
+#include "core/sweep.h"
 #include "core/verdict.h"
+#include "bench/table.h"
 #include "t.h"
 
 static const uint64_t ns[13] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
@@ -65,6 +67,51 @@ static void rep_lvl(struct bench_result *b, struct hist *h, int first, int npts,
 		p->cpu_start = p->cpu_end = -1;
 		point_set_bins(p, h);
 	}
+	rep_fit(rp);
+}
+
+/* --decide's rounds, faked: each point at n costs 3700 ns flat; the
+ * largest n asked for is kept. */
+static uint64_t asked_max;
+static struct hist *fake_h;
+static int fake_point(void *ctx, uint64_t n, struct point *pt)
+{
+	(void)ctx;
+	asked_max = n > asked_max ? n : asked_max;
+	pt->n = n;
+	stats_at(fake_h, 3700, &pt->st);
+	pt->batch = 1;
+	pt->samples = pt->ops = pt->st.count;
+	pt->cpu_start = pt->cpu_end = -1;
+	point_set_bins(pt, fake_h);
+	return 0;
+}
+
+/* fs.create's sweep to 100,000 that met ENOSPC at 65,523 (a 256 MiB
+ * ext4): points to 50,000 on two levels (unclear), the failure of `kind`. */
+static void limited_sweep(struct bench_result *b, struct hist *h, const char *kind)
+{
+	static const uint64_t lns[15] = {1,   2,    5,    10,   20,    50,    100,  200,
+					 500, 1000, 2000, 5000, 10000, 20000, 50000};
+	memset(b, 0, sizeof(*b));
+	b->name = strdup("fs.create");
+	b->axis_kind = AXIS_LOAD;
+	b->max_n = 100000;
+	struct repetition *rp = bench_add_rep(b);
+	for (int i = 0; i < 15; i++) {
+		struct point *p = rep_add_point(rp);
+		p->n = lns[i];
+		stats_at(h, i % 2 ? 3700 : 5500, &p->st);
+		p->batch = 1;
+		p->samples = p->ops = p->st.count;
+		p->cpu_start = p->cpu_end = -1;
+		point_set_bins(p, h);
+	}
+	rp->fail = calloc(1, sizeof(*rp->fail));
+	snprintf(rp->fail->kind, sizeof(rp->fail->kind), "%s", kind);
+	snprintf(rp->fail->call, sizeof(rp->fail->call), "openat(O_CREAT|O_EXCL)");
+	rp->fail->n = 65523;
+	rp->fail->err = 28;
 	rep_fit(rp);
 }
 
@@ -179,6 +226,41 @@ int main(void)
 	rep_lvl(&b, h, 0, 13, 0, 1.0, 0);
 	CHECK(bench_rep_levels(&b, lv) == 0 && lv[0] == 1, "one repetition: level %.4f", lv[0]);
 	bench_result_clear(&b);
+
+	/* a sweep that met a limit (ENOSPC) is undecided like any other: its
+	 * rounds stay at or below the largest N it measured (50,000, not the
+	 * 100,000 of its series), and the note says so; a sweep that failed
+	 * otherwise gets none */
+	const struct bench *fc = bench_find("fs.create");
+	struct sweep_opts so;
+	memset(&so, 0, sizeof(so));
+	so.decide = 1;
+	fake_h = h;
+	CHECK(fc != NULL, "fs.create registered");
+	if (fc) {
+		limited_sweep(&b, h, "limit");
+		verdict_settle(&b, 1);
+		CHECK(b.status == BS_FAILED && b.v.cls == GROWTH_UNCLEAR && verdict_undecided(fc, &so, &b),
+		      "limit: failed, unclear (%s), undecided", b.v.reason);
+		struct verdict_ops ops = {NULL, fake_point, "faked", NULL};
+		asked_max = 0;
+		verdict_bench(fc, &so, &b, 1000000000ull, &ops);
+		int notes = 0;
+		for (int i = 0; i < b.nnotes; i++)
+			notes += strstr(b.notes[i], "up to N=50000, below the limit the sweep met") != NULL;
+		CHECK(b.nreps > 1 && asked_max == 50000 && notes == 1,
+		      "limit: %d repetitions, largest N asked %llu, note %d", b.nreps,
+		      (unsigned long long)asked_max, notes);
+		bench_result_clear(&b);
+
+		limited_sweep(&b, h, "error");
+		verdict_settle(&b, 1);
+		asked_max = 0;
+		verdict_bench(fc, &so, &b, 1000000000ull, &ops);
+		CHECK(!verdict_undecided(fc, &so, &b) && b.nreps == 1 && asked_max == 0,
+		      "an error, not a limit: no rounds (%d repetitions)", b.nreps);
+		bench_result_clear(&b);
+	}
 
 	hist_free(h);
 	return t_done("test_verdict");

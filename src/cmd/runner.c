@@ -777,10 +777,13 @@ static int settle_jobs(struct runner *rn, char *scratch, size_t len, struct rjob
 		rn->pg.last_point = 0;
 		struct sweep_opts so = rn->so;
 		verdict_settle(&rn->r.benches[j->idx], so.repeat); /* do rounds follow? */
-		if (rn->renew && verdict_undecided(j->b, &so, &rn->r.benches[j->idx]) && !*lost &&
-		    !reg_stop_requested() && renew_target(rn, scratch, len)) {
+		int fresh = rn->renew && verdict_undecided(j->b, &so, &rn->r.benches[j->idx]) &&
+			    !*lost && !reg_stop_requested();
+		if (fresh && renew_target(rn, scratch, len)) {
 			failed = 1;
 			*lost = 1;
+		} else if (fresh) {
+			so.fresh_rounds = 1;
 		}
 		if (*lost) {
 			so.decide = 0;

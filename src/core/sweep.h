@@ -32,6 +32,7 @@ struct sweep_opts {
 	double op_timeout_s;     /* one op longer than this is a failure */
 	int decide;              /* an undecided verdict: more repetitions, N shuffled (verdict.c) */
 	int no_decide;           /* not even for a bench with BENCH_DECIDE */
+	int fresh_rounds;        /* --decide's rounds run on a file system made for them (matrix --fresh) */
 	double max_latency_ns;   /* --max-latency (0: none), handed to the bench */
 	uint64_t tasks;          /* run --tasks: largest K (0: the load sweep); tasks.c */
 	int profile;             /* run --profile: profiled points in the last repetition (profile.h) */

@@ -11,6 +11,7 @@
 
 #include "core/clock.h"
 #include "core/registry.h"
+#include "sys/sys.h"
 
 /* ---- fits ---- */
 
@@ -634,6 +635,23 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 		snprintf(why, sizeof(why), "%s after the sweep on weak evidence (growth %.0f%% of the "
 			 "cost at n=%g, b/se %.1f)", growth_name(br->v.cls), 100 * br->v.growth_share,
 			 br->v.nmax, br->v.b_se > 0 ? br->v.b / br->v.b_se : 0.0);
+	/* A file system without a journal (ext2, ext4 -O ^has_journal) skips
+	 * the inodes freed in the last minute when it makes a file (docs/method.md,
+	 * "The scratch file system's memory"): a point measured afresh right
+	 * after the sweep's teardown measures those deletions, not N (fs.create
+	 * on ext2 without dir_index beside two hogs: the rounds' points at
+	 * 1,000-50,000 entries 0.5-5.5x the sweep's, the tie the sweep had
+	 * pooled into "unclear"). Unless the rounds have a file system of their
+	 * own (matrix --fresh), none. */
+	if (!so->fresh_rounds && so->scratch && bench_makes_files(b->name) &&
+	    sys_fs_journal(so->scratch) == 0) {
+		bench_add_note(br, "verdict %s: no repetitions added: the scratch file system has no "
+				   "journal, so points measured afresh within a minute of the sweep's "
+				   "deletions would measure those (docs/method.md, \"The scratch file "
+				   "system's memory\"); matrix --fresh gives the rounds a file system of "
+				   "their own", why);
+		return 0;
+	}
 	unsigned mult = budget_mult(so);
 	uint64_t own = mult * spent_ns, pool = ops->pool_ns ? *ops->pool_ns : UINT64_MAX;
 	if (pool < (uint64_t)1e8) { /* none left (a tenth of a second is no round) */

@@ -56,6 +56,22 @@ check "compare: the same journal is no caveat" sh -c '! grep -q "journal" "$1"' 
 "$SB" compare "$T/nj.json" "$T/shm.json" >"$T/shm.cmp" 2>&1
 check "compare: ext4 against tmpfs (no journal key) is no journal caveat" sh -c '! grep -q "caveat: scratch file system.s journal" "$1"' _ "$T/shm.cmp"
 
+# --decide (on by default without -r) gives no rounds to a bench that makes
+# files on the journal-less one: points measured afresh after the sweep's
+# deletions would measure those; an undecided verdict says so. A short
+# budget leaves some sweeps undecided.
+"$SB" run fs.create fs.stat fs.link fs.mkdir --dir "$T/d/nj" --max-n 200 --budget 0.01 -q --no-db \
+	-o "$T/njd.json" >"$T/njd.out" 2>&1
+check "no journal, --decide on: no repetitions added to a bench that makes files" jtrue "$T/njd.json" \
+	"len(d['benches']) == 4 and every(len(b['repetitions']) == 1 and 'added_repetitions' not in b for b in d['benches'])"
+check "... an unclear one says why" jtrue "$T/njd.json" \
+	"not any(b['verdict']['class'] == 'unclear' and not any('no repetitions added: the scratch file system has no journal' in n for n in b['notes']) for b in d['benches'])"
+if jtrue "$T/njd.json" "any(b['verdict']['class'] == 'unclear' for b in d['benches'])"; then
+	echo "ok - no journal: some sweep was unclear (the check above was exercised)"
+else
+	echo "skip - no journal: every sweep decided by itself this time"
+fi
+
 for fs in nj j shm; do
 	check "$fs: nothing left in the target" empty_dir "$T/d/$fs"
 done

@@ -518,3 +518,87 @@ char *fmt_ns(double ns, char *buf, size_t len)
 		snprintf(buf, len, "%.3g s", ns / 1e9);
 	return buf;
 }
+
+/* The cost the verdict fits at a point: the op's median, less its control's
+ * (NAN when it fits none there). */
+static double verdict_cost(const struct point *p)
+{
+	double c = p->has_ctl ? p->st.p50 - p->ctl.p50 : p->st.p50;
+	return p->n >= 1 && c > 0 ? c : NAN;
+}
+
+static double median_of(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof *x, cmp_dbl);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* Repetitions as blocks (docs/method.md, "Repetitions as blocks"): each
+ * repetition runs at the machine's speed of its moment, in a worker of its
+ * own, and the repetitions of one bench differ by a level (the whole sweep
+ * 10% dearer) far more than their points' own CIs say. Pooled as they are,
+ * those levels read as scatter (the reduced chi-square, and with it every
+ * b/se, inflated) or, when a --decide round measured only some N (the
+ * cheap ones, in the time left), as a change of shape. So the pooled fit
+ * takes each repetition's level off first: its offset is the median, over
+ * the N it shares with the reference repetition (the one with the most
+ * points), of ln(its cost / the reference's cost) at the same N, which the
+ * growth does not enter; a repetition sharing fewer than LEVEL_MIN_SHARED
+ * N keeps its level. The offsets are centred on their median, so the
+ * fitted costs stay on a middle repetition's level. Fills lvl[r] (the
+ * factor applied to repetition r's costs; 1 when not levelled) and
+ * returns the largest |factor - 1|. */
+#define LEVEL_MIN_SHARED 2
+double bench_rep_levels(const struct bench_result *b, double *lvl)
+{
+	int ref = -1, best = 0, maxn = 0;
+	for (int r = 0; r < b->nreps; r++) {
+		lvl[r] = 1;
+		int c = 0;
+		for (int i = 0; i < b->reps[r].npts; i++)
+			c += isfinite(verdict_cost(&b->reps[r].pts[i]));
+		if (c > best) {
+			best = c;
+			ref = r;
+		}
+		maxn = b->reps[r].npts > maxn ? b->reps[r].npts : maxn;
+	}
+	if (b->nreps < 2 || ref < 0)
+		return 0;
+	int nd = (maxn > b->nreps ? maxn : b->nreps) + 1;
+	double *d = malloc((size_t)nd * sizeof *d), *off = malloc((size_t)b->nreps * sizeof *off);
+	if (!d || !off) {
+		free(d);
+		free(off);
+		return 0;
+	}
+	const struct repetition *rf = &b->reps[ref];
+	for (int r = 0; r < b->nreps; r++) {
+		off[r] = 0;
+		if (r == ref)
+			continue;
+		int k = 0;
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			double c = verdict_cost(p);
+			if (!isfinite(c))
+				continue;
+			for (int j = 0; j < rf->npts; j++)
+				if (rf->pts[j].n == p->n && isfinite(verdict_cost(&rf->pts[j]))) {
+					d[k++] = log(c / verdict_cost(&rf->pts[j]));
+					break;
+				}
+		}
+		if (k >= LEVEL_MIN_SHARED)
+			off[r] = median_of(d, k);
+	}
+	memcpy(d, off, (size_t)b->nreps * sizeof *d);
+	double mid = median_of(d, b->nreps), worst = 0;
+	for (int r = 0; r < b->nreps; r++) {
+		lvl[r] = exp(mid - off[r]);
+		worst = fmax(worst, fabs(lvl[r] - 1));
+	}
+	free(d);
+	free(off);
+	return worst;
+}

@@ -172,6 +172,10 @@ struct unsteady {
 void bench_unsteady(const struct bench_result *b, struct unsteady *u);
 /* How many of b's repetitions --decide's rounds added (repetition.added). */
 int bench_added_reps(const struct bench_result *b);
+/* Each repetition's level against the others (docs/method.md, "Repetitions
+ * as blocks"): lvl[r] (b->nreps entries) is the factor bench_fit applies to
+ * repetition r's costs before pooling; returns the largest |lvl - 1|. */
+double bench_rep_levels(const struct bench_result *b, double *lvl);
 
 const char *point_stop_name(enum point_stop s);
 int point_stop_from_name(const char *s);

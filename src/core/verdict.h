@@ -55,10 +55,6 @@ void rep_fit(struct repetition *rep);
 /* The pooled verdict over all repetitions' points (and the throughput fit
  * of a concurrency axis, bench_usl, result.h). */
 void bench_fit(struct bench_result *b);
-/* Each repetition's level against the others (docs/method.md, "Repetitions
- * as blocks"): lvl[r] (b->nreps entries) is the factor bench_fit applies to
- * repetition r's costs before pooling; returns the largest |lvl - 1|. */
-double bench_rep_levels(const struct bench_result *b, double *lvl);
 /* After bench_fit: an unclear verdict whose points sit on two levels gets
  * a reason starting "bimodal: placement" (a side moved, or the levels ran
  * on other CPUs) or "bimodal" (same placement). 1 when it was bimodal. */

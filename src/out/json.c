@@ -6,7 +6,6 @@
 #include "core/result.h"
 #include "out/result_io.h"
 #include "core/usage.h"
-#include "core/verdict.h"
 
 #include <errno.h>
 #include <math.h>

@@ -26,6 +26,17 @@ static void stats_at(struct hist *h, double med, struct stats *s)
 	hist_summary(h, s);
 }
 
+/* A point at n whose samples sit around cost (+/- 1%). */
+static void fill_point(struct point *p, struct hist *h, uint64_t n, double cost)
+{
+	p->n = n;
+	stats_at(h, cost, &p->st);
+	p->batch = 1;
+	p->samples = p->ops = p->st.count;
+	p->cpu_start = p->cpu_end = -1;
+	point_set_bins(p, h);
+}
+
 /* A repetition over the first npts of ns, cost(n) = base * (1 + g ln n),
  * times up at the last `slow` points (a slow stretch late in a rising
  * sweep), with a small deterministic wobble so the fit has scatter. */
@@ -35,16 +46,10 @@ static void rep(struct bench_result *b, struct hist *h, int npts, double g, int 
 	struct repetition *rp = bench_add_rep(b);
 	rp->added = added;
 	for (int i = 0; i < npts; i++) {
-		struct point *p = rep_add_point(rp);
-		p->n = ns[i];
 		double c = 3700 * (1 + g * log((double)ns[i])) * (1 + 0.01 * ((i * 7 + added) % 3 - 1));
 		if (slow && i >= npts - slow) /* rising through the stretch to up */
 			c *= 1 + (up - 1) * (i - (npts - slow) + 1) / slow;
-		stats_at(h, c, &p->st);
-		p->batch = 1;
-		p->samples = p->ops = p->st.count;
-		p->cpu_start = p->cpu_end = -1;
-		point_set_bins(p, h);
+		fill_point(rep_add_point(rp), h, ns[i], c);
 	}
 	rep_fit(rp);
 }
@@ -57,15 +62,8 @@ static void rep_lvl(struct bench_result *b, struct hist *h, int first, int npts,
 	struct repetition *rp = bench_add_rep(b);
 	rp->added = added;
 	for (int i = first; i < first + npts; i++) {
-		struct point *p = rep_add_point(rp);
-		p->n = ns[i];
-		double c = level * 3700 * (1 + slope * (double)ns[i]) *
-			   (1 + 0.01 * ((i * 7) % 3 - 1));
-		stats_at(h, c, &p->st);
-		p->batch = 1;
-		p->samples = p->ops = p->st.count;
-		p->cpu_start = p->cpu_end = -1;
-		point_set_bins(p, h);
+		fill_point(rep_add_point(rp), h, ns[i],
+			   level * 3700 * (1 + slope * (double)ns[i]) * (1 + 0.01 * ((i * 7) % 3 - 1)));
 	}
 	rep_fit(rp);
 }
@@ -78,12 +76,7 @@ static int fake_point(void *ctx, uint64_t n, struct point *pt)
 {
 	(void)ctx;
 	asked_max = n > asked_max ? n : asked_max;
-	pt->n = n;
-	stats_at(fake_h, 3700, &pt->st);
-	pt->batch = 1;
-	pt->samples = pt->ops = pt->st.count;
-	pt->cpu_start = pt->cpu_end = -1;
-	point_set_bins(pt, fake_h);
+	fill_point(pt, fake_h, n, 3700);
 	return 0;
 }
 
@@ -98,15 +91,8 @@ static void limited_sweep(struct bench_result *b, struct hist *h, const char *ki
 	b->axis_kind = AXIS_LOAD;
 	b->max_n = 100000;
 	struct repetition *rp = bench_add_rep(b);
-	for (int i = 0; i < 15; i++) {
-		struct point *p = rep_add_point(rp);
-		p->n = lns[i];
-		stats_at(h, i % 2 ? 3700 : 5500, &p->st);
-		p->batch = 1;
-		p->samples = p->ops = p->st.count;
-		p->cpu_start = p->cpu_end = -1;
-		point_set_bins(p, h);
-	}
+	for (int i = 0; i < 15; i++)
+		fill_point(rep_add_point(rp), h, lns[i], i % 2 ? 3700 : 5500);
 	rp->fail = calloc(1, sizeof(*rp->fail));
 	snprintf(rp->fail->kind, sizeof(rp->fail->kind), "%s", kind);
 	snprintf(rp->fail->call, sizeof(rp->fail->call), "openat(O_CREAT|O_EXCL)");

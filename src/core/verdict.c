@@ -69,7 +69,6 @@ static void fit_points(struct point **pts, int n, struct verdict *v)
 	fit_points_what(pts, n, v, FIT_VERDICT);
 }
 
-
 void rep_fit(struct repetition *rep)
 {
 	struct point **pp = rep->npts ? malloc((size_t)rep->npts * sizeof(*pp)) : NULL;

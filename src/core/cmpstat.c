@@ -14,6 +14,12 @@ static int cmp_double(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+double cmp_median(double *v, int k)
+{
+	qsort(v, (size_t)k, sizeof(double), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
 void cmp_mean_var(const double *x, int k, double *m, double *v)
 {
 	double s = 0, q = 0;

@@ -25,6 +25,8 @@ struct cmp_test {
 	double df;
 };
 
+/* The median of v[0..k) (reordered), k > 0. */
+double cmp_median(double *v, int k);
 /* Mean and sample variance (0 for one value) of x[0..k), k >= 1. */
 void cmp_mean_var(const double *x, int k, double *m, double *v);
 /* Welch's t-test of b against a (levels, k >= 2 a side; with one a side

@@ -393,13 +393,6 @@ static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, 
 	return k;
 }
 
-/* The median of v[0..k) (reordered), k > 0. */
-static double median_of(double *v, int k)
-{
-	qsort(v, (size_t)k, sizeof(double), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
-
 #define PADJ_MAX_REPS 64
 #define PADJ_MIN_DEV 6	/* deviations to estimate the slope from */
 #define PADJ_MAX_BETA 2.0
@@ -438,7 +431,7 @@ static struct padj probe_adjust(const struct bench_result *ba, const struct benc
 				continue;
 			memcpy(cs, c, (size_t)k * sizeof(double));
 			memcpy(qs, q, (size_t)k * sizeof(double));
-			double mc = median_of(cs, k), mq = median_of(qs, k);
+			double mc = cmp_median(cs, k), mq = cmp_median(qs, k);
 			for (int j = 0; j < k; j++) {
 				sxy += (q[j] - mq) * (c[j] - mc);
 				sxx += (q[j] - mq) * (q[j] - mq);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Building, fitting and freeing results. */
 #include "core/result.h"
+#include "core/cmpstat.h"
 
 #include <errno.h>
 #include <math.h>
@@ -527,12 +528,6 @@ static double verdict_cost(const struct point *p)
 	return p->n >= 1 && c > 0 ? c : NAN;
 }
 
-static double median_of(double *x, int n)
-{
-	qsort(x, (size_t)n, sizeof *x, cmp_dbl);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /* Repetitions as blocks (docs/method.md, "Repetitions as blocks"): each
  * repetition runs at the machine's speed of its moment, in a worker of its
  * own, and the repetitions of one bench differ by a level (the whole sweep
@@ -590,10 +585,10 @@ double bench_rep_levels(const struct bench_result *b, double *lvl)
 				}
 		}
 		if (k >= LEVEL_MIN_SHARED)
-			off[r] = median_of(d, k);
+			off[r] = cmp_median(d, k);
 	}
 	memcpy(d, off, (size_t)b->nreps * sizeof *d);
-	double mid = median_of(d, b->nreps), worst = 0;
+	double mid = cmp_median(d, b->nreps), worst = 0;
 	for (int r = 0; r < b->nreps; r++) {
 		lvl[r] = exp(mid - off[r]);
 		worst = fmax(worst, fabs(lvl[r] - 1));

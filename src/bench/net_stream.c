@@ -36,6 +36,7 @@ struct stream {
 	struct sys_tx tx;
 	uint64_t bytes;
 	off_t off;
+	long pending; /* bytes of the current 128 KiB block not yet sent */
 };
 
 struct st {
@@ -156,25 +157,36 @@ static int set_n(void *state, uint64_t n)
 
 static double tvs(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
 
-/* Up to SENDS_PER_WAKE calls on a ready stream, until one is short: the
- * same loop for every N (1 stream included) and iperf3's (3.12: a
- * nonblocking socket, select, then up to 10 writes of 128 KiB per ready
- * stream), so that net.stream and iperf3 do the same work. */
+/* After each wait, SENDS_PER_WAKE rounds of one send on each stream that
+ * the wait found writable, in stream order: iperf3 3.12's loop
+ * (iperf_send(): a nonblocking socket, select, then up to 10 rounds over
+ * the ready streams, one block each, a full socket's EAGAIN taken as 0
+ * bytes and the stream tried again in the next round), so that net.stream
+ * and iperf3 do the same work and spread their writes over the streams
+ * alike (bench/iperf3-crosscheck.sh; docs/net.md). With 1 stream it is 10
+ * sends in a row. */
 #define SENDS_PER_WAKE 10
 /* The wait for a writable stream, in milliseconds (meter_stop is checked
  * at least this often). */
 #define STREAM_TICK_MS 100
 
-static int send_some(struct st *s, struct stream *t, struct meter *m)
+/* One block on one stream, as iperf3's iperf_tcp_send() and Nwrite(): the
+ * rest of the last block if a full socket cut it short, else a new one,
+ * written until it is all sent or the socket is full (EAGAIN: the rest
+ * waits for the next call). */
+static int send_one(struct st *s, struct stream *t, struct meter *m)
 {
-	for (int k = 0; k < SENDS_PER_WAKE; k++) {
+	if (t->pending <= 0)
+		t->pending = CHUNK;
+	while (t->pending > 0) {
+		const char *b = s->buf + (CHUNK - t->pending);
 		uint64_t t0 = meter_now();
 		long r = s->kind == TX_SEND
-			 ? (long)send(t->fd, s->buf, CHUNK, MSG_NOSIGNAL)
-			 : sys_tx_send(&t->tx, s->buf, CHUNK, t->off);
+			 ? (long)send(t->fd, b, (size_t)t->pending, MSG_NOSIGNAL)
+			 : sys_tx_send(&t->tx, b, (size_t)t->pending, t->off);
 		if (s->kind == TX_SEND && r < 0)
 			r = -errno;
-		if (r == -EAGAIN || r == -EWOULDBLOCK || r == -EINTR)
+		if (r == -EAGAIN || r == -EWOULDBLOCK || r == -EINTR || r == 0)
 			return 0;
 		if (r < 0) {
 			errno = (int)-r;
@@ -182,9 +194,8 @@ static int send_some(struct st *s, struct stream *t, struct meter *m)
 		}
 		meter_done(m, t0, (uint64_t)r);
 		t->bytes += (uint64_t)r;
+		t->pending -= r;
 		t->off = (off_t)((t->off + r) % FILE_BYTES);
-		if (r < CHUNK)
-			return 0;
 	}
 	return 0;
 }
@@ -205,9 +216,10 @@ static int run(void *state, struct meter *m)
 		int k = poll(p, (nfds_t)s->n, STREAM_TICK_MS);
 		if (k < 0 && errno != EINTR)
 			rc = bench_fail(s->env, "poll");
-		for (uint64_t i = 0; k > 0 && i < s->n && rc == 0; i++)
-			if (p[i].revents & (POLLOUT | POLLERR | POLLHUP))
-				rc = send_some(s, &s->s[i], m);
+		for (int round = 0; k > 0 && round < SENDS_PER_WAKE && rc == 0; round++)
+			for (uint64_t i = 0; i < s->n && rc == 0; i++)
+				if (p[i].revents & (POLLOUT | POLLERR | POLLHUP))
+					rc = send_one(s, &s->s[i], m);
 	}
 	double el = (double)(meter_now() - start) / 1e9;
 	getrusage(RUSAGE_SELF, &r1);
@@ -269,7 +281,7 @@ static void teardown(void *state)
 
 const struct bench bench_net_stream = {
 	.params = params,
-	.name = "net.stream", .version = 2, .axis = "parallel TCP streams", .axis_kind = AXIS_CONCURRENCY,
+	.name = "net.stream", .version = 3, .axis = "parallel TCP streams", .axis_kind = AXIS_CONCURRENCY,
 	.placement = "spread",
 	.summary = "TCP bulk throughput with N parallel streams (send, sendfile, splice, MSG_ZEROCOPY)",
 	.op_desc = "one send call of up to 128 KiB on a ready stream (sender side)",

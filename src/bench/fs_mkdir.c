@@ -16,9 +16,7 @@ static int op(void *state, unsigned slot)
 static int undo(void *state, unsigned slot)
 {
 	struct fsdir *d = state;
-	if (unlinkat(d->env->dirfd, d->name[slot], AT_REMOVEDIR))
-		return bench_fail(d->env, "unlinkat(AT_REMOVEDIR)");
-	return 0;
+	return fsdir_drop(d, d->name[slot], AT_REMOVEDIR);
 }
 
 const struct bench bench_fs_mkdir = {

@@ -99,20 +99,30 @@ int fsdir_create_probe(void *state, unsigned slot)
 	return create_at(d, d->name[slot]);
 }
 
+int fsdir_drop(struct fsdir *d, const char *name, int flags)
+{
+	if (d->env->has_spent) {
+		char to[48];
+		snprintf(to, sizeof(to), "s%llu%s", (unsigned long long)d->spent++, d->env->task_tag);
+		if (renameat(d->env->dirfd, name, d->env->spent_fd, to))
+			return bench_fail(d->env, "renameat(to the spent directory)");
+		return 0;
+	}
+	if (unlinkat(d->env->dirfd, name, flags))
+		return bench_fail(d->env, flags & AT_REMOVEDIR ? "unlinkat(AT_REMOVEDIR)" : "unlinkat");
+	return 0;
+}
+
 int fsdir_unlink_slot(void *state, unsigned slot)
 {
 	struct fsdir *d = state;
-	if (unlinkat(d->env->dirfd, d->name[slot], 0))
-		return bench_fail(d->env, "unlinkat");
-	return 0;
+	return fsdir_drop(d, d->name[slot], 0);
 }
 
 int fsdir_unlink_to(void *state, unsigned slot)
 {
 	struct fsdir *d = state;
-	if (unlinkat(d->env->dirfd, d->to[slot], 0))
-		return bench_fail(d->env, "unlinkat");
-	return 0;
+	return fsdir_drop(d, d->to[slot], 0);
 }
 
 void fsdir_teardown(void *state) { free(state); } /* the core removes the directory */

@@ -27,6 +27,7 @@ struct fsdir {
 	uint64_t named[FSDIR_SLOTS]; /* index + 1 of the entry name[slot] holds, 0: none */
 	char to[FSDIR_SLOTS][40];    /* a second name, for benches that make one (link, rename) */
 	uint64_t tos;                /* second names handed out */
+	uint64_t spent;              /* entries moved to env->spent_fd */
 };
 
 int fsdir_setup(struct bench_env *env, void **state);
@@ -36,6 +37,10 @@ int fsdir_pick_probe(void *state, unsigned slot);    /* name[slot] = fresh p<k> 
 int fsdir_create_probe(void *state, unsigned slot);  /* pick + create it, untimed */
 int fsdir_unlink_slot(void *state, unsigned slot);   /* remove name[slot], untimed */
 int fsdir_unlink_to(void *state, unsigned slot);     /* remove to[slot], untimed */
+/* Remove name (unlinkat flags: 0 or AT_REMOVEDIR) from the directory,
+ * untimed: moved into env->spent_fd where the core gave one, else
+ * unlinked. */
+int fsdir_drop(struct fsdir *d, const char *name, int flags);
 void fsdir_teardown(void *state);
 
 #endif

@@ -192,6 +192,15 @@ struct bench_env {
 	 * the task's own; ".t<k>" for task k in a shared directory (see .tasks) */
 	char task_tag[16];
 	const struct bench_net *net; /* network settings (set by the core, see above) */
+	/* Where a bench moves, untimed, what it would otherwise delete between
+	 * samples (set by the core; has_spent 0: delete as usual). Set for the
+	 * benches that make files (fs.*, work.*) on an ext2/3/4 file system
+	 * without a journal, whose kernel makes every file created within a
+	 * minute of a deletion scan past the deleted inodes (docs/method.md,
+	 * "The scratch file system's memory"): moved, a file keeps its inode
+	 * until the run's end, and the next sample does not pay for it. A
+	 * directory on the same file system, outside dir. */
+	int has_spent, spent_fd;
 };
 
 enum bench_place { BENCH_PLACE_NONE = 0, BENCH_PLACE_SAME, BENCH_PLACE_SPREAD, BENCH_PLACE_FREE };

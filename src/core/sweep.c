@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -596,7 +597,7 @@ static void report(const struct sweep_opts *o, struct sweep_progress *pr)
  * of each file made depends on how many were deleted in the minutes
  * before (sys.h: sys_fs_journal): said, since no figure of the run shows
  * it. */
-static void journal_note(struct bench_result *out, const struct bench *b, const char *dir)
+static void journal_note(struct bench_result *out, const struct bench *b, const char *dir, int keep)
 {
 	if (!bench_makes_files(b->name) || sys_fs_journal(dir) != 0)
 		return;
@@ -605,12 +606,28 @@ static void journal_note(struct bench_result *out, const struct bench *b, const 
 	bench_add_note(out,
 		       "the scratch file system (%s) has no journal: it does not reuse an inode within "
 		       "60 s of its deletion (5 min while the inode's table block is unwritten), and "
-		       "every file made meanwhile scans past them (the kernel's recently_deleted), so "
-		       "files made after deletions (an earlier bench's teardown, this bench's own undo) "
-		       "cost more by an amount set by what ran in the minutes before; for steady "
-		       "figures use a file system with a journal, tmpfs, or matrix --fresh "
-		       "(docs/method.md)",
-		       type);
+		       "every file made meanwhile scans past them (the kernel's recently_deleted); so "
+		       "that its files do not pay for deletions of its own, what a directory bench removes "
+		       "between samples is moved aside and its trees stay until the run's end%s, but "
+		       "deletions in the minutes before the run (an earlier run's, anything else on "
+		       "this file system) still cost; for steady figures use a file system with a "
+		       "journal, tmpfs, or matrix --fresh (docs/method.md)",
+		       type, keep ? "" : " (not this time: under a quarter of its inodes or blocks "
+				       "free, so each tree went at once)");
+}
+
+/* Whether a repetition's directory (and its spent directory, bench.h)
+ * stays until the run's end instead of being removed after it: for the
+ * benches of journal_note, so that no bench's figures pay for an earlier
+ * one's deletions, while the file system keeps a quarter of its inodes
+ * and blocks free (else the tree goes at once, as elsewhere). */
+static int keep_trees(const struct bench *b, const struct sweep_opts *o)
+{
+	struct statvfs v;
+	if (!o->scratch || !bench_makes_files(b->name) || sys_fs_journal(o->scratch) != 0 ||
+	    statvfs(o->scratch, &v))
+		return 0;
+	return v.f_files > 0 && v.f_favail >= v.f_files / 4 && v.f_bavail >= v.f_blocks / 4;
 }
 
 static void setup_note(struct bench_result *out, const struct repetition *rep, uint64_t units)
@@ -821,13 +838,22 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	uint64_t max_n = out->max_n;
 	int np = rep_series(b, o, max_n, series);
 
+	/* <bench>.<repetition>; -2, -3... when an earlier variant's or
+	 * round's tree of that name is kept till the run's end (keep_trees) */
 	char name[64], dir[4096];
-	snprintf(name, sizeof(name), "%s.%d", b->name, repi + 1);
-	int n = snprintf(dir, sizeof(dir), "%s/%s", o->scratch, name);
-	if (n < 0 || (size_t)n >= sizeof(dir))
-		return -ENAMETOOLONG;
-	if (mkdir(dir, BENCH_DIR_MODE))
-		return -errno;
+	for (int k = 1;; k++) {
+		if (k == 1)
+			snprintf(name, sizeof(name), "%s.%d", b->name, repi + 1);
+		else
+			snprintf(name, sizeof(name), "%s.%d-%d", b->name, repi + 1, k);
+		int n = snprintf(dir, sizeof(dir), "%s/%s", o->scratch, name);
+		if (n < 0 || (size_t)n >= sizeof(dir))
+			return -ENAMETOOLONG;
+		if (!mkdir(dir, BENCH_DIR_MODE))
+			break;
+		if (errno != EEXIST || k >= 10000)
+			return -errno;
+	}
 
 	struct ctx c;
 	memset(&c, 0, sizeof(c));
@@ -845,6 +871,13 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	c.env.dirfd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (c.env.dirfd < 0)
 		return -errno;
+	char spent[4200];
+	int keep = keep_trees(b, o);
+	snprintf(spent, sizeof(spent), "%s.spent", dir);
+	if (keep && !mkdir(spent, BENCH_DIR_MODE)) {
+		c.env.spent_fd = open(spent, O_RDONLY | O_DIRECTORY);
+		c.env.has_spent = c.env.spent_fd >= 0;
+	}
 
 	struct sweep_progress pr = {.bench = b->name, .rep = repi + 1, .nreps = o->repeat,
 				    .npoints = np};
@@ -948,12 +981,18 @@ out:
 	if (c.env.note[0])
 		bench_add_note(out, "%s", c.env.note); /* identical notes are kept once */
 	close(c.env.dirfd);
-	int rr = reg_remove_tree(dir);
+	if (c.env.has_spent)
+		close(c.env.spent_fd);
+	/* kept: removed with the run's scratch directory at its end */
+	keep = keep && keep_trees(b, o);
+	int rr = keep ? 0 : reg_remove_tree(dir);
+	if (!rr && !keep)
+		rr = reg_remove_tree(spent);
 	if (rr)
 		bench_add_note(out, "could not remove %s: %s", dir, strerror(-rr));
 	if (repi == 0) { /* once per bench, from the first repetition */
 		setup_note(out, rep, c.env.per_op_units);
-		journal_note(out, b, o->scratch);
+		journal_note(out, b, o->scratch, keep);
 	}
 	rep_fit(rep);
 	return harness_rc; /* a bench's own failure (even ENOMEM) is data, in rep->fail */

@@ -72,6 +72,35 @@ else
 	echo "skip - no journal: every sweep decided by itself this time"
 fi
 
+# On the journal-less one a directory bench's trees (its directory and the
+# spent one, where what it removes between samples goes) stay until the
+# run's end, so that the next bench (here fs.stat) does not make its files
+# just after their deletion; on the one with a journal each goes at once.
+# A watcher notes every moment fs.create's spent directory and fs.stat's
+# directory are there together.
+overlap() { # overlap NAME DIR: run fs.create then fs.stat, watched
+	n=$1 dir=$2
+	: >"$T/$n.seen"
+	"$SB" run fs.create fs.stat --dir "$dir" --max-n 200 --budget 0.05 --no-decide -q --no-db \
+		-o "$T/$n.json" >"$T/$n.out" 2>&1 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null; do
+		for s in "$dir"/scalebench.*/fs.create.1.spent; do
+			[ -d "$s" ] && [ -d "${s%/*}/fs.stat.1" ] && echo both >>"$T/$n.seen"
+		done
+		sleep 0.02
+	done
+	wait $pid
+	check "$n: run exits 0" test $? -eq 0
+}
+overlap keepnj "$T/d/nj"
+check "no journal: fs.create's trees stay while fs.stat runs" test -s "$T/keepnj.seen"
+check "no journal: the note says what is moved aside and kept" jtrue "$T/keepnj.json" \
+	"any('is moved aside and its trees stay until the run' in t for t in $(B fs.create)['notes'])"
+overlap keepj "$T/d/j"
+check "journal: no spent directory, each tree goes at once" test ! -s "$T/keepj.seen"
+check "journal: fs.create's result is whole" jtrue "$T/keepj.json" "$(B fs.create)['status'] == 'ok'"
+
 for fs in nj j shm; do
 	check "$fs: nothing left in the target" empty_dir "$T/d/$fs"
 done

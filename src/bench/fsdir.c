@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 int fsdir_setup(struct bench_env *env, void **state)
@@ -99,9 +100,26 @@ int fsdir_create_probe(void *state, unsigned slot)
 	return create_at(d, d->name[slot]);
 }
 
+/* Whether to move to the spent directory: while the file system has the
+ * inodes the rest of the sweep needs (to max_n) and a sixteenth of all to
+ * spare (looked at every 64 moves), since what is moved keeps its inode;
+ * after that, unlinked as elsewhere, so that the spent files never bring
+ * the sweep to ENOSPC where deleting would not. */
+static int spend(struct fsdir *d)
+{
+	if (!d->env->has_spent || d->spent_off)
+		return 0;
+	struct statvfs v;
+	uint64_t need = d->env->max_n > d->n ? d->env->max_n - d->n : 0;
+	if (d->spent % 64 == 0 && !fstatvfs(d->env->spent_fd, &v) && v.f_files > 0 &&
+	    v.f_favail < need + v.f_files / 16)
+		d->spent_off = 1;
+	return !d->spent_off;
+}
+
 int fsdir_drop(struct fsdir *d, const char *name, int flags)
 {
-	if (d->env->has_spent) {
+	if (spend(d)) {
 		char to[48];
 		snprintf(to, sizeof(to), "s%llu%s", (unsigned long long)d->spent++, d->env->task_tag);
 		if (renameat(d->env->dirfd, name, d->env->spent_fd, to))

@@ -28,6 +28,7 @@ struct fsdir {
 	char to[FSDIR_SLOTS][40];    /* a second name, for benches that make one (link, rename) */
 	uint64_t tos;                /* second names handed out */
 	uint64_t spent;              /* entries moved to env->spent_fd */
+	int spent_off;               /* unlinked instead: few inodes left (fsdir.c) */
 };
 
 int fsdir_setup(struct bench_env *env, void **state);

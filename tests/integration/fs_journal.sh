@@ -101,6 +101,14 @@ overlap keepj "$T/d/j"
 check "journal: no spent directory, each tree goes at once" test ! -s "$T/keepj.seen"
 check "journal: fs.create's result is whole" jtrue "$T/keepj.json" "$(B fs.create)['status'] == 'ok'"
 
+# What is moved aside keeps its inode: never so many that the sweep runs
+# out where deleting would not (the 64 MiB image has 16,384 inodes; N to
+# 14,000 plus the samples' files would not fit).
+"$SB" run fs.create --dir "$T/d/nj" --max-n 14000 --budget 0.01 --no-decide -q --no-db \
+	-o "$T/full.json" >"$T/full.out" 2>&1
+check "no journal, few inodes to spare: fs.create reaches N=14,000" jtrue "$T/full.json" \
+	"$(B fs.create)['status'] == 'ok' and $(B fs.create)['repetitions'][0]['points'][-1]['n'] == 14000"
+
 for fs in nj j shm; do
 	check "$fs: nothing left in the target" empty_dir "$T/d/$fs"
 done

@@ -13,6 +13,8 @@
 #include "bench/fsdir.h"
 #include "t.h"
 
+extern const struct bench bench_fs_unlink; /* src/bench/fs_unlink.c */
+
 static void names(const char *tag, uint64_t count)
 {
 	struct bench_env env;
@@ -97,6 +99,52 @@ int main(void)
 		if (env.dirfd >= 0)
 			close(env.dirfd);
 		CHECK(rmdir(dir) == 0, "%s left empty", dir);
+	}
+
+	/* with a spent directory (a file system without a journal, bench.h):
+	 * what fs.create's and fs.mkdir's undo remove goes there, under names
+	 * of its own, and leaves the bench's directory; fs.unlink's op (the
+	 * operation measured) still unlinks */
+	char t2[] = "/tmp/sb-test-fsdir.XXXXXX", t3[] = "/tmp/sb-test-spent.XXXXXX";
+	char *wd = mkdtemp(t2), *sd = mkdtemp(t3);
+	CHECK(wd && sd, "mkdtemp");
+	if (wd && sd) {
+		struct bench_env env;
+		memset(&env, 0, sizeof(env));
+		env.dir = wd;
+		env.dirfd = open(wd, O_RDONLY | O_DIRECTORY);
+		env.spent_fd = open(sd, O_RDONLY | O_DIRECTORY);
+		env.has_spent = 1;
+		env.max_n = 10;
+		void *st = NULL;
+		CHECK(env.dirfd >= 0 && env.spent_fd >= 0 && fsdir_setup(&env, &st) == 0, "setup");
+		struct fsdir *d = st;
+		struct stat sb;
+		int ok = st != NULL;
+		for (int i = 0; st && i < 3; i++) {
+			ok &= fsdir_create_probe(st, 0) == 0 && fsdir_unlink_slot(st, 0) == 0;
+			char s[16];
+			snprintf(s, sizeof(s), "s%d", i);
+			ok &= fstatat(env.dirfd, d->name[0], &sb, 0) < 0 && fstatat(env.spent_fd, s, &sb, 0) == 0;
+		}
+		CHECK(ok, "the undo moves p0..p2 to the spent directory as s0..s2");
+		ok = st && mkdirat(env.dirfd, "m", 0755) == 0 && fsdir_drop(d, "m", AT_REMOVEDIR) == 0 &&
+		     fstatat(env.dirfd, "m", &sb, 0) < 0 && fstatat(env.spent_fd, "s3", &sb, 0) == 0 &&
+		     S_ISDIR(sb.st_mode);
+		CHECK(ok, "a directory moved too (fs.mkdir's undo)");
+		ok = st && fsdir_create_probe(st, 1) == 0 && bench_fs_unlink.op(st, 1) == 0 &&
+		     fstatat(env.dirfd, d->name[1], &sb, 0) < 0 && fstatat(env.spent_fd, "s4", &sb, 0) < 0;
+		CHECK(ok, "fs.unlink's op unlinks: nothing goes to the spent directory");
+		if (st)
+			fsdir_teardown(st);
+		for (int i = 0; i < 4; i++) {
+			char s[16];
+			snprintf(s, sizeof(s), "s%d", i);
+			unlinkat(env.spent_fd, s, i == 3 ? AT_REMOVEDIR : 0);
+		}
+		close(env.dirfd);
+		close(env.spent_fd);
+		CHECK(rmdir(wd) == 0 && rmdir(sd) == 0, "%s and %s left empty", wd, sd);
 	}
 	return t_done("fsdir");
 }

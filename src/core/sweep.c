@@ -980,7 +980,6 @@ out:
 		close(c.env.spent_fd);
 	/* kept: removed with the run's scratch directory at its end */
 	keep = keep && sweep_keeps_trees(b, o);
-	out->trees_kept = (repi == 0 || out->trees_kept) && keep;
 	int rr = keep ? 0 : reg_remove_tree(dir);
 	if (!rr && !keep)
 		rr = reg_remove_tree(spent);

@@ -125,11 +125,6 @@ struct bench_result {
 	 * repetitions pooled, the headline there; USL_NONE otherwise. Not read
 	 * from a result but refitted from its points (bench_usl) */
 	struct usl usl;
-	/* on a file system without a journal: whether every repetition this
-	 * process swept kept its trees till the run's end (sweep_keeps_trees);
-	 * 0 also where unknown (swept elsewhere, read from a result). Not
-	 * written to a result. */
-	int trees_kept;
 	/* run --profile: where the op spends its CPU at the smallest and largest
 	 * N, and the growth attribution (src/core/profile.h; docs/result-schema.md),
 	 * or {"unavailable": why} (owned); NULL without --profile */

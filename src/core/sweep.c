@@ -616,7 +616,12 @@ static void journal_note(struct bench_result *out, const struct bench *b, const 
 				       "free, so each tree went at once)");
 }
 
-int sweep_keeps_trees(const struct bench *b, const struct sweep_opts *o)
+/* Whether a repetition's directory (and its spent directory, bench.h)
+ * stays until the run's end instead of being removed after it: for the
+ * benches of journal_note, so that no bench's figures pay for an earlier
+ * one's deletions, while the file system keeps a quarter of its inodes
+ * and blocks free (else the tree goes at once, as elsewhere). */
+static int keep_trees(const struct bench *b, const struct sweep_opts *o)
 {
 	struct statvfs v;
 	if (!o->scratch || !bench_makes_files(b->name) || sys_fs_journal(o->scratch) != 0 ||
@@ -834,7 +839,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	int np = rep_series(b, o, max_n, series);
 
 	/* <bench>.<repetition>; -2, -3... when an earlier variant's or
-	 * round's tree of that name is kept till the run's end (sweep_keeps_trees) */
+	 * round's tree of that name is kept till the run's end (keep_trees) */
 	char name[64], dir[4096];
 	for (int k = 1;; k++) {
 		if (k == 1)
@@ -867,7 +872,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	if (c.env.dirfd < 0)
 		return -errno;
 	char spent[4200];
-	int keep = sweep_keeps_trees(b, o);
+	int keep = keep_trees(b, o);
 	snprintf(spent, sizeof(spent), "%s.spent", dir);
 	if (keep && !mkdir(spent, BENCH_DIR_MODE)) {
 		c.env.spent_fd = open(spent, O_RDONLY | O_DIRECTORY);
@@ -979,8 +984,7 @@ out:
 	if (c.env.has_spent)
 		close(c.env.spent_fd);
 	/* kept: removed with the run's scratch directory at its end */
-	keep = keep && sweep_keeps_trees(b, o);
-	out->trees_kept = (repi == 0 || out->trees_kept) && keep;
+	keep = keep && keep_trees(b, o);
 	int rr = keep ? 0 : reg_remove_tree(dir);
 	if (!rr && !keep)
 		rr = reg_remove_tree(spent);

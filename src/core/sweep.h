@@ -60,13 +60,6 @@ struct sweep_opts {
  * written to out (at most cap). */
 int sweep_series(uint64_t max_n, uint64_t *out, int cap);
 uint64_t sweep_max_n(const struct bench *b, const struct sweep_opts *o);
-/* Whether a repetition's directory (and its spent directory, bench.h)
- * stays until the run's end instead of being removed after it: for the
- * benches that make files (fs.*, work.*) on an ext2/3/4 file system without
- * a journal, so that no bench's figures pay for an earlier one's
- * deletions, while the file system keeps a quarter of its inodes and
- * blocks free (else the tree goes at once, as elsewhere). */
-int sweep_keeps_trees(const struct bench *b, const struct sweep_opts *o);
 /* The bench's own series (its min_n, kind, BENCH_FROM_ZERO) up to max_n. */
 int sweep_series_for(const struct bench *b, uint64_t max_n, uint64_t *out, int cap);
 /* Parameters of one variant ("k=v,k=v" or NULL) with the run's -p

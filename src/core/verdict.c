@@ -552,19 +552,15 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 	 * after the sweep's teardown measures those deletions, not N (fs.create
 	 * on ext2 without dir_index beside two hogs: the rounds' points at
 	 * 1,000-50,000 entries 0.5-5.5x the sweep's, the tie the sweep had
-	 * pooled into "unclear"). Where the sweep kept its trees till the run's
-	 * end (sweep_keeps_trees) there was no such teardown; where the file
-	 * system was too full to keep them (a sweep that filled it and so
-	 * removed its tree at once, as fs.create to ENOSPC on that ext2), or
-	 * the rounds have no file system of their own (matrix --fresh), none. */
+	 * pooled into "unclear"). Unless the rounds have a file system of their
+	 * own (matrix --fresh), none. */
 	if (!so->fresh_rounds && so->scratch && bench_makes_files(b->name) &&
-	    sys_fs_journal(so->scratch) == 0 && !br->trees_kept) {
+	    sys_fs_journal(so->scratch) == 0) {
 		bench_add_note(br, "verdict %s: no repetitions added: the scratch file system has no "
-				   "journal and too few free inodes or blocks to keep the benches' trees "
-				   "till the run's end, so points measured afresh within a minute of the "
-				   "sweep's deletions would measure those (docs/method.md, \"The scratch "
-				   "file system's memory\"); matrix --fresh gives the rounds a file system "
-				   "of their own", why);
+				   "journal, so points measured afresh within a minute of the sweep's "
+				   "deletions would measure those (docs/method.md, \"The scratch file "
+				   "system's memory\"); matrix --fresh gives the rounds a file system of "
+				   "their own", why);
 		return 0;
 	}
 	unsigned mult = budget_mult(so);

@@ -49,7 +49,6 @@ cleanup() { [ -n "$STRESS" ] && kill "$STRESS" 2>/dev/null && wait "$STRESS" 2>/
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# one line "p50 p99 max" in us from each tool's output
 # one line "p50 p99 max" in us from each tool's output; each run's histogram
 # goes to FILE.hist as "value_us count" lines (bucket midpoints)
 sb_fig() {

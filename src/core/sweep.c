@@ -985,11 +985,12 @@ out:
 		close(c.env.spent_fd);
 	/* kept: removed with the run's scratch directory at its end */
 	keep = keep && keep_trees(b, o);
+	const char *gone = dir;
 	int rr = keep ? 0 : reg_remove_tree(dir);
 	if (!rr && !keep)
-		rr = reg_remove_tree(spent);
+		rr = reg_remove_tree(gone = spent);
 	if (rr)
-		bench_add_note(out, "could not remove %s: %s", dir, strerror(-rr));
+		bench_add_note(out, "could not remove %s: %s", gone, strerror(-rr));
 	if (repi == 0) { /* once per bench, from the first repetition */
 		setup_note(out, rep, c.env.per_op_units);
 		journal_note(out, b, o->scratch, keep);

@@ -23,28 +23,46 @@
 # Jobs: 4 KiB random reads, O_DIRECT, of one SIZE_MIB file: psync at depth
 # 1; libaio and io_uring at depth 32 with batch 1 (fio's default) and batch
 # 32; on a tmpfs and on ext4 on a loop device, both made here and removed
-# at the end (also on error and Ctrl-C). Each job runs A B A B A
-# (scalebench, fio, scalebench, fio, scalebench); the medians, their spread
-# (min..max) and the ratio scalebench/fio are printed. PASS only when every
-# ratio lies within 0.90..1.10 (exit 0; else exit 1; 2: cannot run).
+# at the end (also on error and Ctrl-C). Each job runs ROUNDS (default 9)
+# runs alternated A B A B ... A (A = scalebench, B = fio); the medians and
+# their spread (min..max) are printed, and the ratio judged is the median,
+# over the fio runs, of scalebench's mean in the two runs around it over
+# fio's: this guest's speed moves in stretches of seconds (the whole machine
+# 1.8x slower for a while, both tools alike), and a run compared with its
+# own neighbours leaves such a stretch in one ratio instead of in a side's
+# median. PASS only when every such ratio lies within 0.90..1.10 (exit 0;
+# else exit 1; 2: cannot run).
 # Environment: SB (default ./scalebench), RUNTIME (seconds per run, default
-# 3), SIZE_MIB (default 64), FS (default "tmpfs ext4"), JOBS (default all,
+# 3), ROUNDS (runs per job, odd, at least 3, default 9; 5 was this script's
+# A B A B A until 2026-12-06), SIZE_MIB (default 64), FS (default "tmpfs ext4"), JOBS (default all,
 # e.g. "io_uring:32:1"), FIO_EXTRA (options added to every fio line, e.g.
 # --gtod_reduce=1 to take most of fio's own per-request accounting out: an
 # investigation aid, printed in the header when set; the job is unchanged),
-# CPUS (default unset: neither tool sets an affinity, so both float over the
-# CPUs allowed, the scheduler placing fio's job process and scalebench's
-# worker alike; set, e.g. CPUS=1, both tools run under `taskset -c CPUS`,
-# the same placement for both; the header says which).
+# CPUS (default: the last CPU allowed, e.g. 1 on 2 CPUs: both tools run
+# under `taskset -c CPUS`, the same placement for both, io_uring's io-wq
+# workers included, since they inherit it; CPUS=0,1 or any list taskset
+# takes; CPUS= (empty): free, neither tool pinned, the scheduler placing
+# fio's job process and scalebench's worker each its own way; the header
+# says which). Pinned is the default since 2026-12-06: free, io_uring on
+# tmpfs at batch 32 read 1.32 and 1.45 (fio's submitting thread used 0.44
+# us of user CPU per request against scalebench's 0.17-0.19, its
+# completions coming from io-wq workers on the other CPU), pinned 1.00,
+# 1.00 and 1.02 (0.34 against 0.27): docs/io-engines.md, "Placement,
+# again".
 set -u
 cd "$(dirname "$0")/.." || exit 2
 SB=${SB:-./scalebench}
 RUNTIME=${RUNTIME:-3}
+ROUNDS=${ROUNDS:-9}
+case $ROUNDS in *[!0-9]* | '') echo "ROUNDS='$ROUNDS': not a number" >&2; exit 2 ;; esac
+[ "$ROUNDS" -ge 3 ] && [ $((ROUNDS % 2)) = 1 ] || { echo "ROUNDS=$ROUNDS: an odd number, at least 3 (A B A ... A)" >&2; exit 2; }
 SIZE_MIB=${SIZE_MIB:-64}
 FS=${FS:-tmpfs ext4}
 JOBS=${JOBS:-psync:1:1 libaio:32:1 libaio:32:32 io_uring:32:1 io_uring:32:32}
 FIO_EXTRA=${FIO_EXTRA:-}
-CPUS=${CPUS:-}
+if [ -z "${CPUS+set}" ]; then # unset: the last CPU this script may run on
+	CPUS=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))' 2>/dev/null) || CPUS=""
+fi
 PIN=""
 if [ -n "$CPUS" ]; then
 	command -v taskset >/dev/null || { echo "CPUS= needs taskset (Debian: util-linux)" >&2; exit 2; }
@@ -112,9 +130,9 @@ PY
 
 echo "== scalebench vs fio $(fio --version), $(date -u +%Y-%m-%dT%H:%M:%SZ), $(uname -r)"
 echo "== load at start:$(uptime | sed 's/.*load average//')"
-echo "== 4 KiB random reads, O_DIRECT, ${SIZE_MIB} MiB file, ${RUNTIME} s per run, A B A B A (A = scalebench)"
+echo "== 4 KiB random reads, O_DIRECT, ${SIZE_MIB} MiB file, ${RUNTIME} s per run, $ROUNDS runs alternated A B A ... A (A = scalebench); ratio: median over fio's runs of the scalebench runs around each / that run"
 [ -n "$FIO_EXTRA" ] && echo "== FIO_EXTRA: every fio line with $FIO_EXTRA"
-if [ -n "$CPUS" ]; then echo "== placement: both tools under taskset -c $CPUS"; else echo "== placement: free (neither tool pinned; CPUS= pins both alike)"; fi
+if [ -n "$CPUS" ]; then echo "== placement: both tools under taskset -c $CPUS"; else echo "== placement: free (neither tool pinned; unset CPUS pins both to the last CPU)"; fi
 printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %-7s %s\n' fs engine depth batch "scalebench req/s (spread)" "fio IOPS (spread)" ratio verdict \
 	"cpu us/req usr+sys: scalebench | fio"
 fails=0 total=0
@@ -130,19 +148,28 @@ EOJ
 			--min-n "$depth" --max-n "$depth" --budget "$RUNTIME" --fio | grep '^fio ')
 		[ "$(printf '%s\n' "$cmd" | wc -l)" = 1 ] || { echo "$fs $job: no single fio line from --fio" >&2; fails=$((fails + 1)); continue; }
 		: >"$W/sb"; : >"$W/fio"
-		for ab in A B A B A; do
-			if [ $ab = A ]; then sb_run "$eng" "$depth" "$batch" "$F" >>"$W/sb"; else fio_run "$cmd" >>"$W/fio"; fi
+		i=1
+		while [ $i -le "$ROUNDS" ]; do
+			if [ $((i % 2)) = 1 ]; then sb_run "$eng" "$depth" "$batch" "$F" >>"$W/sb"; else fio_run "$cmd" >>"$W/fio"; fi
+			i=$((i + 1))
 		done
 		total=$((total + 1))
-		line=$(python3 - "$W/sb" "$W/fio" <<'PY'
+		line=$(python3 - "$W/sb" "$W/fio" "$ROUNDS" "$W/runs" <<'PY'
 import statistics, sys
 rows = lambda f: [[float(x) for x in l.split()] for l in open(f) if l.strip()]
 S, F = rows(sys.argv[1]), rows(sys.argv[2])
-if len(S) != 3 or len(F) != 2:
+nb = (int(sys.argv[3]) - 1) // 2
+if len(S) != nb + 1 or len(F) != nb:
     print("- - - - - - - FAIL(runs missing) -"); sys.exit(0)
 s, f = [x[0] for x in S], [x[0] for x in F]
 ms, mf = statistics.median(s), statistics.median(f)
-r = round(ms / mf, 2)  # judged as printed
+# fio's run k lies between scalebench's runs k and k + 1
+rk = [(s[k] + s[k + 1]) / 2 / f[k] for k in range(nb)]
+r = round(statistics.median(rk), 2)  # judged as printed
+order = [x for k in range(nb) for x in (s[k], f[k])] + [s[nb]]
+with open(sys.argv[4], "w") as o:  # the runs in their order, and each fio run's ratio
+    o.write("runs in order, k/s: %s; ratio by fio run: %s\n" % (" ".join("%.0f" % (x / 1e3) for x in order),
+            " ".join("%.2f" % x for x in rk)))
 med = lambda rs, i: statistics.median(x[i] for x in rs)
 print("%.0f (%.0f..%.0f) %.0f (%.0f..%.0f) %.2f %s %.2f+%.2f|%.2f+%.2f" % (ms, min(s), max(s), mf, min(f), max(f), r,
       "PASS" if 0.90 <= r <= 1.10 else "FAIL", med(S, 1), med(S, 2), med(F, 1), med(F, 2)))
@@ -150,6 +177,7 @@ PY
 )
 		set -- $line
 		printf '%-6s %-9s %5s %5s  %-26s %-26s %6s  %-7s %s\n' "$fs" "$eng" "$depth" "$batch" "$1 $2" "$3 $4" "$5" "$6" "$7"
+		[ -s "$W/runs" ] && printf '       %s\n' "$(cat "$W/runs")" && rm -f "$W/runs"
 		[ "$6" = PASS ] || fails=$((fails + 1))
 	done
 	rm -f "$F"

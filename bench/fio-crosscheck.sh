@@ -28,7 +28,7 @@
 # their spread (min..max) are printed, and the ratio judged is the median,
 # over the fio runs, of scalebench's mean in the two runs around it over
 # fio's: this guest's speed moves in stretches of seconds (the whole machine
-# 1.8x slower for a while, both tools alike), and a run compared with its
+# 1.5-1.8x slower for a while, both tools alike), and a run compared with its
 # own neighbours leaves such a stretch in one ratio instead of in a side's
 # median. PASS only when every such ratio lies within 0.90..1.10 (exit 0;
 # else exit 1; 2: cannot run).

@@ -52,6 +52,27 @@ void peers_open(struct bench_env *env);
 json_t *peers_close(struct bench_env *env, double ops);
 void peers_abandon(struct bench_env *env);
 
+/* ---- the run-queue wait of a point's window (sweep_peers.c) ----
+ * The tasks that do the operation (the harness's threads, env's peers'),
+ * as the scheduler counts them (sys_task_sched), marked at the window's
+ * start (wait_mark) and read at its end (wait_since): how long they ran
+ * and how long they waited runnable for a CPU, each per second of the
+ * window and summed over the tasks (a task that came during the window
+ * counts from its start; one gone before its end is not counted), and
+ * the CPU time other processes took from them: of the CPUs the tasks may
+ * use (the placement's, else those the harness may run on), as much as
+ * they wanted (ran + waited), less what they ran. NAN each where the
+ * system keeps no such account. */
+#define WAIT_MAX_TASKS 128
+struct waitmark {
+	int n;
+	uint64_t t_ns;
+	struct { int pid, tid; double run_s, wait_s; } t[WAIT_MAX_TASKS];
+};
+void wait_mark(const struct bench_env *env, struct waitmark *m);
+void wait_since(const struct bench_env *env, const struct waitmark *m0, double *run, double *wait,
+		double *lost);
+
 /* ---- placement (sweep_place.c) ---- */
 /* The record's window for env: opened (the harness's threads and env's
  * peers read), closed (read again, the record made). */

@@ -62,11 +62,17 @@ void peers_abandon(struct bench_env *env);
  * the CPU time other processes took from them: of the CPUs the tasks may
  * use (the placement's, else those the harness may run on), as much as
  * they wanted (ran + waited), less what they ran. NAN each where the
- * system keeps no such account. */
+ * system keeps no such account; the CPU lost is NAN too when the account
+ * missed tasks of the harness that came and went in the window (threads
+ * or children that ran WAIT_UNSEEN of it or more: proc.thread's, made and
+ * joined by the operation, can keep the harness waiting with a CPU idle,
+ * and their waiting is theirs, not other processes'). */
 #define WAIT_MAX_TASKS 128
+#define WAIT_UNSEEN 0.05
 struct waitmark {
 	int n;
 	uint64_t t_ns;
+	double proc_s, kids_s; /* the harness's CPU, all its threads; its reaped children's */
 	struct { int pid, tid; double run_s, wait_s; } t[WAIT_MAX_TASKS];
 };
 void wait_mark(const struct bench_env *env, struct waitmark *m);

@@ -56,21 +56,50 @@ static int set_n(void *state, uint64_t n)
 	return 0;
 }
 
-/* set_n of the crowded bench: a busy process on the harness's CPU over
- * the first measurement at N = 50, gone before the next */
+/* A busy process on the harness's CPU that is not its child (forked
+ * twice: a child's CPU, reaped in a point's window, would count as the
+ * bench's own), or -1. */
+static pid_t hog_start(void)
+{
+	int fd[2];
+	pid_t mid, pid = -1;
+	if (pipe(fd))
+		return -1;
+	if ((mid = fork()) == 0) {
+		pid_t g = fork();
+		if (g == 0)
+			for (;;)
+				;
+		if (write(fd[1], &g, sizeof g) != (ssize_t)sizeof g)
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (mid > 0 && read(fd[0], &pid, sizeof pid) != (ssize_t)sizeof pid)
+		pid = -1;
+	close(fd[0]);
+	if (mid > 0)
+		waitpid(mid, NULL, 0);
+	return pid;
+}
+
+static void hog_stop(pid_t *hog)
+{
+	if (*hog > 0)
+		kill(*hog, SIGKILL);
+	*hog = -1;
+}
+
+/* set_n of the crowded bench: the busy process over the first
+ * measurement at N = 50, gone before the next */
 static pid_t hog = -1;
 static int set_n_crowd(void *state, uint64_t n)
 {
 	struct st *s = state;
 	s->visits_50 += n == 50;
-	if (hog > 0) {
-		kill(hog, SIGKILL);
-		waitpid(hog, NULL, 0);
-		hog = -1;
-	}
-	if (n == 50 && s->visits_50 == 1 && (hog = fork()) == 0)
-		for (;;)
-			;
+	hog_stop(&hog);
+	if (n == 50 && s->visits_50 == 1)
+		hog = hog_start();
 	return 0;
 }
 static int op(void *state, unsigned slot)
@@ -234,11 +263,7 @@ int main(void)
 		crowd.set_n = set_n_crowd;
 		memset(&br, 0, sizeof(br));
 		sweep_bench(&crowd, &o, &br);
-		if (hog > 0) {
-			kill(hog, SIGKILL);
-			waitpid(hog, NULL, 0);
-			hog = -1;
-		}
+		hog_stop(&hog);
 		br.name = strdup(synth.name);
 		p50 = NULL;
 		for (int i = 0; i < br.reps[0].npts; i++)

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -56,52 +57,33 @@ static int set_n(void *state, uint64_t n)
 	return 0;
 }
 
-/* A busy process on the harness's CPU that is not its child (forked
- * twice: a child's CPU, reaped in a point's window, would count as the
- * bench's own), or -1. */
+/* A busy process on the harness's CPU, started stopped before the sweep
+ * and reaped after it (a child reaped in a point's window counts as the
+ * bench's own work there), dying with the test; or -1. */
 static pid_t hog_start(void)
 {
-	int fd[2];
-	pid_t mid, pid = -1;
-	if (pipe(fd))
-		return -1;
-	if ((mid = fork()) == 0) {
-		pid_t g = fork();
-		if (g == 0)
-			for (;;)
-				;
-		if (write(fd[1], &g, sizeof g) != (ssize_t)sizeof g)
-			_exit(1);
-		_exit(0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		raise(SIGSTOP);
+		for (;;)
+			;
 	}
-	close(fd[1]);
-	if (mid > 0 && read(fd[0], &pid, sizeof pid) != (ssize_t)sizeof pid)
-		pid = -1;
-	close(fd[0]);
-	if (mid > 0)
-		waitpid(mid, NULL, 0);
 	return pid;
 }
 
-static void hog_stop(pid_t *hog)
-{
-	if (*hog > 0)
-		kill(*hog, SIGKILL);
-	*hog = -1;
-}
-
-/* set_n of the crowded bench: the busy process over the first
- * measurement at N = 50, gone before the next */
+/* set_n of the crowded bench: the busy process runs over the first
+ * measurement at N = 50 alone */
 static pid_t hog = -1;
 static int set_n_crowd(void *state, uint64_t n)
 {
 	struct st *s = state;
 	s->visits_50 += n == 50;
-	hog_stop(&hog);
-	if (n == 50 && s->visits_50 == 1)
-		hog = hog_start();
+	if (hog > 0)
+		kill(hog, n == 50 && s->visits_50 == 1 ? SIGCONT : SIGSTOP);
 	return 0;
 }
+
 static int op(void *state, unsigned slot)
 {
 	struct st *s = state;
@@ -262,8 +244,14 @@ int main(void)
 		struct bench crowd = synth;
 		crowd.set_n = set_n_crowd;
 		memset(&br, 0, sizeof(br));
+		hog = hog_start();
+		CHECK(hog > 0, "the busy process started");
 		sweep_bench(&crowd, &o, &br);
-		hog_stop(&hog);
+		if (hog > 0) {
+			kill(hog, SIGKILL);
+			waitpid(hog, NULL, 0);
+		}
+		hog = -1;
 		br.name = strdup(synth.name);
 		p50 = NULL;
 		for (int i = 0; i < br.reps[0].npts; i++)

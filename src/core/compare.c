@@ -1037,6 +1037,26 @@ static const char *cond_text(const json_t *root, const char *path, char *buf, si
 	return buf;
 }
 
+/* A run's crowded points (result.h, struct unsteady): the probed points
+ * in *probed, those crowded at their first measurement in *crowded; the
+ * most CPU any lost (NAN: not known). */
+#define CROWD_CAVEAT 0.05
+static double crowding(const struct run_result *r, int *probed, int *crowded)
+{
+	double most = NAN;
+	*probed = *crowded = 0;
+	for (int i = 0; i < r->nbenches; i++) {
+		struct unsteady u;
+		bench_unsteady(&r->benches[i], &u);
+		if (isnan(u.max_lost))
+			continue;
+		*probed += u.probed;
+		*crowded += u.crowded_first;
+		most = isnan(most) || u.max_lost > most ? u.max_lost : most;
+	}
+	return most;
+}
+
 /* Conditions a run records but does not control, which move costs
  * without the system under test having changed: named when they differ. */
 static void conditions(const struct run_result *a, const struct run_result *b, json_t *caveats)
@@ -1074,6 +1094,19 @@ static void conditions(const struct run_result *a, const struct run_result *b, j
 				      json_sprintf("other load: 1-minute load average A %.2f, B %.2f on %g "
 						   "CPUs: a change may be the machine's, not the system's",
 						   la, lb, cpus));
+	/* other load inside the run: points other processes crowded
+	 * (probe.h, CPU_LOST_CROWDED), named when a side has CROWD_CAVEAT of
+	 * its probed points so at their first measurement */
+	int pa, ca, pb, cb;
+	double ma = crowding(a, &pa, &ca), mb = crowding(b, &pb, &cb);
+	if ((pa && ca >= CROWD_CAVEAT * pa) || (pb && cb >= CROWD_CAVEAT * pb))
+		json_array_append_new(caveats,
+				      json_sprintf("crowded: other processes took %.1f of a CPU or more "
+						   "from the benches' tasks at %d of A's %d points (up to "
+						   "%.2f), %d of B's %d (up to %.2f): a change may be the "
+						   "machine's, not the system's",
+						   CPU_LOST_CROWDED, ca, pa, isnan(ma) ? 0.0 : ma, cb, pb,
+						   isnan(mb) ? 0.0 : mb));
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		const json_t *ra = c[i].opts ? a->options : a->snapshot;
 		const json_t *rb = c[i].opts ? b->options : b->snapshot;

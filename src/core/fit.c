@@ -74,7 +74,8 @@
  *    by a margin that a true n log n reaches about 2% of the time: its
  *    bend there, measured as the score its own values at those points
  *    give it, is at least 9, and the points fall 2 of that score's
- *    standard deviations short of it), the bend is one step
+ *    standard deviations short of it; or, where the bend there is
+ *    smaller, 2 to 9, 3 of them), the bend is one step
  *    of the cost per item at the top of the range (a working set leaving a
  *    cache level: poll over 200 to 1,000 sockets, bench/bare-poll.c), and
  *    the class is O(n), the step in the reason. More data makes the plain
@@ -118,6 +119,8 @@
 #define WORSE_EXP_LO 1.5     /* log-log slope CI above this: worse */
 #define STEP_Z 2.0           /* how far below n log n's bend the lower points lie (step 7) */
 #define STEP_DEXP_MIN 9.0    /* the least bend n log n must show below the step (step 7) */
+#define STEP_DEXP_LOW 2.0    /* below STEP_DEXP_MIN down to this, step 7 asks STEP_Z_LOW */
+#define STEP_Z_LOW 3.0
 #define STEP_MAX_DROP 2      /* a step spans at most the last two n (step 7) */
 #define SAME_N_REL 1e-9      /* n values closer than this are the same n */
 #define MAX_COST_RANGE 1e60  /* largest/smallest cost beyond this: unusable */
@@ -532,7 +535,10 @@ static void find_rival(struct scores *sc, const struct verdict *v)
  * n log n; for dexp >= 16 the first condition is the stricter), and the
  * bend was there to see (dexp >= STEP_DEXP_MIN, 9: below it the normal
  * approximation is rough and the test weak; 4 and 12 were tried on the
- * synthetic curves of test_cache_step), the whole bend
+ * synthetic curves of test_cache_step; from STEP_DEXP_LOW, 2, up to 9 the
+ * points must fall STEP_Z_LOW, 3, deviations short: net.request beside two
+ * CPU hogs, cost per socket flat to 200 and 55% up at 1,000, showed
+ * dsub -8.8 where dexp was 3.1), the whole bend
  * is in the last one or two steps of n: a cost per item that stepped up
  * there (a working set leaving a cache level), and the class is O(n), with
  * the step in the reason. Needs 4 distinct n below the step. */
@@ -587,8 +593,8 @@ static void step_below(const struct fpt *p, int npts, int nd, int drop, const st
 	ts->dexp = fe.ok ? fe.chi2 / c : 0;
 	/* a true n log n gives dsub about dexp +- 2 sqrt(dexp): found when
 	 * dsub lies STEP_Z of those below it (and at or below 0) */
-	ts->found = ts->dexp >= STEP_DEXP_MIN &&
-		    ts->dsub <= fmin(0, ts->dexp - STEP_Z * 2 * sqrt(ts->dexp));
+	double z = ts->dexp >= STEP_DEXP_MIN ? STEP_Z : STEP_Z_LOW;
+	ts->found = ts->dexp >= STEP_DEXP_LOW && ts->dsub <= fmin(0, ts->dexp - z * 2 * sqrt(ts->dexp));
 }
 
 /* Step 7 over the last one and the last two distinct n. */

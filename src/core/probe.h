@@ -43,4 +43,14 @@ void probe_min(struct probe *out, const struct probe *a, const struct probe *b);
  * such a stretch is measured again, within the sweep's cap). */
 #define PROBE_SLOW 1.25
 
+/* The probe's loop runs between another process's time slices and does
+ * not see it share the CPU; the scheduler's account of the point's own
+ * tasks does (sweep_int.h, wait_since): other processes took this much
+ * of a CPU or more from the point's tasks, and it is crowded, measured
+ * again like a slow point (load axes). Quiet, the quick suite's points
+ * lose under 0.07; beside two CPU hogs on a 2-CPU guest, a point that
+ * shares its CPU with one loses 0.5-0.99 (docs/method.md, "Machine
+ * drift"). */
+#define CPU_LOST_CROWDED 0.2
+
 #endif

@@ -119,7 +119,7 @@ void point_clear(struct point *p)
 void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 {
 	memset(u, 0, sizeof(*u));
-	u->max_slowness = NAN;
+	u->max_slowness = u->max_lost = NAN;
 	for (int r = 0; r < b->nreps; r++)
 		for (int i = 0; i < b->reps[r].npts; i++) {
 			const struct point *p = &b->reps[r].pts[i];
@@ -132,6 +132,14 @@ void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 			double s = p->remeasured ? p->slowness_first : p->slowness;
 			if (!isnan(s) && (isnan(u->max_slowness) || s > u->max_slowness))
 				u->max_slowness = s;
+			if (b->axis_kind != 0) /* a load axis's only (sweep.c, again_why) */
+				continue;
+			double l = p->remeasured && !isnan(p->cpu_lost_first) ? p->cpu_lost_first : p->cpu_lost;
+			u->crowded += p->cpu_lost >= CPU_LOST_CROWDED;
+			u->crowded_first += l >= CPU_LOST_CROWDED;
+			u->crowded_again += l >= CPU_LOST_CROWDED && p->remeasured > 0;
+			if (!isnan(l) && (isnan(u->max_lost) || l > u->max_lost))
+				u->max_lost = l;
 		}
 }
 

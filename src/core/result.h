@@ -72,6 +72,12 @@ struct point {
 	struct probe probe[2];
 	double slowness, slowness_first, p50_first;
 	int remeasured;
+	/* the operation's tasks over the point's measurement (the harness's
+	 * threads, its peers; sweep_int.h, wait_since): CPUs' worth of time
+	 * they ran, waited runnable for a CPU, and of that waiting what other
+	 * processes took from them (cpu_lost; cpu_lost_first: the first
+	 * measurement's, when measured again); NAN: not known */
+	double tasks_run, tasks_wait, cpu_lost, cpu_lost_first;
 };
 
 struct failure {
@@ -164,10 +170,15 @@ struct run_result {
  * every repetition): points probed, points whose first measurement the
  * probe read slow (slowness >= PROBE_SLOW), points measured again, points
  * still slow after that, and the largest slowness any first measurement
- * read (NAN: no probe). */
+ * read (NAN: no probe); likewise points whose first measurement was
+ * crowded (other processes took CPU_LOST_CROWDED of a CPU or more from its
+ * tasks), of those how many were measured again, points still crowded, and the most any first measurement lost
+ * (NAN: not known; a load axis's points only, as sweep.c judges them). */
 struct unsteady {
 	int probed, slow_first, remeasured, slow;
 	double max_slowness;
+	int crowded_first, crowded_again, crowded;
+	double max_lost;
 };
 void bench_unsteady(const struct bench_result *b, struct unsteady *u);
 /* How many of b's repetitions --decide's rounds added (repetition.added). */

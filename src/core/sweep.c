@@ -503,42 +503,75 @@ static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct fai
 			  struct probe *ref)
 {
 	struct probe before, after;
+	struct waitmark wm;
 	double s0 = probe_read(&before, ref);
+	wait_mark(&c->env, &wm);
 	int rc = measure_point(c, n, p, fail);
 	if (rc < 0)
 		return rc;
+	wait_since(&c->env, &wm, &p->tasks_run, &p->tasks_wait, &p->cpu_lost);
 	double s1 = probe_read(&after, ref);
 	p->has_probe = 1;
 	p->probe[0] = before;
 	p->probe[1] = after;
 	/* slow only if slow on both sides: one reading is one instant */
 	p->slowness = isnan(s0) ? s1 : isnan(s1) ? s0 : (s0 < s1 ? s0 : s1);
-	p->slowness_first = p->p50_first = NAN;
+	p->slowness_first = p->p50_first = p->cpu_lost_first = NAN;
 	return 0;
 }
 
+/* Whether another process shares this thread's CPU now: spinning for
+ * STEADY_TICK_MS, the thread waited CPU_LOST_CROWDED of it or more for
+ * the CPU (0 where the system keeps no account). */
+static int crowded_now(void)
+{
+	int pid = (int)getpid(), tid = sys_thread_id();
+	double r0, w0, r1, w1;
+	if (tid < 0 || sys_task_sched(pid, tid, &r0, &w0))
+		return 0;
+	uint64_t t0 = clock_ns(), t1;
+	while ((t1 = clock_ns()) - t0 < STEADY_TICK_MS * 1000000u)
+		;
+	if (sys_task_sched(pid, tid, &r1, &w1))
+		return 0;
+	return w1 - w0 >= CPU_LOST_CROWDED * (double)(t1 - t0) / 1e9;
+}
+
+/* A load axis's point that other processes crowded (probe.h). */
+static int is_crowded(const struct bench *b, const struct point *p)
+{
+	return b->axis_kind == AXIS_LOAD && p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED;
+}
+
 /* Why a point is measured again: the probe read the machine slow around
- * it, or its median jumped more than JUMP_RATIO above the point before it
- * (a slow stretch the probe missed, or a real step: measured again, a real
- * step stays). 0: neither. */
+ * it (1); other processes took CPU_LOST_CROWDED of a CPU or more from its
+ * tasks (3: crowded, on a load axis; a concurrency axis's own threads
+ * outnumber the CPUs and its short-lived ones escape the count); its
+ * median jumped more than JUMP_RATIO above the point before it (2: a slow
+ * stretch the probe missed, or a real step: measured again, a real step
+ * stays). 0: none. */
 #define JUMP_RATIO 1.2
-static int again_why(const struct point *p, const struct point *prev)
+static int again_why(const struct bench *b, const struct point *p, const struct point *prev)
 {
 	if (p->has_probe && p->slowness >= PROBE_SLOW)
 		return 1;
+	if (is_crowded(b, p))
+		return 3;
 	if (prev && prev->st.p50 > 0 && p->st.p50 > JUMP_RATIO * prev->st.p50)
 		return 2;
 	return 0;
 }
 
-/* A point whose probe read the machine slow, or that jumped above the point
- * before it, is measured again (the load is still N: an op leaves it
- * unchanged), after waiting for a steady probe reading, at most
- * REMEASURE_MAX times and while the time spent so in the repetition
- * (*again_ns) stays within its share of the repetition's time. The
- * measurement with the lower median is kept (a slow stretch only adds
- * time); the point says how many times it was measured again and the
- * first measurement's slowness and median. A failure while measuring
+/* A point whose probe read the machine slow, that was crowded, or that
+ * jumped above the point before it (again_why) is measured again (the
+ * load is still N: an op leaves it unchanged), after waiting for a steady
+ * probe reading or a CPU of its own, at most REMEASURE_MAX times and
+ * while the time spent so in the repetition (*again_ns) stays within its
+ * share of the repetition's time. The measurement kept is the one not
+ * crowded when the other was (it measured another process too), else
+ * the one with the lower median (a slow stretch only adds time); the
+ * point says how many times it was measured again and the first
+ * measurement's slowness, median and CPU lost. A failure while measuring
  * again is the repetition's (in *fail); p is kept. */
 static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct point *prev,
 		      struct failure **fail, struct probe *ref, uint64_t rep_t0, uint64_t *again_ns)
@@ -546,9 +579,9 @@ static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct p
 	const struct sweep_opts *o = c->o;
 	double frac = o->remeasure_frac > 0 ? o->remeasure_frac : o->quick ? 0.25 : 0.5;
 	uint64_t wait_ns = (uint64_t)STEADY_WAIT_MS * 1000000u / (o->quick ? 2 : 1);
-	double first = p->slowness, first_p50 = p->st.p50;
+	double first = p->slowness, first_p50 = p->st.p50, first_lost = p->cpu_lost;
 	int why;
-	while (!o->no_remeasure && (why = again_why(p, prev)) && p->remeasured < REMEASURE_MAX &&
+	while (!o->no_remeasure && (why = again_why(c->b, p, prev)) && p->remeasured < REMEASURE_MAX &&
 	       !reg_stop_requested() && p->stop != STOP_INTERRUPT) {
 		uint64_t t0 = clock_ns(), cost = (uint64_t)(p->elapsed_s * 1e9);
 		if ((double)(*again_ns + cost) > frac * (double)(t0 - rep_t0))
@@ -561,6 +594,8 @@ static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct p
 			struct timespec ts = {0, STEADY_TICK_MS * 1000000L};
 			nanosleep(&ts, NULL);
 		}
+		while (why == 3 && crowded_now() && clock_ns() - t0 < wait_ns && !reg_stop_requested())
+			; /* another process shares this CPU: until it goes, a while at most */
 		struct point q;
 		memset(&q, 0, sizeof(q));
 		int rc = measure_probed(c, n, &q, fail, ref);
@@ -568,7 +603,8 @@ static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct p
 		if (rc < 0)
 			break;
 		int k = p->remeasured + 1;
-		if (q.st.p50 < p->st.p50 || q.stop == STOP_INTERRUPT) {
+		int qc = is_crowded(c->b, &q), pc = is_crowded(c->b, p);
+		if (q.stop == STOP_INTERRUPT || (qc == pc ? q.st.p50 < p->st.p50 : pc)) {
 			point_clear(p);
 			*p = q;
 		} else {
@@ -577,6 +613,7 @@ static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct p
 		p->remeasured = k;
 		p->slowness_first = first;
 		p->p50_first = first_p50;
+		p->cpu_lost_first = first_lost;
 		if (p->stop == STOP_INTERRUPT)
 			break;
 		if (why == 2 && p->st.p50 > JUMP_RATIO * prev->st.p50)

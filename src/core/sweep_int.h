@@ -52,6 +52,33 @@ void peers_open(struct bench_env *env);
 json_t *peers_close(struct bench_env *env, double ops);
 void peers_abandon(struct bench_env *env);
 
+/* ---- the run-queue wait of a point's window (sweep_peers.c) ----
+ * The tasks that do the operation (the harness's threads, env's peers'),
+ * as the scheduler counts them (sys_task_sched), marked at the window's
+ * start (wait_mark) and read at its end (wait_since): how long they ran
+ * and how long they waited runnable for a CPU, each per second of the
+ * window and summed over the tasks (a task that came during the window
+ * counts from its start; one gone before its end is not counted), and
+ * the CPU time other processes took from them: of the CPUs the tasks may
+ * use (the placement's, else those the harness may run on), as much as
+ * they wanted (ran + waited), less what they ran. NAN each where the
+ * system keeps no such account; the CPU lost is NAN too when the account
+ * missed tasks of the harness that came and went in the window (threads
+ * or children that ran WAIT_UNSEEN of it or more: proc.thread's, made and
+ * joined by the operation, can keep the harness waiting with a CPU idle,
+ * and their waiting is theirs, not other processes'). */
+#define WAIT_MAX_TASKS 128
+#define WAIT_UNSEEN 0.05
+struct waitmark {
+	int n;
+	uint64_t t_ns;
+	double proc_s, kids_s; /* the harness's CPU, all its threads; its reaped children's */
+	struct { int pid, tid; double run_s, wait_s; } t[WAIT_MAX_TASKS];
+};
+void wait_mark(const struct bench_env *env, struct waitmark *m);
+void wait_since(const struct bench_env *env, const struct waitmark *m0, double *run, double *wait,
+		double *lost);
+
 /* ---- placement (sweep_place.c) ---- */
 /* The record's window for env: opened (the harness's threads and env's
  * peers read), closed (read again, the record made). */

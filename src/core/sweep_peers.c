@@ -6,10 +6,15 @@
  * removal (netsrv_stop and netload_free remove before they reap). The
  * sweep is single-threaded in its process, so one window at a time. */
 #include <math.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/sweep_int.h"
+#include "core/clock.h"
 #include "core/usage.h"
+#include "sys/sys.h"
 
 static struct {
 	const struct bench_env *env;
@@ -105,4 +110,74 @@ void point_usage(struct point *p, const struct usage_acc *acc, double ops,
 	p->majflt = u.majflt;
 	p->usage_counter = c;
 	p->usage_scope = sc;
+}
+
+/* ---- the run-queue wait of a window (sweep_int.h) ---- */
+
+/* Every task of the harness and of env's peers, with its account now. */
+static double tv_s(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
+
+static void wait_read(const struct bench_env *env, struct waitmark *m)
+{
+	struct timespec ts;
+	struct rusage ru;
+	m->n = 0;
+	m->t_ns = clock_ns();
+	m->proc_s = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) ? NAN
+			: (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	m->kids_s = getrusage(RUSAGE_CHILDREN, &ru) ? NAN : tv_s(ru.ru_utime) + tv_s(ru.ru_stime);
+	for (int k = -1; k < env->npeers; k++) {
+		int pid = k < 0 ? (int)getpid() : (int)env->peers[k].pid;
+		int tids[WAIT_MAX_TASKS];
+		int nt = sys_task_list(pid, tids, WAIT_MAX_TASKS - m->n);
+		for (int i = 0; i < nt && m->n < WAIT_MAX_TASKS; i++) {
+			double r, w;
+			if (sys_task_sched(pid, tids[i], &r, &w))
+				continue;
+			m->t[m->n].pid = pid;
+			m->t[m->n].tid = tids[i];
+			m->t[m->n].run_s = r;
+			m->t[m->n].wait_s = w;
+			m->n++;
+		}
+	}
+}
+
+void wait_mark(const struct bench_env *env, struct waitmark *m) { wait_read(env, m); }
+
+void wait_since(const struct bench_env *env, const struct waitmark *m0, double *run, double *wait,
+		double *lost)
+{
+	struct waitmark m1;
+	wait_read(env, &m1);
+	*run = *wait = *lost = NAN;
+	double wall = (double)(m1.t_ns - m0->t_ns) / 1e9;
+	if (!m1.n || !(wall > 0))
+		return;
+	double r = 0, w = 0, harness = 0;
+	for (int i = 0; i < m1.n; i++) {
+		double r0 = 0, w0 = 0; /* a task that came in the window: from its start */
+		for (int j = 0; j < m0->n; j++)
+			if (m0->t[j].tid == m1.t[i].tid && m0->t[j].pid == m1.t[i].pid) {
+				r0 = m0->t[j].run_s;
+				w0 = m0->t[j].wait_s;
+				break;
+			}
+		r += fmax(m1.t[i].run_s - r0, 0);
+		w += fmax(m1.t[i].wait_s - w0, 0);
+		if (m1.t[i].pid == (int)getpid())
+			harness += fmax(m1.t[i].run_s - r0, 0);
+	}
+	*run = r / wall;
+	*wait = w / wall;
+	/* what ran in the window that the account did not see: threads gone,
+	 * children reaped (a running task's count lags by up to a tick, hence
+	 * the tolerance) */
+	double unseen = (m1.proc_s - m0->proc_s) - harness + (m1.kids_s - m0->kids_s);
+	if (!(unseen < WAIT_UNSEEN * wall + 0.008))
+		return;
+	unsigned char set[SYS_MAX_CPUS];
+	int ncpu = env->place == BENCH_PLACE_SPREAD ? env->place_ncpu : sys_get_pinned(set, SYS_MAX_CPUS);
+	if (ncpu > 0)
+		*lost = fmax(fmin((double)ncpu, *run + *wait) - *run, 0);
 }

@@ -196,18 +196,71 @@ int bench_bimodal(struct bench_result *b)
 
 /* Every repetition's points, pooled: an array of k pointers (NULL and
  * k = 0 when there are none or no memory); *nctl: how many have a control. */
-static struct point **pooled(const struct bench_result *b, int *k, int *nctl)
+/* Whether the points other processes crowded (probe.h, CPU_LOST_CROWDED:
+ * still crowded after measuring again) are left out of the fit: on a load
+ * axis, when there are some and the others still span CROWD_SPAN (a
+ * decade) over at least 3 distinct N, up to the top decade of the axis
+ * (else the fit would lose the growth the top shows). A crowded point measures the other
+ * process as much as N: beside two CPU hogs, net.request's points that
+ * shared their CPU with one sat ~10 us above the others at every N, a
+ * level over some points that bends the curve. When every point was
+ * crowded (the hogs on every CPU) they share a level and stay. */
+#define CROWD_SPAN 10
+static int crowded(const struct point *p) { return p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED; }
+static int drop_crowded(const struct bench_result *b)
 {
-	int n = 0;
+	if (b->axis_kind != AXIS_LOAD)
+		return 0;
+	double ns[64], lo = INFINITY, hi = 0, top = 0;
+	int nd = 0, any = 0;
+	for (int r = 0; r < b->nreps; r++)
+		for (int i = 0; i < b->reps[r].npts; i++) {
+			const struct point *p = &b->reps[r].pts[i];
+			top = (double)p->n > top ? (double)p->n : top;
+			if (crowded(p)) {
+				any = 1;
+				continue;
+			}
+			double n = (double)p->n;
+			int seen = 0;
+			for (int j = 0; j < nd; j++)
+				seen |= ns[j] == n;
+			if (!seen && nd < 64 && n > 0)
+				ns[nd++] = n;
+			lo = n > 0 && n < lo ? n : lo;
+			hi = n > hi ? n : hi;
+		}
+	return any && nd >= 3 && hi >= CROWD_SPAN * lo && hi * CROWD_SPAN >= top;
+}
+
+/* The points the fit pools (every repetition's, the crowded left out as
+ * drop_crowded says; *left: how many), each with its repetition (rep[i],
+ * when rep is not NULL; the caller frees it). */
+static struct point **pooled(const struct bench_result *b, int *k, int *nctl, int **rep, int *left)
+{
+	int n = 0, drop = drop_crowded(b);
 	for (int r = 0; r < b->nreps; r++)
 		n += b->reps[r].npts;
 	struct point **pp = n ? malloc((size_t)n * sizeof(*pp)) : NULL;
+	int *ri = rep && n ? malloc((size_t)n * sizeof(*ri)) : NULL;
 	*k = *nctl = 0;
+	if (left)
+		*left = 0;
 	for (int r = 0; pp && r < b->nreps; r++)
 		for (int i = 0; i < b->reps[r].npts; i++) {
-			pp[(*k)++] = &b->reps[r].pts[i];
-			*nctl += b->reps[r].pts[i].has_ctl;
+			struct point *p = &b->reps[r].pts[i];
+			if (drop && crowded(p)) {
+				if (left)
+					++*left;
+				continue;
+			}
+			if (ri)
+				ri[*k] = r;
+			pp[(*k)++] = p;
+			*nctl += p->has_ctl;
 		}
+	if (rep)
+		*rep = ri;
 	return pp;
 }
 
@@ -276,6 +329,23 @@ static void confirm_growth(struct bench_result *b, struct point **pp)
 		 was, 100 * b->v.growth_share, b->v.nmax, 100 * va.growth_share);
 }
 
+#define CROWD_NOTE "crowded: "
+/* Says how many points the fit left out as crowded (one such note, from
+ * the last fit). */
+static void crowd_note(struct bench_result *b, int left)
+{
+	for (int i = 0; i < b->nnotes; i++)
+		if (!strncmp(b->notes[i], CROWD_NOTE, sizeof(CROWD_NOTE) - 1)) {
+			free(b->notes[i]);
+			b->notes[i--] = b->notes[--b->nnotes];
+		}
+	if (left)
+		bench_add_note(b, CROWD_NOTE "the verdict leaves out %d point%s that other processes "
+				  "crowded (they took %.1f of a CPU or more from the point's tasks, after "
+				  "measuring again; docs/method.md, \"Crowded points\"): the others span the "
+				  "axis still", left, left == 1 ? "" : "s", CPU_LOST_CROWDED);
+}
+
 void bench_fit(struct bench_result *b)
 {
 	int k, nctl;
@@ -286,19 +356,20 @@ void bench_fit(struct bench_result *b)
 		memset(&b->usl, 0, sizeof(b->usl));
 		return;
 	}
-	struct point **pp = pooled(b, &k, &nctl);
+	int *rep = NULL, left = 0;
+	struct point **pp = pooled(b, &k, &nctl, &rep, &left);
 	double *lvl = b->nreps ? malloc((size_t)b->nreps * sizeof *lvl) : NULL;
 	double *sc = k ? malloc((size_t)k * sizeof *sc) : NULL;
-	if (lvl && sc) {
+	if (lvl && sc && rep) {
 		bench_rep_levels(b, lvl);
-		int i = 0;
-		for (int r = 0; r < b->nreps; r++)
-			for (int j = 0; j < b->reps[r].npts; j++)
-				sc[i++] = lvl[r];
+		for (int i = 0; i < k; i++)
+			sc[i] = lvl[rep[i]];
 	}
-	fit_points_scaled(pp, k, &b->v, FIT_VERDICT, lvl && sc ? sc : NULL);
+	fit_points_scaled(pp, k, &b->v, FIT_VERDICT, lvl && sc && rep ? sc : NULL);
+	crowd_note(b, left);
 	free(lvl);
 	free(sc);
+	free(rep);
 	if (pp)
 		confirm_growth(b, pp);
 	free(pp);
@@ -312,7 +383,7 @@ void bench_fit(struct bench_result *b)
 void bench_control_note(struct bench_result *b)
 {
 	int k, nctl;
-	struct point **pp = pooled(b, &k, &nctl);
+	struct point **pp = pooled(b, &k, &nctl, NULL, NULL);
 	/* one such note, from the last settle (repetitions pooled) */
 	for (int i = 0; i < b->nnotes; i++)
 		if (!strncmp(b->notes[i], CONTROL_NOTE, sizeof(CONTROL_NOTE) - 1)) {

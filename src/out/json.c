@@ -98,6 +98,13 @@ static json_t *point_json(const struct point *p)
 			json_object_set_new(pr, "slowness_first", num(p->slowness_first));
 			json_object_set_new(pr, "p50_first_ns", num(p->p50_first));
 		}
+		if (pr && !isnan(p->tasks_wait)) {
+			json_object_set_new(pr, "tasks_run", num(p->tasks_run));
+			json_object_set_new(pr, "tasks_wait", num(p->tasks_wait));
+			json_object_set_new(pr, "cpu_lost", num(p->cpu_lost));
+			if (p->remeasured)
+				json_object_set_new(pr, "cpu_lost_first", num(p->cpu_lost_first));
+		}
 		json_object_set_new(o, "probe", pr);
 	}
 	json_object_set_new(o, "cpu", json_pack("[oo]", p->cpu_start >= 0 ? json_integer(p->cpu_start) : json_null(),
@@ -233,12 +240,18 @@ json_t *bench_to_json(const struct bench_result *b)
 	}
 	struct unsteady u;
 	bench_unsteady(b, &u);
-	if (u.probed)
-		json_object_set_new(o, "machine", json_pack("{s:i,s:i,s:i,s:i,s:o}", "probed_points",
-							    u.probed, "slow_points_first", u.slow_first,
-							    "slow_points", u.slow,
-							    "remeasured_points", u.remeasured,
-							    "max_slowness", num(u.max_slowness)));
+	if (u.probed) {
+		json_t *m = json_pack("{s:i,s:i,s:i,s:i,s:o}", "probed_points", u.probed,
+				      "slow_points_first", u.slow_first, "slow_points", u.slow,
+				      "remeasured_points", u.remeasured, "max_slowness",
+				      num(u.max_slowness));
+		if (m && !isnan(u.max_lost)) {
+			json_object_set_new(m, "crowded_points_first", json_integer(u.crowded_first));
+			json_object_set_new(m, "crowded_points", json_integer(u.crowded));
+			json_object_set_new(m, "max_cpu_lost", num(u.max_lost));
+		}
+		json_object_set_new(o, "machine", m);
+	}
 	if (b->profile)
 		json_object_set(o, "profile", b->profile);
 	if (b->axis_kind == 1) /* AXIS_CONCURRENCY: the headline verdict */
@@ -517,6 +530,13 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 		json_t *rm = json_object_get(pb, "remeasured");
 		p->slowness = json_is_number(sl) ? json_number_value(sl) : NAN;
 		p->slowness_first = json_is_number(sf) ? json_number_value(sf) : NAN;
+		json_t *tr = json_object_get(pb, "tasks_run"), *tw = json_object_get(pb, "tasks_wait");
+		p->tasks_run = json_is_number(tr) ? json_number_value(tr) : NAN;
+		p->tasks_wait = json_is_number(tw) ? json_number_value(tw) : NAN;
+		json_t *cl = json_object_get(pb, "cpu_lost");
+		p->cpu_lost = json_is_number(cl) ? json_number_value(cl) : NAN;
+		json_t *clf = json_object_get(pb, "cpu_lost_first");
+		p->cpu_lost_first = json_is_number(clf) ? json_number_value(clf) : NAN;
 		json_t *pf = json_object_get(pb, "p50_first_ns");
 		p->p50_first = json_is_number(pf) ? json_number_value(pf) : NAN;
 		p->remeasured = json_is_integer(rm) && json_integer_value(rm) > 0 &&

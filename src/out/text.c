@@ -423,11 +423,14 @@ static void print_fs_condition(const struct run_result *r, FILE *f)
 /* The machine-speed probe's word (probe.h), when it read the machine slow
  * around any point: how many points, how slow, how many were measured
  * again, and how many stayed slow (measured again as often as the cap
- * allowed, or not at all). Nothing when the machine was steady. */
+ * allowed, or not at all); and the scheduler's, when other processes
+ * crowded a load axis's point (CPU_LOST_CROWDED): how many, the most CPU
+ * lost, how many stayed crowded. Nothing when the machine was steady. */
 static void print_unsteady(const struct run_result *r, FILE *f)
 {
-	int probed = 0, first = 0, slow = 0, again = 0, nb = 0;
-	double worst = NAN;
+	int probed = 0, first = 0, slow = 0, again = 0, nb = 0, crowd = 0, cagain = 0, crowded = 0,
+	    nbc = 0;
+	double worst = NAN, lost = NAN;
 	for (int i = 0; i < r->nbenches; i++) {
 		struct unsteady u;
 		bench_unsteady(&r->benches[i], &u);
@@ -436,17 +439,25 @@ static void print_unsteady(const struct run_result *r, FILE *f)
 		slow += u.slow;
 		again += u.remeasured;
 		nb += u.slow_first > 0;
+		crowd += u.crowded_first;
+		crowded += u.crowded;
+		cagain += u.crowded_again;
+		nbc += u.crowded_first > 0;
 		if (!isnan(u.max_slowness) && (isnan(worst) || u.max_slowness > worst))
 			worst = u.max_slowness;
+		if (!isnan(u.max_lost) && (isnan(lost) || u.max_lost > lost))
+			lost = u.max_lost;
 	}
 	if (!probed)
 		return;
-	if (!first)
-		return;
-	fprintf(f, "  unsteady the machine ran up to x%.2f slower (probe) around %d of %d points in "
-		   "%d bench%s: %d measured again, %d still slow\n",
-		worst, first, probed, nb,
-		nb == 1 ? "" : "es", again, slow);
+	if (first)
+		fprintf(f, "  unsteady the machine ran up to x%.2f slower (probe) around %d of %d points in "
+			   "%d bench%s: %d measured again, %d still slow\n",
+			worst, first, probed, nb, nb == 1 ? "" : "es", again, slow);
+	if (crowd)
+		fprintf(f, "  crowded  other processes took up to %.2f of a CPU from the bench's tasks around "
+			   "%d of %d points in %d bench%s: %d measured again, %d still crowded\n",
+			lost, crowd, probed, nbc, nbc == 1 ? "" : "es", cagain, crowded);
 }
 
 static void cpu_flush(char *buf, size_t len, const char *name, const char *label, int count)

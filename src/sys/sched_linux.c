@@ -102,6 +102,23 @@ int sys_task_where(int pid, int tid, int *cpu, long *migrations)
 	return 0;
 }
 
+int sys_task_sched(int pid, int tid, double *run_s, double *wait_s)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	unsigned long long run, wait;
+	int got = fscanf(f, "%llu %llu", &run, &wait);
+	fclose(f);
+	if (got != 2)
+		return -1;
+	*run_s = (double)run / 1e9;
+	*wait_s = (double)wait / 1e9;
+	return 0;
+}
+
 int sys_thread_counters(void) { return 1; }
 
 double sys_thread_cpu_s(void)

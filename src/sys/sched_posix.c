@@ -31,6 +31,14 @@ int sys_task_where(int pid, int tid, int *cpu, long *migrations)
 	return -1;
 }
 
+int sys_task_sched(int pid, int tid, double *run_s, double *wait_s)
+{
+	(void)pid;
+	(void)tid;
+	*run_s = *wait_s = NAN;
+	return -1;
+}
+
 /* getrusage counts per process only in POSIX */
 int sys_thread_counters(void) { return 0; }
 

@@ -98,6 +98,11 @@ double sys_thread_cpu_s(void);
 int sys_thread_rusage(struct rusage *ru);
 int sys_thread_id(void);
 int sys_task_where(int pid, int tid, int *cpu, long *migrations);
+/* The scheduler's account of thread tid of pid so far: the time it ran
+ * and the time it waited on a run queue, runnable but not running (s).
+ * 0, or -1 when the task is gone or the system keeps no such account
+ * (Linux: /proc/PID/task/TID/schedstat, CONFIG_SCHED_INFO). */
+int sys_task_sched(int pid, int tid, double *run_s, double *wait_s);
 
 /* ---- page cache, loop devices and mounts (the file-system matrix);
  * Linux: src/sys/sys_loop_linux.c; the POSIX build returns -ENOSYS. ---- */

@@ -783,6 +783,31 @@ int main(void)
 	c = compare_results(&a, "a", &b, "b", &o, &reg);
 	CHECK(json_array_size(json_object_get(c, "caveats")) == 0, "both quiet: no caveat");
 	json_decref(c);
+	/* crowded points (probe.h) on one side are named; none on either: no caveat */
+	for (int side = 0; side < 2; side++) {
+		struct run_result *r = side ? &b : &a;
+		for (int k = 0; k < r->nbenches; k++)
+			for (int q = 0; q < r->benches[k].nreps; q++)
+				for (int i = 0; i < r->benches[k].reps[q].npts; i++) {
+					struct point *p = &r->benches[k].reps[q].pts[i];
+					p->has_probe = 1;
+					p->slowness = 1;
+					p->cpu_lost = side && i % 2 ? 0.6 : 0.01;
+				}
+	}
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	cv = json_string_value(json_array_get(json_object_get(c, "caveats"), 0));
+	CHECK(cv && strstr(cv, "crowded: other processes took 0.2 of a CPU or more") &&
+		      strstr(cv, "at 0 of A's") && strstr(cv, "(up to 0.60)"),
+	      "a crowded side: caveat '%s'", cv ? cv : "");
+	json_decref(c);
+	for (int k = 0; k < b.nbenches; k++)
+		for (int q = 0; q < b.benches[k].nreps; q++)
+			for (int i = 0; i < b.benches[k].reps[q].npts; i++)
+				b.benches[k].reps[q].pts[i].cpu_lost = 0.01;
+	c = compare_results(&a, "a", &b, "b", &o, &reg);
+	CHECK(json_array_size(json_object_get(c, "caveats")) == 0, "neither crowded: no caveat");
+	json_decref(c);
 	result_free(&b);
 
 	/* a verdict that got significantly worse is a regression on its own */

@@ -5,10 +5,16 @@
  * (a reference made twice as fast as this machine: every reading slow) the
  * sweep measures points again within its cap, and not with no_remeasure;
  * a point whose first measurement jumped (a synthetic slow stretch at one
- * N) is measured again and the lower median kept; the fields survive the
- * JSON round trip. */
+ * N) is measured again and the lower median kept; a point whose first
+ * measurement shares its CPU with a busy process (a real one, started by
+ * the test on the harness's CPU) reads crowded and is measured again; the
+ * fields survive the JSON round trip. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +24,7 @@
 #include "core/registry.h"
 #include "out/result_io.h"
 #include "core/sweep.h"
+#include "sys/sys.h"
 #include "t.h"
 #include "t_result.h"
 
@@ -49,6 +56,34 @@ static int set_n(void *state, uint64_t n)
 	s->visits_50 += n == 50;
 	return 0;
 }
+
+/* A busy process on the harness's CPU, started stopped before the sweep
+ * and reaped after it (a child reaped in a point's window counts as the
+ * bench's own work there), dying with the test; or -1. */
+static pid_t hog_start(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		raise(SIGSTOP);
+		for (;;)
+			;
+	}
+	return pid;
+}
+
+/* set_n of the crowded bench: the busy process runs over the first
+ * measurement at N = 50 alone */
+static pid_t hog = -1;
+static int set_n_crowd(void *state, uint64_t n)
+{
+	struct st *s = state;
+	s->visits_50 += n == 50;
+	if (hog > 0)
+		kill(hog, n == 50 && s->visits_50 == 1 ? SIGCONT : SIGSTOP);
+	return 0;
+}
+
 static int op(void *state, unsigned slot)
 {
 	struct st *s = state;
@@ -198,6 +233,56 @@ int main(void)
 	      "the lower median kept (%.0f ns; first %.0f ns)", p50 ? p50->st.p50 : 0,
 	      p50 ? p50->p50_first : 0);
 	free_br(&br);
+
+	/* crowded: the harness pinned to its CPU, a busy process beside it over
+	 * N = 50's first measurement (the scheduler's account, sys_task_sched,
+	 * sees it where the probe does not) */
+	double r0, w0;
+	int cpu = sys_current_cpu();
+	if (sys_task_sched((int)getpid(), sys_thread_id(), &r0, &w0) == 0 && cpu >= 0 &&
+	    sys_pin_thread(cpu) == 0) {
+		struct bench crowd = synth;
+		crowd.set_n = set_n_crowd;
+		memset(&br, 0, sizeof(br));
+		hog = hog_start();
+		CHECK(hog > 0, "the busy process started");
+		sweep_bench(&crowd, &o, &br);
+		if (hog > 0) {
+			kill(hog, SIGKILL);
+			waitpid(hog, NULL, 0);
+		}
+		hog = -1;
+		br.name = strdup(synth.name);
+		p50 = NULL;
+		for (int i = 0; i < br.reps[0].npts; i++)
+			if (br.reps[0].pts[i].n == 50)
+				p50 = &br.reps[0].pts[i];
+		CHECK(p50 && p50->remeasured >= 1 && p50->cpu_lost_first >= CPU_LOST_CROWDED,
+		      "crowded at N=50: measured again (%d), the first lost %.2f of a CPU",
+		      p50 ? p50->remeasured : -1, p50 ? p50->cpu_lost_first : NAN);
+		/* a running task's count is as of its last tick: run may read over 1 */
+		CHECK(p50 && p50->tasks_run > 0 && p50->tasks_wait >= 0 &&
+			      p50->cpu_lost >= 0 && p50->cpu_lost <= p50->tasks_wait + 1e-9,
+		      "the kept measurement's account: ran %.2f, waited %.2f, lost %.2f",
+		      p50 ? p50->tasks_run : NAN, p50 ? p50->tasks_wait : NAN, p50 ? p50->cpu_lost : NAN);
+		bench_unsteady(&br, &u);
+		CHECK(u.crowded_first >= 1 && u.max_lost >= CPU_LOST_CROWDED,
+		      "the bench counts it: %d crowded first, most lost %.2f", u.crowded_first, u.max_lost);
+		j = bench_to_json(&br);
+		CHECK(bench_from_json(j, &back, msg, sizeof(msg)) == 0, "reads back: %s", msg);
+		bench_unsteady(&back, &ub);
+		CHECK(ub.crowded_first == u.crowded_first && ub.crowded == u.crowded &&
+			      fabs(ub.max_lost - u.max_lost) < 1e-9,
+		      "crowding survives the round trip");
+		CHECK(json_integer_value(json_object_get(json_object_get(j, "machine"),
+							 "crowded_points_first")) == u.crowded_first,
+		      "the bench's machine summary counts the crowded points");
+		json_decref(j);
+		free_br(&back);
+		free_br(&br);
+	} else {
+		printf("skip: no scheduler account or no pinning here\n");
+	}
 	reg_cleanup();
 	return t_done("test_probe");
 }

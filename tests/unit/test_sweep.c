@@ -154,7 +154,12 @@ int main(void)
 	run(&synth, &o, &br);
 	CHECK(br.nreps == 2 && br.reps[1].npts == 10, "repeat keeps both repetitions");
 	CHECK(br.v.cls == GROWTH_O1, "constant cost gets O(1), got %s (%s)", growth_name(br.v.cls), br.v.reason);
-	CHECK(br.v.npoints == 20, "pooled verdict over both repetitions (%d points)", br.v.npoints);
+	int crowded = 0; /* a busy machine's crowded points may be left out (verdict.c) */
+	for (int r = 0; r < br.nreps; r++)
+		for (int i = 0; i < br.reps[r].npts; i++)
+			crowded += br.reps[r].pts[i].has_probe && br.reps[r].pts[i].cpu_lost >= CPU_LOST_CROWDED;
+	CHECK(br.v.npoints == 20 || br.v.npoints == 20 - crowded,
+	      "pooled verdict over both repetitions (%d points, %d crowded)", br.v.npoints, crowded);
 	free_br(&br);
 	o.repeat = 1;
 

@@ -91,7 +91,7 @@ static int record_death(struct bench_result *got, int status, uint64_t n)
 		return 1;
 	}
 	rep->fail = f;
-	rep_fit(rep);
+	rep_fit(rep, got->axis_kind);
 	return 1;
 }
 

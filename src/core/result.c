@@ -128,16 +128,21 @@ void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 			u->probed++;
 			u->slow += p->slowness >= PROBE_SLOW;
 			u->remeasured += p->remeasured > 0;
-			u->slow_first += p->remeasured > 0 || p->slowness >= PROBE_SLOW;
 			double s = p->remeasured ? p->slowness_first : p->slowness;
+			/* a load axis's only (sweep.c, again_why) */
+			double l = b->axis_kind != 0 ? NAN
+				   : p->remeasured && !isnan(p->cpu_lost_first) ? p->cpu_lost_first
+									       : p->cpu_lost;
+			int crowd_only = p->remeasured && l >= CPU_LOST_CROWDED && !(s >= PROBE_SLOW);
+			u->slow_first += (p->remeasured > 0 && !crowd_only) || p->slowness >= PROBE_SLOW;
 			if (!isnan(s) && (isnan(u->max_slowness) || s > u->max_slowness))
 				u->max_slowness = s;
-			if (b->axis_kind != 0) /* a load axis's only (sweep.c, again_why) */
+			if (b->axis_kind != 0)
 				continue;
-			double l = p->remeasured && !isnan(p->cpu_lost_first) ? p->cpu_lost_first : p->cpu_lost;
 			u->crowded += p->cpu_lost >= CPU_LOST_CROWDED;
 			u->crowded_first += l >= CPU_LOST_CROWDED;
 			u->crowded_again += l >= CPU_LOST_CROWDED && p->remeasured > 0;
+			u->crowded_only += crowd_only;
 			if (!isnan(l) && (isnan(u->max_lost) || l > u->max_lost))
 				u->max_lost = l;
 		}

@@ -168,16 +168,19 @@ struct run_result {
 
 /* How steady the machine was while a bench measured (its points' probes,
  * every repetition): points probed, points whose first measurement the
- * probe read slow (slowness >= PROBE_SLOW), points measured again, points
- * still slow after that, and the largest slowness any first measurement
- * read (NAN: no probe); likewise points whose first measurement was
- * crowded (other processes took CPU_LOST_CROWDED of a CPU or more from its
- * tasks), of those how many were measured again, points still crowded, and the most any first measurement lost
- * (NAN: not known; a load axis's points only, as sweep.c judges them). */
+ * probe read slow (slowness >= PROBE_SLOW) or that were measured again for
+ * a jump, points measured again (for any reason), points still slow after
+ * that, and the largest slowness any first measurement read (NAN: no
+ * probe); likewise points whose first measurement was crowded (other
+ * processes took CPU_LOST_CROWDED of a CPU or more from its tasks), of
+ * those how many were measured again and how many of those for crowding
+ * alone (not slow: not in slow_first), points still crowded, and the most
+ * any first measurement lost (NAN: not known; a load axis's points only,
+ * as sweep.c judges them). */
 struct unsteady {
 	int probed, slow_first, remeasured, slow;
 	double max_slowness;
-	int crowded_first, crowded_again, crowded;
+	int crowded_first, crowded_again, crowded_only, crowded;
 	double max_lost;
 };
 void bench_unsteady(const struct bench_result *b, struct unsteady *u);

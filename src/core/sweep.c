@@ -1032,7 +1032,7 @@ out:
 		setup_note(out, rep, c.env.per_op_units);
 		journal_note(out, b, o->scratch, keep);
 	}
-	rep_fit(rep);
+	rep_fit(rep, (int)b->axis_kind);
 	return harness_rc; /* a bench's own failure (even ENOMEM) is data, in rep->fail */
 }
 

@@ -114,9 +114,10 @@ void point_usage(struct point *p, const struct usage_acc *acc, double ops,
 
 /* ---- the run-queue wait of a window (sweep_int.h) ---- */
 
-/* Every task of the harness and of env's peers, with its account now. */
 static double tv_s(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
 
+/* Every task of the harness and of env's peers, with its account now, and
+ * the harness's own CPU and its reaped children's. */
 static void wait_read(const struct bench_env *env, struct waitmark *m)
 {
 	struct timespec ts;

@@ -740,7 +740,7 @@ static int tasks_rep(struct tsweep *w, int repi)
 	int rr = reg_remove_tree(dir);
 	if (rr)
 		bench_add_note(w->out, "could not remove %s: %s", dir, strerror(-rr));
-	rep_fit(rep);
+	rep_fit(rep, AXIS_CONCURRENCY);
 	return harness_rc;
 }
 

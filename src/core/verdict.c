@@ -69,12 +69,17 @@ static void fit_points(struct point **pts, int n, struct verdict *v)
 	fit_points_what(pts, n, v, FIT_VERDICT);
 }
 
-void rep_fit(struct repetition *rep)
+static int crowded(const struct point *p);
+static int drop_crowded(const struct repetition *reps, int nreps, int axis_kind);
+
+void rep_fit(struct repetition *rep, int axis_kind)
 {
 	struct point **pp = rep->npts ? malloc((size_t)rep->npts * sizeof(*pp)) : NULL;
+	int k = 0, drop = drop_crowded(rep, 1, axis_kind); /* as bench_fit does */
 	for (int i = 0; pp && i < rep->npts; i++)
-		pp[i] = &rep->pts[i];
-	fit_points(pp, pp ? rep->npts : 0, &rep->v);
+		if (!drop || !crowded(&rep->pts[i]))
+			pp[k++] = &rep->pts[i];
+	fit_points(pp, k, &rep->v);
 	free(pp);
 }
 
@@ -194,28 +199,27 @@ int bench_bimodal(struct bench_result *b)
 	return found;
 }
 
-/* Every repetition's points, pooled: an array of k pointers (NULL and
- * k = 0 when there are none or no memory); *nctl: how many have a control. */
 /* Whether the points other processes crowded (probe.h, CPU_LOST_CROWDED:
  * still crowded after measuring again) are left out of the fit: on a load
  * axis, when there are some and the others still span CROWD_SPAN (a
  * decade) over at least 3 distinct N, up to the top decade of the axis
- * (else the fit would lose the growth the top shows). A crowded point measures the other
- * process as much as N: beside two CPU hogs, net.request's points that
+ * (else the fit would lose the growth the top shows). A crowded point
+ * measures the other process as much as N: beside two CPU hogs,
+ * net.request's points that
  * shared their CPU with one sat ~10 us above the others at every N, a
  * level over some points that bends the curve. When every point was
  * crowded (the hogs on every CPU) they share a level and stay. */
 #define CROWD_SPAN 10
 static int crowded(const struct point *p) { return p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED; }
-static int drop_crowded(const struct bench_result *b)
+static int drop_crowded(const struct repetition *reps, int nreps, int axis_kind)
 {
-	if (b->axis_kind != AXIS_LOAD)
+	if (axis_kind != AXIS_LOAD)
 		return 0;
 	double ns[64], lo = INFINITY, hi = 0, top = 0;
 	int nd = 0, any = 0;
-	for (int r = 0; r < b->nreps; r++)
-		for (int i = 0; i < b->reps[r].npts; i++) {
-			const struct point *p = &b->reps[r].pts[i];
+	for (int r = 0; r < nreps; r++)
+		for (int i = 0; i < reps[r].npts; i++) {
+			const struct point *p = &reps[r].pts[i];
 			top = (double)p->n > top ? (double)p->n : top;
 			if (crowded(p)) {
 				any = 1;
@@ -233,12 +237,13 @@ static int drop_crowded(const struct bench_result *b)
 	return any && nd >= 3 && hi >= CROWD_SPAN * lo && hi * CROWD_SPAN >= top;
 }
 
-/* The points the fit pools (every repetition's, the crowded left out as
- * drop_crowded says; *left: how many), each with its repetition (rep[i],
- * when rep is not NULL; the caller frees it). */
+/* Every repetition's points, pooled, the crowded left out as drop_crowded
+ * says (*left: how many): an array of k pointers (NULL and k = 0 when
+ * there are none or no memory), each with its repetition (rep[i], when
+ * rep is not NULL; the caller frees it); *nctl: how many have a control. */
 static struct point **pooled(const struct bench_result *b, int *k, int *nctl, int **rep, int *left)
 {
-	int n = 0, drop = drop_crowded(b);
+	int n = 0, drop = drop_crowded(b->reps, b->nreps, b->axis_kind);
 	for (int r = 0; r < b->nreps; r++)
 		n += b->reps[r].npts;
 	struct point **pp = n ? malloc((size_t)n * sizeof(*pp)) : NULL;
@@ -700,7 +705,7 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 		if (!rep)
 			break;
 		rounds++;
-		rep_fit(rep);
+		rep_fit(rep, (int)b->axis_kind);
 		bench_fit(br);
 		if (!undecided(br) || got < np)
 			break; /* settled; or the budget did not hold a whole round */

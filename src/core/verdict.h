@@ -51,7 +51,7 @@ struct verdict_ops {
 };
 
 /* A repetition's verdict from its own points. */
-void rep_fit(struct repetition *rep);
+void rep_fit(struct repetition *rep, int axis_kind);
 /* The pooled verdict over all repetitions' points (and the throughput fit
  * of a concurrency axis, bench_usl, result.h). */
 void bench_fit(struct bench_result *b);

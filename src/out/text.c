@@ -437,7 +437,7 @@ static void print_unsteady(const struct run_result *r, FILE *f)
 		probed += u.probed;
 		first += u.slow_first;
 		slow += u.slow;
-		again += u.remeasured;
+		again += u.remeasured - u.crowded_only; /* crowding's are said below */
 		nb += u.slow_first > 0;
 		crowd += u.crowded_first;
 		crowded += u.crowded;

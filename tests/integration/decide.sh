@@ -32,7 +32,7 @@ word = {1: "once", 2: "twice", 3: "three times"}[mult]
 bad = []
 for b in d["benches"]:
     reps = b["repetitions"]; v0 = reps[0]["verdict"]
-    grow = v0["class"] in ("O(log n)", "O(n)", "O(n log n)", "O(n^2)")
+    grow = v0["class"] in ("O(log n)", "O(n)", "O(n log n)", "worse")
     se = v0.get("b_se_ns") or 0
     weak = grow and ((v0.get("growth_share") or 0) < 0.5 or (se > 0 and (v0.get("b_ns") or 0) / se < 8))
     tied = grow and "tie" in v0  # O(n) named, O(n log n) fitting as well

@@ -48,7 +48,7 @@ static void sweep(struct bench_result *b, struct hist *h, const int *high, const
 		p->placement = where(cpu[i], moved[i]);
 		point_set_bins(p, h);
 	}
-	rep_fit(rp);
+	rep_fit(rp, 0);
 	bench_fit(b);
 }
 

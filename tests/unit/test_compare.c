@@ -45,7 +45,7 @@ static void make_reps(struct run_result *r, const double *factor, int version, i
 			synth_point(rep_add_point(rep), h, (uint64_t)1 << i,
 				    (factor ? factor[i] : 1) * (run ? run[q] : 1), 400);
 		}
-		rep_fit(rep);
+		rep_fit(rep, 0);
 	}
 	hist_free(h);
 	bench_fit(b);
@@ -208,7 +208,7 @@ static void make_family_probed(struct run_result *r, int nb, int reps, const dou
 				rep->ab_pair = q + 1;
 				rep->ab_order = (q % 2 == 0) == (side[0] == 'a') ? 1 : 2;
 			}
-			rep_fit(rep);
+			rep_fit(rep, 0);
 		}
 		bench_fit(b);
 	}
@@ -482,7 +482,7 @@ static void added_partial(void)
 	rep->added = 1;
 	for (int i = 0; i < 5; i++) /* N 1..16 only: stopped at its budget */
 		synth_point(rep_add_point(rep), h, (uint64_t)1 << i, 1, 400);
-	rep_fit(rep);
+	rep_fit(rep, 0);
 	hist_free(h);
 	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
 	int reg = -1;

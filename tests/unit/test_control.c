@@ -57,7 +57,7 @@ int main(void)
 		p->peers = json_pack("{s:{s:f,s:i}}", "server", "cpu_s", 3e-6, "processes", 1);
 		point_set_bins(p, h);
 	}
-	rep_fit(rp);
+	rep_fit(rp, 0);
 	bench_fit(&b);
 	bench_control_note(&b);
 	CHECK(b.v.cls == GROWTH_O1, "difference constant: %s (%s)", growth_name(b.v.cls), b.v.reason);

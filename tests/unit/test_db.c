@@ -45,7 +45,7 @@ static void make_result(struct run_result *r, const char *host, const char *star
 		point_set_bins(p, h);
 	}
 	hist_free(h);
-	rep_fit(rep);
+	rep_fit(rep, 0);
 	bench_fit(b);
 }
 

@@ -65,7 +65,7 @@ static void make_result(struct run_result *r)
 			p->vcsw = 0.5;
 			point_set_bins(p, h);
 		}
-		rep_fit(rp);
+		rep_fit(rp, 0);
 	}
 	b->reps[1].fail = calloc(1, sizeof(struct failure));
 	struct failure *f = b->reps[1].fail;

@@ -41,7 +41,7 @@ static void make(struct run_result *r, const char *name, const char *variant, in
 			hist_summary(h, &p->st);
 			point_set_bins(p, h);
 		}
-		rep_fit(rp);
+		rep_fit(rp, 0);
 	}
 	hist_free(h);
 	bench_fit(b);

@@ -131,7 +131,7 @@ static void self_test(void)
 			p->cpu_start = p->cpu_end = -1;
 			point_set_bins(p, h);
 		}
-		rep_fit(rp);
+		rep_fit(rp, 0);
 		bench_fit(b);
 	}
 	/* a tie is written and read back (the verdict of a fourth bench, set

@@ -94,7 +94,7 @@ int main(void)
 		point_set_bins(p, h);
 	}
 	hist_free(h);
-	rep_fit(rep);
+	rep_fit(rep, 0);
 	bench_fit(b);
 	char *html = html_of(&r);
 	CHECK(html && !strstr(html, "<script"), "no script element");

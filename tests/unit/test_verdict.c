@@ -51,7 +51,7 @@ static void rep(struct bench_result *b, struct hist *h, int npts, double g, int 
 			c *= 1 + (up - 1) * (i - (npts - slow) + 1) / slow;
 		fill_point(rep_add_point(rp), h, ns[i], c);
 	}
-	rep_fit(rp);
+	rep_fit(rp, 0);
 }
 
 /* A repetition at a level: cost(n) = level * 3700 * (1 + slope * n) over
@@ -65,7 +65,7 @@ static void rep_lvl(struct bench_result *b, struct hist *h, int first, int npts,
 		fill_point(rep_add_point(rp), h, ns[i],
 			   level * 3700 * (1 + slope * (double)ns[i]) * (1 + 0.01 * ((i * 7) % 3 - 1)));
 	}
-	rep_fit(rp);
+	rep_fit(rp, 0);
 }
 
 /* --decide's rounds, faked: each point at n costs 3700 ns flat; the
@@ -98,7 +98,7 @@ static void limited_sweep(struct bench_result *b, struct hist *h, const char *ki
 	snprintf(rp->fail->call, sizeof(rp->fail->call), "openat(O_CREAT|O_EXCL)");
 	rp->fail->n = 65523;
 	rp->fail->err = 28;
-	rep_fit(rp);
+	rep_fit(rp, 0);
 }
 
 static void bench(struct bench_result *b)

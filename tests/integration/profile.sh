@@ -90,9 +90,14 @@ else
 		"every(p['op_side'] == 'caller' and p['op_cpu_per_op_ns'] > 0 for p in $PS['points'])"
 	check "proc.syscall: the caller holds most samples at the largest N" jtrue "$T/ps.json" \
 		"[s for s in $PS['points'][-1]['sides'] if s['side'] == 'caller'][0]['samples'] > 0.5 * $PS['points'][-1]['samples']"
-	check "proc.syscall[filter=args]: __seccomp_filter's growth is >= half the growth" jtrue "$T/ps.json" \
-		"($G)($(B proc.syscall), ['__seccomp_filter']) >= 0.5 * $PS['growth']['delta_ns'] > 0"
-	check "proc.syscall[filter=args]: a 'why' line names the filter" out_has "$T/ps.out" "^why  proc.syscall.*__seccomp_filter"
+	# the filters are BPF programs the kernel compiled: perf names them
+	# only with net.core.bpf_jit_kallsyms, else "[unknown kernel]", mostly
+	# not under __seccomp_filter's frame (their unwinding stops): the two
+	# together are the filters' cost (__seccomp_filter alone was 0.51-0.69
+	# of the growth in 2026-12-06's runs, quiet and beside two hogs alike)
+	check "proc.syscall[filter=args]: the filters' growth is >= half the growth" jtrue "$T/ps.json" \
+		"($G)($(B proc.syscall), ['__seccomp_filter', '[unknown kernel]']) >= 0.5 * $PS['growth']['delta_ns'] > 0"
+	check "proc.syscall[filter=args]: a 'why' line names the filter" out_has "$T/ps.out" "^why  proc.syscall.*\(__seccomp_filter\|\[unknown kernel\]\)"
 	# compare: both profiled, so the functions whose cost moved are listed
 	"$SB" run proc.syscall -p filter=args -p tracer=none --profile --dir "$T/target" --no-db -q -o "$T/ps2.json" >/dev/null 2>&1
 	"$SB" compare "$T/ps.json" "$T/ps2.json" >"$T/cmp.out" 2>&1

@@ -152,7 +152,10 @@ int main(void)
 			took[k - 1] = t;
 		}
 	double ms = took[4];
-	CHECK(ms < 3, "a reading is cheap: %.2f ms", ms);
+	/* under valgrind (tests/run.sh sets SB_TEST_QUICK) 1.3-1.9 ms quiet,
+	 * 3.2 once in make check: its bound is valgrind's slowdown */
+	double most = getenv("SB_TEST_QUICK") ? 10 : 3;
+	CHECK(ms < most, "a reading is cheap: %.2f ms (at most %.0f)", ms, most);
 	probe_reference(&ref, 3);
 	printf("a reading: loop %.2f ns, clock %.1f ns, syscall %.0f ns, fault %.0f ns, %.2f ms\n",
 	       ref.ns[PROBE_LOOP], ref.ns[PROBE_CLOCK], ref.ns[PROBE_SYSCALL], ref.ns[PROBE_FAULT], ms);

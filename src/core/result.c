@@ -139,7 +139,7 @@ void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 				u->max_slowness = s;
 			if (b->axis_kind != 0)
 				continue;
-			u->crowded += p->cpu_lost >= CPU_LOST_CROWDED;
+			u->crowded += point_crowded(p);
 			u->crowded_first += l >= CPU_LOST_CROWDED;
 			u->crowded_again += l >= CPU_LOST_CROWDED && p->remeasured > 0;
 			u->crowded_only += crowd_only;
@@ -168,6 +168,18 @@ int rep_keep_point(struct repetition *rep, struct point *pt)
 		rep->interrupted = 1;
 	return 0;
 }
+
+void bench_drop_notes(struct bench_result *b, const char *prefix)
+{
+	size_t k = strlen(prefix);
+	for (int i = 0; i < b->nnotes; i++)
+		if (!strncmp(b->notes[i], prefix, k)) {
+			free(b->notes[i]);
+			b->notes[i--] = b->notes[--b->nnotes];
+		}
+}
+
+int point_crowded(const struct point *p) { return p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED; }
 
 void bench_add_note(struct bench_result *b, const char *fmt, ...)
 {

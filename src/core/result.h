@@ -213,6 +213,11 @@ void point_clear(struct point *p);
 int rep_keep_point(struct repetition *rep, struct point *pt);
 void bench_add_note(struct bench_result *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Remove b's notes that begin with prefix (a note made again by a later
+ * fit replaces its earlier self). */
+void bench_drop_notes(struct bench_result *b, const char *prefix);
+/* A point other processes crowded (probe.h, CPU_LOST_CROWDED). */
+int point_crowded(const struct point *p);
 void point_set_bins(struct point *p, const struct hist *h);
 /* The throughput verdict of a concurrency axis (b->usl; zeroed for other
  * kinds): each point's ops_per_s, its standard error from the spread of

@@ -540,7 +540,7 @@ static int crowded_now(void)
 /* A load axis's point that other processes crowded (probe.h). */
 static int is_crowded(const struct bench *b, const struct point *p)
 {
-	return b->axis_kind == AXIS_LOAD && p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED;
+	return b->axis_kind == AXIS_LOAD && point_crowded(p);
 }
 
 /* Why a point is measured again: the probe read the machine slow around

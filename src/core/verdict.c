@@ -69,7 +69,6 @@ static void fit_points(struct point **pts, int n, struct verdict *v)
 	fit_points_what(pts, n, v, FIT_VERDICT);
 }
 
-static int crowded(const struct point *p);
 static int drop_crowded(const struct repetition *reps, int nreps, int axis_kind);
 
 void rep_fit(struct repetition *rep, int axis_kind)
@@ -77,7 +76,7 @@ void rep_fit(struct repetition *rep, int axis_kind)
 	struct point **pp = rep->npts ? malloc((size_t)rep->npts * sizeof(*pp)) : NULL;
 	int k = 0, drop = drop_crowded(rep, 1, axis_kind); /* as bench_fit does */
 	for (int i = 0; pp && i < rep->npts; i++)
-		if (!drop || !crowded(&rep->pts[i]))
+		if (!drop || !point_crowded(&rep->pts[i]))
 			pp[k++] = &rep->pts[i];
 	fit_points(pp, k, &rep->v);
 	free(pp);
@@ -210,7 +209,6 @@ int bench_bimodal(struct bench_result *b)
  * level over some points that bends the curve. When every point was
  * crowded (the hogs on every CPU) they share a level and stay. */
 #define CROWD_SPAN 10
-static int crowded(const struct point *p) { return p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED; }
 static int drop_crowded(const struct repetition *reps, int nreps, int axis_kind)
 {
 	if (axis_kind != AXIS_LOAD)
@@ -221,7 +219,7 @@ static int drop_crowded(const struct repetition *reps, int nreps, int axis_kind)
 		for (int i = 0; i < reps[r].npts; i++) {
 			const struct point *p = &reps[r].pts[i];
 			top = (double)p->n > top ? (double)p->n : top;
-			if (crowded(p)) {
+			if (point_crowded(p)) {
 				any = 1;
 				continue;
 			}
@@ -254,7 +252,7 @@ static struct point **pooled(const struct bench_result *b, int *k, int *nctl, in
 	for (int r = 0; pp && r < b->nreps; r++)
 		for (int i = 0; i < b->reps[r].npts; i++) {
 			struct point *p = &b->reps[r].pts[i];
-			if (drop && crowded(p)) {
+			if (drop && point_crowded(p)) {
 				if (left)
 					++*left;
 				continue;
@@ -339,11 +337,7 @@ static void confirm_growth(struct bench_result *b, struct point **pp)
  * the last fit). */
 static void crowd_note(struct bench_result *b, int left)
 {
-	for (int i = 0; i < b->nnotes; i++)
-		if (!strncmp(b->notes[i], CROWD_NOTE, sizeof(CROWD_NOTE) - 1)) {
-			free(b->notes[i]);
-			b->notes[i--] = b->notes[--b->nnotes];
-		}
+	bench_drop_notes(b, CROWD_NOTE);
 	if (left)
 		bench_add_note(b, CROWD_NOTE "the verdict leaves out %d point%s that other processes "
 				  "crowded (they took %.1f of a CPU or more from the point's tasks, after "
@@ -390,11 +384,7 @@ void bench_control_note(struct bench_result *b)
 	int k, nctl;
 	struct point **pp = pooled(b, &k, &nctl, NULL, NULL);
 	/* one such note, from the last settle (repetitions pooled) */
-	for (int i = 0; i < b->nnotes; i++)
-		if (!strncmp(b->notes[i], CONTROL_NOTE, sizeof(CONTROL_NOTE) - 1)) {
-			free(b->notes[i]);
-			b->notes[i--] = b->notes[--b->nnotes];
-		}
+	bench_drop_notes(b, CONTROL_NOTE);
 	if (!nctl) {
 		free(pp);
 		return;

@@ -58,10 +58,10 @@
 #define BLOCK 64          /* samples per block at most */
 #define BLOCK_NS 1000000u /* timed ns after which a block ends */
 #define SETUP_NOTE_RATIO 10.0 /* setup per sample over the sample's CPU worth a note */
-/* A point measured in a slow stretch (probe.h): measured again at most
- * REMEASURE_MAX times, after waiting for the machine to come back (a probe
- * every STEADY_TICK_MS, up to STEADY_WAIT_MS; half of it with quick). */
-#define REMEASURE_MAX 2
+/* A point measured in a slow stretch (probe.h) is measured again
+ * (result.h, point_again_why) after waiting for the machine to come back
+ * (a probe every STEADY_TICK_MS, up to STEADY_WAIT_MS; half of it with
+ * quick). */
 #define STEADY_TICK_MS 10
 #define STEADY_WAIT_MS 300
 
@@ -537,56 +537,33 @@ static int crowded_now(void)
 	return w1 - w0 >= CPU_LOST_CROWDED * (double)(t1 - t0) / 1e9;
 }
 
-/* A load axis's point that other processes crowded (probe.h). */
-static int is_crowded(const struct bench *b, const struct point *p)
-{
-	return b->axis_kind == AXIS_LOAD && point_crowded(p);
-}
-
-/* Why a point is measured again: the probe read the machine slow around
- * it (1); other processes took CPU_LOST_CROWDED of a CPU or more from its
- * tasks (3: crowded, on a load axis; a concurrency axis's own threads
- * outnumber the CPUs and its short-lived ones escape the count); its
- * median jumped more than JUMP_RATIO above the point before it (2: a slow
- * stretch the probe missed, or a real step: measured again, a real step
- * stays). 0: none. */
-#define JUMP_RATIO 1.2
-static int again_why(const struct bench *b, const struct point *p, const struct point *prev)
-{
-	if (p->has_probe && p->slowness >= PROBE_SLOW)
-		return 1;
-	if (is_crowded(b, p))
-		return 3;
-	if (prev && prev->st.p50 > 0 && p->st.p50 > JUMP_RATIO * prev->st.p50)
-		return 2;
-	return 0;
-}
-
 /* A point whose probe read the machine slow, that was crowded, or that
- * jumped above the point before it (again_why) is measured again (the
- * load is still N: an op leaves it unchanged), after waiting for a steady
- * probe reading or a CPU of its own, at most REMEASURE_MAX times and
- * while the time spent so in the repetition (*again_ns) stays within its
- * share of the repetition's time. The measurement kept is the one not
- * crowded when the other was (it measured another process too), else
- * the one with the lower median (a slow stretch only adds time); the
- * point says how many times it was measured again and the first
- * measurement's slowness, median and CPU lost. A failure while measuring
- * again is the repetition's (in *fail); p is kept. */
+ * jumped above the point before it (result.h, point_again_why) is measured
+ * again (the load is still N: an op leaves it unchanged), after waiting
+ * for a steady probe reading or a CPU of its own, at most POINT_AGAIN_MAX
+ * times and while the time spent so in the repetition (*again_ns) stays
+ * within its share of the repetition's time; the measurement kept is
+ * point_again_better's, and the point says how many times it was measured
+ * again and the first measurement's slowness, median and CPU lost
+ * (point_again_take). A jump measured again and still up is a real step,
+ * not a stretch. A failure while measuring again is the repetition's (in
+ * *fail); p is kept. */
 static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct point *prev,
 		      struct failure **fail, struct probe *ref, uint64_t rep_t0, uint64_t *again_ns)
 {
 	const struct sweep_opts *o = c->o;
 	double frac = o->remeasure_frac > 0 ? o->remeasure_frac : o->quick ? 0.25 : 0.5;
 	uint64_t wait_ns = (uint64_t)STEADY_WAIT_MS * 1000000u / (o->quick ? 2 : 1);
-	double first = p->slowness, first_p50 = p->st.p50, first_lost = p->cpu_lost;
+	int load = c->b->axis_kind == AXIS_LOAD;
+	double ref_p50 = prev ? prev->st.p50 : 0;
 	int why;
-	while (!o->no_remeasure && (why = again_why(c->b, p, prev)) && p->remeasured < REMEASURE_MAX &&
-	       !reg_stop_requested() && p->stop != STOP_INTERRUPT) {
+	while (!o->no_remeasure && (why = point_again_why(p, load, ref_p50)) &&
+	       p->remeasured < POINT_AGAIN_MAX && !reg_stop_requested() &&
+	       p->stop != STOP_INTERRUPT) {
 		uint64_t t0 = clock_ns(), cost = (uint64_t)(p->elapsed_s * 1e9);
 		if ((double)(*again_ns + cost) > frac * (double)(t0 - rep_t0))
 			break;
-		for (; why == 1;) { /* wait for the machine to come back, a while at most */
+		for (; why == POINT_AGAIN_SLOW;) { /* wait for the machine to come back, a while at most */
 			struct probe q;
 			if (probe_read(&q, ref) < PROBE_SLOW || clock_ns() - t0 >= wait_ns ||
 			    reg_stop_requested())
@@ -594,7 +571,8 @@ static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct p
 			struct timespec ts = {0, STEADY_TICK_MS * 1000000L};
 			nanosleep(&ts, NULL);
 		}
-		while (why == 3 && crowded_now() && clock_ns() - t0 < wait_ns && !reg_stop_requested())
+		while (why == POINT_AGAIN_CROWDED && crowded_now() && clock_ns() - t0 < wait_ns &&
+		       !reg_stop_requested())
 			; /* another process shares this CPU: until it goes, a while at most */
 		struct point q;
 		memset(&q, 0, sizeof(q));
@@ -602,21 +580,10 @@ static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct p
 		*again_ns += clock_ns() - t0;
 		if (rc < 0)
 			break;
-		int k = p->remeasured + 1;
-		int qc = is_crowded(c->b, &q), pc = is_crowded(c->b, p);
-		if (q.stop == STOP_INTERRUPT || (qc == pc ? q.st.p50 < p->st.p50 : pc)) {
-			point_clear(p);
-			*p = q;
-		} else {
-			point_clear(&q);
-		}
-		p->remeasured = k;
-		p->slowness_first = first;
-		p->p50_first = first_p50;
-		p->cpu_lost_first = first_lost;
+		point_again_take(p, &q, q.stop == STOP_INTERRUPT || point_again_better(p, &q, load));
 		if (p->stop == STOP_INTERRUPT)
 			break;
-		if (why == 2 && p->st.p50 > JUMP_RATIO * prev->st.p50)
+		if (why == POINT_AGAIN_JUMP && p->st.p50 > POINT_JUMP_RATIO * ref_p50)
 			break; /* measured again and still up: a real step, not a stretch */
 	}
 }

@@ -23,6 +23,9 @@ enum point_stop {
 
 struct bin { int32_t idx; uint64_t count; }; /* non-empty histogram bucket */
 
+/* The most CPUs a point's CPU is picked from (sweep.c). */
+#define POINT_PICK_MAX 8
+
 struct point {
 	uint64_t n;
 	unsigned batch;       /* ops per timed sample */
@@ -78,6 +81,13 @@ struct point {
 	 * processes took from them (cpu_lost; cpu_lost_first: the first
 	 * measurement's, when measured again); NAN: not known */
 	double tasks_run, tasks_wait, cpu_lost, cpu_lost_first;
+	/* benches whose operation runs in the harness's thread alone
+	 * (BENCH_ONE_THREAD): the CPUs the probe read just before the point,
+	 * with each one's slowness; the point ran on the fastest (npick 0:
+	 * not picked) */
+	int npick;
+	int pick_cpu[POINT_PICK_MAX];
+	double pick_slow[POINT_PICK_MAX];
 };
 
 struct failure {

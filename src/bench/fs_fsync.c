@@ -166,6 +166,7 @@ static uint64_t space_bytes(const struct bench_env *env)
 const struct bench bench_fs_fsync = {
 	.params = params,
 	.name = "fs.fsync", .version = 3, .axis = "MiB of dirty data in other files", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "append 4 KiB to a file and fsync it, with N MiB of unsynced data in other files",
 	.op_desc = "write(4 KiB, O_APPEND) + fsync of one file; the N MiB are written again untimed before each sample",
 	.needs = NEED_DIR, .quick_max_n = 64, .default_max_n = 256, .full_max_n = 1024,

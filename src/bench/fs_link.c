@@ -27,6 +27,7 @@ static int op(void *state, unsigned slot)
 const struct bench bench_fs_link = {
 	.params = bench_no_params,
 	.name = "fs.link", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "hard-link a random existing file under a new name, in a directory of N entries",
 	.op_desc = "linkat(e<i> -> l<k>), same directory; the link is unlinked untimed",
 	.needs = NEED_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,

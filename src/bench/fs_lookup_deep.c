@@ -65,6 +65,7 @@ static void teardown(void *state)
 const struct bench bench_fs_lookup_deep = {
 	.params = bench_no_params,
 	.name = "fs.lookup-deep", .version = 1, .axis = "depth of the path (directories)", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "stat a directory N levels down a chain d/d/.../d",
 	.op_desc = "fstatat of a relative path of N components",
 	.needs = NEED_DIR, .quick_max_n = 100, .default_max_n = 1000, .full_max_n = 2000,

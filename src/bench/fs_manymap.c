@@ -206,6 +206,7 @@ static const struct bench_param_spec params[] = {
 const struct bench bench_fs_manymap = {
 	.params = params,
 	.name = "fs.manymap", .version = 1, .axis = "small files already opened, mapped and touched (mappings held)",
+	.flags = BENCH_ONE_THREAD,
 	.axis_kind = AXIS_LOAD,
 	.summary = "open, mmap and touch one more small file with N small files mapped (per_dir to a directory)",
 	.op_desc = "openat + mmap(PROT_READ, MAP_SHARED) + read one byte + close; the file is written untimed before, unmapped and removed after",

@@ -18,6 +18,7 @@ static int op(void *state, unsigned slot)
 const struct bench bench_fs_open = {
 	.params = bench_no_params,
 	.name = "fs.open", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "open + close a random existing file in a directory of N entries",
 	.op_desc = "openat(O_RDONLY) + close of a random entry",
 	.needs = NEED_DIR, .tasks = BENCH_TASKS_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,

@@ -63,6 +63,7 @@ static void teardown(void *state)
 const struct bench bench_fs_readdir = {
 	.params = bench_no_params,
 	.name = "fs.readdir", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "list a whole directory of N entries; cost per entry",
 	.op_desc = "rewinddir + readdir to the end (getdents); the listing's time divided by N",
 	.needs = NEED_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,

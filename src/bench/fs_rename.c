@@ -30,6 +30,7 @@ static int op(void *state, unsigned slot)
 const struct bench bench_fs_rename = {
 	.params = bench_no_params,
 	.name = "fs.rename", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "rename a file to a new name within a directory already holding N entries",
 	.op_desc = "renameat(p<k> -> r<k>), same directory; p<k> is created and r<k> unlinked untimed",
 	.needs = NEED_DIR, .tasks = BENCH_TASKS_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,

@@ -17,6 +17,7 @@ static int op(void *state, unsigned slot)
 const struct bench bench_fs_unlink = {
 	.params = bench_no_params,
 	.name = "fs.unlink", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "unlink a file from a directory already holding N other entries",
 	.op_desc = "unlinkat of a probe file created untimed just before",
 	.needs = NEED_DIR, .tasks = BENCH_TASKS_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,

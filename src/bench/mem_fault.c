@@ -108,6 +108,7 @@ static int op(void *state, unsigned slot)
 const struct bench bench_mem_fault = {
 	.params = bench_no_params,
 	.name = "mem.fault", .version = 1, .axis = "mappings already present",
+	.flags = BENCH_ONE_THREAD,
 	.summary = "touch a fresh page of a private anonymous mapping (a page fault) with N mappings present",
 	.op_desc = "write one byte to a never-touched page of a private anonymous mapping (no THP); "
 		   "the region is dropped with madvise(MADV_DONTNEED) untimed when all are touched",

@@ -126,6 +126,7 @@ static const struct bench_param_spec params[] = {
 const struct bench bench_mem_mmap = {
 	.params = params,
 	.name = "mem.mmap", .version = 2, .axis = "mappings already present", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "mmap + munmap of one page with N distinct mappings already present",
 	.op_desc = "mmap(one page, PROT_READ|PROT_WRITE, MAP_PRIVATE; of the file with backing=file) + munmap",
 	.quick_max_n = 10000, .default_max_n = 50000, .full_max_n = 1000000,

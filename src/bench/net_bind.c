@@ -118,6 +118,7 @@ static const struct bench_param_spec params[] = {
 const struct bench bench_net_bind = {
 	.params = params,
 	.name = "net.bind", .version = 1, .axis = "loopback ports already bound", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "bind a new TCP socket to a free loopback port with N ports already bound",
 	.op_desc = "bind(127.0.0.1 or [::1] with -p family=ipv6, port 0); socket made untimed before, closed after",
 	.quick_max_n = 1000, .default_max_n = 10000, .full_max_n = 100000,

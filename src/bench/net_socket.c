@@ -92,6 +92,7 @@ static void teardown(void *state)
 const struct bench bench_net_socket = {
 	.params = bench_no_params,
 	.name = "net.socket", .version = 2, .axis = "descriptors already open (one hole among them)", .axis_kind = AXIS_LOAD,
+	.flags = BENCH_ONE_THREAD,
 	.summary = "create and close a TCP socket with N sockets already open and a hole in the table",
 	.op_desc = "socket(AF_INET or AF_INET6, SOCK_STREAM) + close; it takes the hole's number",
 	.quick_max_n = 10000, .default_max_n = 10000, .full_max_n = 100000,

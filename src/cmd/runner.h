@@ -68,7 +68,7 @@ struct run_args {
 	{"host-label", 0, OPT_STR, "NAME", "record NAME as the result's host instead of gethostname() (a fleet's own name for the machine)", 0, 0, NULL, &(a).host_label, NULL}, \
 	{"no-db", 0, OPT_FLAG, NULL, "do not store the result in the history database", 0, 0, NULL, &(a).no_db, NULL}, \
 	{"report", 0, OPT_STR, "FILE", "also write a self-contained HTML report to FILE", 0, 0, NULL, &(a).report, NULL}, \
-	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1)", 0, 0, NULL, &(a).cpus, NULL}, \
+	{"cpus", 0, OPT_STR, "LIST", "pin the run and every process it starts to these CPUs (0, 0,2, 0-1); a one-thread bench runs each point on the fastest of them", 0, 0, NULL, &(a).cpus, NULL}, \
 	{"decide", 0, OPT_FLAG, NULL, "a load axis's verdict (N over a decade or more) unclear, or a growth on weak evidence: more repetitions, N in shuffled order, until settled or 1x (--quick), 2x or 3x (--full) the sweeps' time is spent; a sweep that met a limit (ENOSPC...) too, below it; not a bench making files on a journal-less file system (the default without -r; with -r K only if asked)", 0, 0, NULL, &(a).decide, NULL}, \
 	{"no-decide", 0, OPT_FLAG, NULL, "no repetitions added, not even for net.request", 0, 0, NULL, &(a).no_decide, NULL}, \
 	{"profile", 0, OPT_FLAG, NULL, "also sample where each bench's operation spends its CPU (kernel and user, perf_event_open) at its smallest and largest N, in points apart from the timed ones (a whole workload, fs.fileserver and work.round2: in its timed points, every 2 ms of CPU): top functions, cost per op, and which functions the growth is in (docs/method.md, Profiles)", 0, 0, NULL, &(a).profile, NULL}, \

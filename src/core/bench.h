@@ -293,6 +293,10 @@ enum bench_flag {
 	BENCH_WHOLE_RUN = 1u << 4,   /* run(): each point runs a whole workload to its end (the
 				      * budget does not apply): run --profile samples its timed
 				      * points at the profiled N instead of running them again */
+	BENCH_ONE_THREAD = 1u << 5,  /* the operation runs in the harness's thread alone (the
+				      * bench starts no thread or process): the sweep may run each
+				      * point on the CPU the probe reads fastest (sweep.c, "the
+				      * point's CPU"; docs/method.md, "Slowed CPUs") */
 };
 
 /* What kind of quantity the axis is, which decides the headline verdict

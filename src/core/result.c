@@ -129,7 +129,7 @@ void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 			u->slow += p->slowness >= PROBE_SLOW;
 			u->remeasured += p->remeasured > 0;
 			double s = p->remeasured ? p->slowness_first : p->slowness;
-			/* a load axis's only (sweep.c, again_why) */
+			/* a load axis's only (point_again_why) */
 			double l = b->axis_kind != 0 ? NAN
 				   : p->remeasured && !isnan(p->cpu_lost_first) ? p->cpu_lost_first
 									       : p->cpu_lost;
@@ -181,9 +181,46 @@ void bench_drop_notes(struct bench_result *b, const char *prefix)
 
 int point_crowded(const struct point *p) { return p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED; }
 
+int point_again_why(const struct point *p, int load_axis, double ref_p50)
+{
+	if (p->has_probe && p->slowness >= PROBE_SLOW)
+		return POINT_AGAIN_SLOW;
+	if (load_axis && point_crowded(p))
+		return POINT_AGAIN_CROWDED;
+	if (ref_p50 > 0 && p->st.p50 > POINT_JUMP_RATIO * ref_p50)
+		return POINT_AGAIN_JUMP;
+	return 0;
+}
+
+int point_again_better(const struct point *p, const struct point *q, int load_axis)
+{
+	int pc = load_axis && point_crowded(p), qc = load_axis && point_crowded(q);
+	return qc == pc ? q->st.p50 < p->st.p50 : pc;
+}
+
+void point_again_take(struct point *p, struct point *q, int keep)
+{
+	int first = !p->remeasured;
+	double slow = first ? p->slowness : p->slowness_first;
+	double p50 = first ? p->st.p50 : p->p50_first;
+	double lost = first ? p->cpu_lost : p->cpu_lost_first;
+	int k = p->remeasured + q->remeasured + 1;
+	if (keep) {
+		point_clear(p);
+		*p = *q;
+	} else {
+		point_clear(q);
+	}
+	memset(q, 0, sizeof(*q));
+	p->remeasured = k;
+	p->slowness_first = slow;
+	p->p50_first = p50;
+	p->cpu_lost_first = lost;
+}
+
 void bench_add_note(struct bench_result *b, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);

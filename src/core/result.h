@@ -23,6 +23,9 @@ enum point_stop {
 
 struct bin { int32_t idx; uint64_t count; }; /* non-empty histogram bucket */
 
+/* The most CPUs a point's CPU is picked from (sweep.c). */
+#define POINT_PICK_MAX 8
+
 struct point {
 	uint64_t n;
 	unsigned batch;       /* ops per timed sample */
@@ -78,6 +81,13 @@ struct point {
 	 * processes took from them (cpu_lost; cpu_lost_first: the first
 	 * measurement's, when measured again); NAN: not known */
 	double tasks_run, tasks_wait, cpu_lost, cpu_lost_first;
+	/* benches whose operation runs in the harness's thread alone
+	 * (BENCH_ONE_THREAD): the CPUs the probe read just before the point,
+	 * with each one's slowness; the point ran on the fastest (npick 0:
+	 * not picked) */
+	int npick;
+	int pick_cpu[POINT_PICK_MAX];
+	double pick_slow[POINT_PICK_MAX];
 };
 
 struct failure {
@@ -218,6 +228,30 @@ void bench_add_note(struct bench_result *b, const char *fmt, ...)
 void bench_drop_notes(struct bench_result *b, const char *prefix);
 /* A point other processes crowded (probe.h, CPU_LOST_CROWDED). */
 int point_crowded(const struct point *p);
+
+/* Measuring a point again, in a sweep (sweep.c) and in --decide's rounds
+ * (verdict.c): at most POINT_AGAIN_MAX times, for the reason
+ * point_again_why gives: the probe read the machine slow around it
+ * (POINT_AGAIN_SLOW: slowness >= PROBE_SLOW); other processes took
+ * CPU_LOST_CROWDED of a CPU or more from its tasks (POINT_AGAIN_CROWDED,
+ * a load axis only: a concurrency axis's own threads outnumber the CPUs
+ * and its short-lived ones escape the count); its median is more than
+ * POINT_JUMP_RATIO above ref_p50 (POINT_AGAIN_JUMP: the point before it
+ * in a sweep, the sweeps' median at the same N in a round; 0: none). 0
+ * when none holds. */
+#define POINT_AGAIN_MAX 2
+#define POINT_JUMP_RATIO 1.2
+enum { POINT_AGAIN_SLOW = 1, POINT_AGAIN_JUMP = 2, POINT_AGAIN_CROWDED = 3 };
+int point_again_why(const struct point *p, int load_axis, double ref_p50);
+/* Of p and its new measurement q, whether q is kept: the one not crowded
+ * when the other was (it measured another process too), else the lower
+ * median (a slow stretch only adds time). */
+int point_again_better(const struct point *p, const struct point *q, int load_axis);
+/* p measured again as q: p becomes q when keep (else q is cleared), and
+ * says how many times it was measured (remeasured, q's own included) and
+ * its first measurement's slowness, median and CPU lost (the *_first
+ * fields, kept from the first time). q is left empty. */
+void point_again_take(struct point *p, struct point *q, int keep);
 void point_set_bins(struct point *p, const struct hist *h);
 /* The throughput verdict of a concurrency axis (b->usl; zeroed for other
  * kinds): each point's ops_per_s, its standard error from the spread of

@@ -58,10 +58,10 @@
 #define BLOCK 64          /* samples per block at most */
 #define BLOCK_NS 1000000u /* timed ns after which a block ends */
 #define SETUP_NOTE_RATIO 10.0 /* setup per sample over the sample's CPU worth a note */
-/* A point measured in a slow stretch (probe.h): measured again at most
- * REMEASURE_MAX times, after waiting for the machine to come back (a probe
- * every STEADY_TICK_MS, up to STEADY_WAIT_MS; half of it with quick). */
-#define REMEASURE_MAX 2
+/* A point measured in a slow stretch (probe.h) is measured again
+ * (result.h, point_again_why) after waiting for the machine to come back
+ * (a probe every STEADY_TICK_MS, up to STEADY_WAIT_MS; half of it with
+ * quick). */
 #define STEADY_TICK_MS 10
 #define STEADY_WAIT_MS 300
 
@@ -82,6 +82,11 @@ struct ctx {
 	struct hist *hc; /* the control's samples, for a bench with control() */
 	struct usage_acc *acc; /* while sampling a bench with prep/undo: per-sample counters */
 	int short_warm; /* a profiled point right after the timed point of its N: WARMUP_OPS only */
+	/* the point's CPU (pick_begin): the CPUs it is picked from, none when
+	 * it is not; the harness thread's CPUs before, restored at the end */
+	int npick;
+	int pick_cpu[POINT_PICK_MAX];
+	unsigned char pick_saved[SYS_MAX_CPUS];
 };
 
 /* One sample of k operations; returns elapsed ns or a negative errno. */
@@ -497,6 +502,70 @@ static double probe_read(struct probe *p, struct probe *ref)
 	return s;
 }
 
+/* ---- the point's CPU ----
+ * A virtual machine's host may slow one vCPU at a time: on this project's
+ * 2-vCPU guest, for stretches of 1-12 s (17% of two minutes, either CPU),
+ * one of them took a page fault 1.3-1.46x as long as the other and a
+ * system call 1.1x, its loop no slower (docs/method.md, "Slowed CPUs").
+ * A bench whose operation runs in the harness's thread alone
+ * (BENCH_ONE_THREAD), whose thread may run on 2 to POINT_PICK_MAX CPUs,
+ * not under run --tasks, runs each point on the CPU whose probe reading
+ * just before it is the fastest: the harness thread is pinned there for
+ * the point (and for the load built after it, until the next point's
+ * pick), and its CPUs are restored at the repetition's end. */
+static void pick_begin(struct ctx *c)
+{
+	c->npick = 0;
+	if (!(c->b->flags & BENCH_ONE_THREAD) || c->o->tasks)
+		return;
+	int k = sys_get_pinned(c->pick_saved, SYS_MAX_CPUS);
+	if (k < 2 || k > POINT_PICK_MAX)
+		return;
+	for (int i = 0; i < SYS_MAX_CPUS; i++)
+		if (c->pick_saved[i])
+			c->pick_cpu[c->npick++] = i;
+}
+
+static void pick_end(struct ctx *c)
+{
+	if (c->npick)
+		sys_pin_set(c->pick_saved, SYS_MAX_CPUS);
+	c->npick = 0;
+}
+
+/* The reading before a point: on each CPU of the pick, the thread pinned
+ * to it, then pinned to the fastest (into p's pick_*), else where it
+ * runs; its slowness. A CPU the thread cannot be pinned to ends the pick
+ * (the thread's CPUs restored). */
+static double probe_before(struct ctx *c, struct probe *out, struct probe *ref, struct point *p)
+{
+	if (!c->npick)
+		return probe_read(out, ref);
+	struct probe r[POINT_PICK_MAX];
+	double s[POINT_PICK_MAX];
+	int best = -1;
+	for (int i = 0; i < c->npick; i++) {
+		if (sys_pin_thread(c->pick_cpu[i])) {
+			pick_end(c);
+			p->npick = 0;
+			return probe_read(out, ref);
+		}
+		probe_take(&r[i]);
+		s[i] = probe_slowness(&r[i], ref);
+		p->pick_cpu[i] = c->pick_cpu[i];
+		p->pick_slow[i] = s[i];
+		if (!isnan(s[i]) && (best < 0 || s[i] < s[best]))
+			best = i;
+	}
+	p->npick = c->npick;
+	best = best < 0 ? 0 : best;
+	for (int i = 0; i < c->npick; i++)
+		probe_min(ref, ref, &r[i]);
+	sys_pin_thread(c->pick_cpu[best]);
+	*out = r[best];
+	return s[best];
+}
+
 /* measure_point between two probe readings; the point's slowness is the
  * smaller of the two. */
 static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct failure **fail,
@@ -504,7 +573,8 @@ static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct fai
 {
 	struct probe before, after;
 	struct waitmark wm;
-	double s0 = probe_read(&before, ref);
+	struct point pick = {.npick = 0};
+	double s0 = probe_before(c, &before, ref, &pick);
 	wait_mark(&c->env, &wm);
 	int rc = measure_point(c, n, p, fail);
 	if (rc < 0)
@@ -517,6 +587,9 @@ static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct fai
 	/* slow only if slow on both sides: one reading is one instant */
 	p->slowness = isnan(s0) ? s1 : isnan(s1) ? s0 : (s0 < s1 ? s0 : s1);
 	p->slowness_first = p->p50_first = p->cpu_lost_first = NAN;
+	p->npick = pick.npick;
+	memcpy(p->pick_cpu, pick.pick_cpu, sizeof(p->pick_cpu));
+	memcpy(p->pick_slow, pick.pick_slow, sizeof(p->pick_slow));
 	return 0;
 }
 
@@ -537,56 +610,35 @@ static int crowded_now(void)
 	return w1 - w0 >= CPU_LOST_CROWDED * (double)(t1 - t0) / 1e9;
 }
 
-/* A load axis's point that other processes crowded (probe.h). */
-static int is_crowded(const struct bench *b, const struct point *p)
-{
-	return b->axis_kind == AXIS_LOAD && point_crowded(p);
-}
-
-/* Why a point is measured again: the probe read the machine slow around
- * it (1); other processes took CPU_LOST_CROWDED of a CPU or more from its
- * tasks (3: crowded, on a load axis; a concurrency axis's own threads
- * outnumber the CPUs and its short-lived ones escape the count); its
- * median jumped more than JUMP_RATIO above the point before it (2: a slow
- * stretch the probe missed, or a real step: measured again, a real step
- * stays). 0: none. */
-#define JUMP_RATIO 1.2
-static int again_why(const struct bench *b, const struct point *p, const struct point *prev)
-{
-	if (p->has_probe && p->slowness >= PROBE_SLOW)
-		return 1;
-	if (is_crowded(b, p))
-		return 3;
-	if (prev && prev->st.p50 > 0 && p->st.p50 > JUMP_RATIO * prev->st.p50)
-		return 2;
-	return 0;
-}
-
 /* A point whose probe read the machine slow, that was crowded, or that
- * jumped above the point before it (again_why) is measured again (the
- * load is still N: an op leaves it unchanged), after waiting for a steady
- * probe reading or a CPU of its own, at most REMEASURE_MAX times and
- * while the time spent so in the repetition (*again_ns) stays within its
- * share of the repetition's time. The measurement kept is the one not
- * crowded when the other was (it measured another process too), else
- * the one with the lower median (a slow stretch only adds time); the
- * point says how many times it was measured again and the first
- * measurement's slowness, median and CPU lost. A failure while measuring
- * again is the repetition's (in *fail); p is kept. */
+ * jumped above the point before it (result.h, point_again_why) is measured
+ * again (the load is still N: an op leaves it unchanged), after waiting
+ * for a steady probe reading or a CPU of its own, at most POINT_AGAIN_MAX
+ * times and while the time spent so in the repetition (*again_ns) stays
+ * within its share of the repetition's time; the measurement kept is
+ * point_again_better's, and the point says how many times it was measured
+ * again and the first measurement's slowness, median and CPU lost
+ * (point_again_take). A jump measured again and still up is a real step,
+ * not a stretch. A failure while measuring again is the repetition's (in
+ * *fail); p is kept. */
 static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct point *prev,
 		      struct failure **fail, struct probe *ref, uint64_t rep_t0, uint64_t *again_ns)
 {
 	const struct sweep_opts *o = c->o;
 	double frac = o->remeasure_frac > 0 ? o->remeasure_frac : o->quick ? 0.25 : 0.5;
 	uint64_t wait_ns = (uint64_t)STEADY_WAIT_MS * 1000000u / (o->quick ? 2 : 1);
-	double first = p->slowness, first_p50 = p->st.p50, first_lost = p->cpu_lost;
+	int load = c->b->axis_kind == AXIS_LOAD;
+	double ref_p50 = prev ? prev->st.p50 : 0;
 	int why;
-	while (!o->no_remeasure && (why = again_why(c->b, p, prev)) && p->remeasured < REMEASURE_MAX &&
-	       !reg_stop_requested() && p->stop != STOP_INTERRUPT) {
+	while (!o->no_remeasure && (why = point_again_why(p, load, ref_p50)) &&
+	       p->remeasured < POINT_AGAIN_MAX && !reg_stop_requested() &&
+	       p->stop != STOP_INTERRUPT) {
 		uint64_t t0 = clock_ns(), cost = (uint64_t)(p->elapsed_s * 1e9);
 		if ((double)(*again_ns + cost) > frac * (double)(t0 - rep_t0))
 			break;
-		for (; why == 1;) { /* wait for the machine to come back, a while at most */
+		/* wait for the machine to come back, a while at most (with a
+		 * pick, the next measurement's own reading picks the fastest CPU) */
+		for (; why == POINT_AGAIN_SLOW && !c->npick;) {
 			struct probe q;
 			if (probe_read(&q, ref) < PROBE_SLOW || clock_ns() - t0 >= wait_ns ||
 			    reg_stop_requested())
@@ -594,7 +646,8 @@ static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct p
 			struct timespec ts = {0, STEADY_TICK_MS * 1000000L};
 			nanosleep(&ts, NULL);
 		}
-		while (why == 3 && crowded_now() && clock_ns() - t0 < wait_ns && !reg_stop_requested())
+		while (why == POINT_AGAIN_CROWDED && crowded_now() && clock_ns() - t0 < wait_ns &&
+		       !reg_stop_requested())
 			; /* another process shares this CPU: until it goes, a while at most */
 		struct point q;
 		memset(&q, 0, sizeof(q));
@@ -602,21 +655,10 @@ static void remeasure(struct ctx *c, uint64_t n, struct point *p, const struct p
 		*again_ns += clock_ns() - t0;
 		if (rc < 0)
 			break;
-		int k = p->remeasured + 1;
-		int qc = is_crowded(c->b, &q), pc = is_crowded(c->b, p);
-		if (q.stop == STOP_INTERRUPT || (qc == pc ? q.st.p50 < p->st.p50 : pc)) {
-			point_clear(p);
-			*p = q;
-		} else {
-			point_clear(&q);
-		}
-		p->remeasured = k;
-		p->slowness_first = first;
-		p->p50_first = first_p50;
-		p->cpu_lost_first = first_lost;
+		point_again_take(p, &q, q.stop == STOP_INTERRUPT || point_again_better(p, &q, load));
 		if (p->stop == STOP_INTERRUPT)
 			break;
-		if (why == 2 && p->st.p50 > JUMP_RATIO * prev->st.p50)
+		if (why == POINT_AGAIN_JUMP && p->st.p50 > POINT_JUMP_RATIO * ref_p50)
 			break; /* measured again and still up: a real step, not a stretch */
 	}
 }
@@ -937,6 +979,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 			b->teardown(c.st);
 		goto out;
 	}
+	pick_begin(&c);
 	uint64_t rep_t0 = clock_ns(), again_ns = 0;
 	struct probe ref; /* the fastest reading seen: the run's, lowered by ours */
 	if (o->has_probe_ref)
@@ -1008,6 +1051,7 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 	if (pf)
 		profile_outside(pf, at, nat, series, np);
 done:
+	pick_end(&c);
 	if (b->teardown)
 		b->teardown(c.st);
 	if (pf)

@@ -586,6 +586,66 @@ static double cost_predict(const struct cost_model *m, uint64_t n)
 	return m->est_ns > 0 ? e * m->seen_ns / m->est_ns : e;
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median over the sweeps (the repetitions not added) of their points'
+ * medians at n; 0 if none measured n. */
+static double sweeps_p50(const struct bench_result *br, uint64_t n)
+{
+	double v[64];
+	int k = 0;
+	for (int r = 0; r < br->nreps && k < 64; r++)
+		for (int i = 0; i < br->reps[r].npts && !br->reps[r].added && k < 64; i++)
+			if (br->reps[r].pts[i].n == n && br->reps[r].pts[i].st.p50 > 0)
+				v[k++] = br->reps[r].pts[i].st.p50;
+	if (!k)
+		return 0;
+	qsort(v, (size_t)k, sizeof(v[0]), cmp_dbl);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/* A round's point is measured again, afresh (result.h, point_again_why):
+ * when the probe read the machine slow, when it was crowded, or when its
+ * median is more than POINT_JUMP_RATIO above the sweeps' at the same N.
+ * Each point of a round is a process of its own, and on a virtual machine
+ * whose CPUs the host slows one at a time, where it lands decides its
+ * level: on this project's 2-vCPU guest, the rounds' workers alternate
+ * between the CPUs, and the points of fs.open, fs.stat and fs.link on
+ * tmpfs that ran on the slowed one took 30-45% longer (the probe's page
+ * fault 14-15 us against 10-11), every other point, while the sweep, one
+ * process, stayed on one CPU and level. At most POINT_AGAIN_MAX times
+ * (a jump too: against the same N, still up once is not yet a step), within
+ * the rounds' time (cap since t0); the measurement kept is
+ * point_again_better's. *again counts the points measured again. 0; or
+ * measure_point's 1 or -1 (no point: a failure, a stop; the harness
+ * failed), the point as it was kept. */
+static int round_again(const struct bench *b, const struct bench_result *br,
+		       const struct verdict_ops *ops, struct cost_model *cm, uint64_t n,
+		       struct point *pt, uint64_t t0, uint64_t cap, int *again)
+{
+	int load = b->axis_kind == AXIS_LOAD, why, was = pt->remeasured, rc = 0;
+	double ref = sweeps_p50(br, n);
+	while ((why = point_again_why(pt, load, ref)) && pt->remeasured - was < POINT_AGAIN_MAX &&
+	       !reg_stop_requested() && pt->stop != STOP_INTERRUPT &&
+	       (double)(clock_ns() - t0) + cost_predict(cm, n) <= (double)cap) {
+		struct point q;
+		memset(&q, 0, sizeof(q));
+		uint64_t p0 = clock_ns();
+		rc = ops->measure_point(ops->ctx, n, &q);
+		if (rc)
+			break;
+		cm->seen_ns += (double)(clock_ns() - p0);
+		cm->est_ns += cost_est(cm, n);
+		point_again_take(pt, &q, point_again_better(pt, &q, load));
+	}
+	*again += pt->remeasured > was;
+	return rc;
+}
+
 /* An undecided verdict after the sweeps (above): more repetitions, each
  * visiting the bench's N in a fresh shuffled order with every point
  * measured afresh (the load built from zero for it), so that drift over
@@ -643,7 +703,7 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 		sampled += br->reps[0].pts[i].elapsed_s * 1e9;
 	cm.grow_ns = fmax((double)spent_ns / (sweeps > 0 ? sweeps : 1) - sampled, 0);
 	uint64_t t0 = clock_ns(), cap = own < pool ? own : pool, seed = (t0 ^ (uint64_t)getpid()) | 1;
-	int rounds = 0, points = 0, skipped = 0, ret = 0, stop = 0;
+	int rounds = 0, points = 0, skipped = 0, ret = 0, stop = 0, again = 0;
 	while (!stop && !reg_stop_requested() && clock_ns() - t0 < cap && rounds < 20) {
 		for (int i = np - 1; i > 0; i--) { /* Fisher-Yates */
 			int j = (int)(next_rand(&seed) % (uint64_t)(i + 1));
@@ -683,6 +743,7 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 			}
 			cm.seen_ns += (double)(clock_ns() - p0);
 			cm.est_ns += cost_est(&cm, ns[k]);
+			rc = round_again(b, br, ops, &cm, ns[k], &pt, t0, cap, &again);
 			struct point *slot = rep_add_point(rep);
 			if (slot) {
 				*slot = pt;
@@ -690,6 +751,11 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 				got++;
 			} else {
 				point_clear(&pt);
+			}
+			if (rc) { /* measuring it again failed, or met a stop: the point kept */
+				ret |= rc < 0;
+				stop = 1;
+				break;
 			}
 		}
 		if (!rep)
@@ -705,13 +771,18 @@ static int decide(const struct bench *b, const struct sweep_opts *so, struct ben
 	if (limit_top(br))
 		snprintf(limtxt, sizeof(limtxt), ", up to N=%llu, below the limit the sweep met",
 			 (unsigned long long)limit_top(br));
+	char againtxt[120] = "";
+	if (again)
+		snprintf(againtxt, sizeof(againtxt),
+			 ", %d measured again: slow, crowded or over %.1fx the sweeps' at that N", again,
+			 POINT_JUMP_RATIO);
 	uint64_t used = clock_ns() - t0;
 	if (ops->pool_ns)
 		*ops->pool_ns -= used < *ops->pool_ns ? used : *ops->pool_ns;
 	if (rounds)
 		bench_add_note(br, "verdict %s: %d more repetition%s, each N %s in shuffled order (%d "
-				   "points%s%s, %.1f s of %.1f s: %s the sweeps%s): now %s%s%s",
-			       why, rounds, rounds == 1 ? "" : "s", ops->how, points, limtxt,
+				   "points%s%s%s, %.1f s of %.1f s: %s the sweeps%s): now %s%s%s",
+			       why, rounds, rounds == 1 ? "" : "s", ops->how, points, againtxt, limtxt,
 			       skipped ? ", some N left out: they would not fit in the time left" : "",
 			       (double)used / 1e9, (double)cap / 1e9, times[mult],
 			       cap < own ? ", cut to what the run had left for rounds" : "",

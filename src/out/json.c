@@ -105,6 +105,13 @@ static json_t *point_json(const struct point *p)
 			if (p->remeasured)
 				json_object_set_new(pr, "cpu_lost_first", num(p->cpu_lost_first));
 		}
+		if (pr && p->npick > 0) {
+			json_t *a = json_array();
+			for (int i = 0; i < p->npick && i < POINT_PICK_MAX; i++)
+				json_array_append_new(a, json_pack("{s:i,s:o}", "cpu", p->pick_cpu[i],
+								   "slowness", num(p->pick_slow[i])));
+			json_object_set_new(pr, "cpus", a);
+		}
 		json_object_set_new(o, "probe", pr);
 	}
 	json_object_set_new(o, "cpu", json_pack("[oo]", p->cpu_start >= 0 ? json_integer(p->cpu_start) : json_null(),
@@ -537,6 +544,16 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 		p->cpu_lost = json_is_number(cl) ? json_number_value(cl) : NAN;
 		json_t *clf = json_object_get(pb, "cpu_lost_first");
 		p->cpu_lost_first = json_is_number(clf) ? json_number_value(clf) : NAN;
+		json_t *pc = json_object_get(pb, "cpus"), *pe;
+		size_t ip;
+		p->npick = 0;
+		json_array_foreach(pc, ip, pe) {
+			json_t *cc = json_object_get(pe, "cpu"), *cs = json_object_get(pe, "slowness");
+			if (p->npick >= POINT_PICK_MAX || !json_is_integer(cc))
+				continue;
+			p->pick_cpu[p->npick] = (int)json_integer_value(cc);
+			p->pick_slow[p->npick++] = json_is_number(cs) ? json_number_value(cs) : NAN;
+		}
 		json_t *pf = json_object_get(pb, "p50_first_ns");
 		p->p50_first = json_is_number(pf) ? json_number_value(pf) : NAN;
 		p->remeasured = json_is_integer(rm) && json_integer_value(rm) > 0 &&

@@ -237,6 +237,70 @@ int main(void)
 	      p50 ? p50->p50_first : 0);
 	free_br(&br);
 
+	/* the point's CPU: a bench whose operation runs in the harness's thread
+	 * alone (BENCH_ONE_THREAD), the thread free on two CPUs: each point's
+	 * reading taken on both, the point run on the faster; the thread's CPUs
+	 * as before after the sweep; a bench without the flag picks nothing */
+	unsigned char all[SYS_MAX_CPUS], two[SYS_MAX_CPUS], now[SYS_MAX_CPUS];
+	int nall = sys_get_pinned(all, SYS_MAX_CPUS), c0 = -1, c1 = -1;
+	for (int i = 0; i < SYS_MAX_CPUS && nall >= 2; i++)
+		if (all[i] && c0 < 0)
+			c0 = i;
+		else if (all[i] && c1 < 0)
+			c1 = i;
+	if (c1 >= 0) {
+		memset(two, 0, sizeof(two));
+		two[c0] = two[c1] = 1;
+		CHECK(sys_pin_set(two, SYS_MAX_CPUS) == 0, "the thread on CPUs %d and %d", c0, c1);
+		struct bench one = synth;
+		one.flags = BENCH_ONE_THREAD;
+		o.has_probe_ref = 0;
+		memset(&br, 0, sizeof(br));
+		CHECK(sweep_bench(&one, &o, &br) == 0 && br.nreps == 1 && br.reps[0].npts == 8,
+		      "one-thread sweep: %d points", br.nreps ? br.reps[0].npts : 0);
+		int read_both = 0, on_best = 0;
+		for (int i = 0; i < br.reps[0].npts; i++) {
+			const struct point *pt = &br.reps[0].pts[i];
+			read_both += pt->npick == 2 && pt->pick_cpu[0] == c0 && pt->pick_cpu[1] == c1 &&
+				     pt->pick_slow[0] > 0 && pt->pick_slow[1] > 0;
+			int best = pt->pick_slow[1] < pt->pick_slow[0];
+			on_best += pt->npick == 2 && pt->cpu_start == pt->pick_cpu[best] &&
+				   pt->cpu_end == pt->pick_cpu[best];
+		}
+		CHECK(read_both == br.reps[0].npts, "every point read on both CPUs (%d of %d)", read_both,
+		      br.reps[0].npts);
+		CHECK(on_best == br.reps[0].npts, "every point ran on the faster (%d of %d)", on_best,
+		      br.reps[0].npts);
+		int n_now = sys_get_pinned(now, SYS_MAX_CPUS);
+		CHECK(n_now == 2 && now[c0] && now[c1], "the thread's CPUs restored (%d)", n_now);
+		br.name = strdup(synth.name);
+		j = bench_to_json(&br);
+		pr = json_object_get(json_array_get(json_object_get(json_array_get(
+								    json_object_get(j, "repetitions"), 0),
+							    "points"),
+					       0),
+				     "probe");
+		CHECK(json_array_size(json_object_get(pr, "cpus")) == 2, "probe.cpus in the JSON");
+		CHECK(bench_from_json(j, &back, msg, sizeof(msg)) == 0 && back.reps[0].pts[0].npick == 2 &&
+			      back.reps[0].pts[0].pick_cpu[1] == c1 &&
+			      fabs(back.reps[0].pts[0].pick_slow[0] - br.reps[0].pts[0].pick_slow[0]) < 1e-9,
+		      "the CPUs read survive the round trip: %s", msg);
+		json_decref(j);
+		free_br(&back);
+		free_br(&br);
+		memset(&br, 0, sizeof(br));
+		sweep_bench(&synth, &o, &br);
+		int none = 0;
+		for (int i = 0; i < br.reps[0].npts; i++)
+			none += br.reps[0].pts[i].npick == 0;
+		CHECK(none == br.reps[0].npts, "without the flag, no pick (%d of %d)", none,
+		      br.reps[0].npts);
+		free_br(&br);
+		sys_pin_set(all, SYS_MAX_CPUS);
+	} else {
+		printf("skip: fewer than two CPUs here\n");
+	}
+
 	/* crowded: the harness pinned to its CPU, a busy process beside it over
 	 * N = 50's first measurement (the scheduler's account, sys_task_sched,
 	 * sees it where the probe does not) */

@@ -80,6 +80,31 @@ static int fake_point(void *ctx, uint64_t n, struct point *pt)
 	return 0;
 }
 
+/* --decide's rounds whose workers land on a CPU the host slows every
+ * other time (this VM: 1.3-1.45x at the kernel's paths): cost
+ * 3700 * (1 + 0.01 ln n), times slow_up at every other call (slow_every
+ * 2), or at every call (slow_every 1); the calls counted. */
+static int slow_calls, slow_every;
+static double slow_up;
+static int slow_point(void *ctx, uint64_t n, struct point *pt)
+{
+	(void)ctx;
+	double c = 3700 * (1 + 0.01 * log((double)n));
+	if (slow_calls++ % slow_every == 0)
+		c *= slow_up;
+	fill_point(pt, fake_h, n, c);
+	return 0;
+}
+
+/* The median of the sweep's (repetition 0's) point at n. */
+static double sweep_at(const struct bench_result *b, uint64_t n)
+{
+	for (int i = 0; i < b->reps[0].npts; i++)
+		if (b->reps[0].pts[i].n == n)
+			return b->reps[0].pts[i].st.p50;
+	return 0;
+}
+
 /* fs.create's sweep to 100,000 that met ENOSPC at 65,523 (a 256 MiB
  * ext4): points to 50,000 on two levels (unclear), the failure of `kind`. */
 static void limited_sweep(struct bench_result *b, struct hist *h, const char *kind)
@@ -245,6 +270,62 @@ int main(void)
 		verdict_bench(fc, &so, &b, 1000000000ull, &ops);
 		CHECK(!verdict_undecided(fc, &so, &b) && b.nreps == 1 && asked_max == 0,
 		      "an error, not a limit: no rounds (%d repetitions)", b.nreps);
+		bench_result_clear(&b);
+	}
+
+	/* A round's point more than POINT_JUMP_RATIO above the sweep's at its N
+	 * (a worker on the slowed CPU) is measured again, and the faster kept;
+	 * a round slower throughout keeps what it measured, each point measured
+	 * again at most POINT_AGAIN_MAX times. The sweep: a weak growth
+	 * (undecided), so rounds follow. */
+	const struct bench *mm = bench_find("mem.mmap");
+	CHECK(mm != NULL, "mem.mmap registered");
+	for (int every = 2; mm && every >= 1; every--) {
+		bench(&b);
+		b.axis_kind = mm->axis_kind;
+		b.max_n = 10000;
+		rep(&b, h, 13, 0.01, 8, 1.6, 0);
+		verdict_settle(&b, 1);
+		CHECK(verdict_undecided(mm, &so, &b), "slowed CPU %d: the sweep is undecided (%s)",
+		      every, b.v.reason);
+		struct verdict_ops ops = {NULL, slow_point, "faked", NULL};
+		slow_calls = 0;
+		slow_every = every;
+		slow_up = 1.4;
+		verdict_bench(mm, &so, &b, 1000000000ull, &ops);
+		int pts = 0, again = 0, high = 0, bad = 0, note = 0, calls = 0, low = 0, full = 0;
+		for (int r = 1; r < b.nreps; r++)
+			for (int i = 0; i < b.reps[r].npts; i++) {
+				const struct point *p = &b.reps[r].pts[i];
+				double ref = sweep_at(&b, p->n), own = 3700 * (1 + 0.01 * log((double)p->n));
+				/* where the sweep was not in its stretch */
+				int lowref = ref < 1.15 * own;
+				pts++;
+				calls += 1 + p->remeasured;
+				again += p->remeasured > 0;
+				low += lowref;
+				high += lowref && p->st.p50 > 1.3 * own;
+				full += lowref && p->remeasured == POINT_AGAIN_MAX;
+				/* measured again when above the sweep's, and the first
+				 * measurement recorded; never beyond the limit */
+				bad += (p->remeasured == 0 && p->st.p50 > POINT_JUMP_RATIO * ref) ||
+				       (p->remeasured > 0 && !(p->p50_first > POINT_JUMP_RATIO * ref)) ||
+				       p->remeasured > POINT_AGAIN_MAX;
+			}
+		for (int i = 0; i < b.nnotes; i++)
+			note += strstr(b.notes[i], "measured again: slow, crowded or over 1.2x") != NULL;
+		CHECK(b.nreps > 1 && pts > 0 && low > 0 && bad == 0 && again > 0 && note == 1 &&
+			      calls == slow_calls,
+		      "slowed CPU %d: %d repetitions, %d round points, %d measured again, %d wrongly, "
+		      "note %d, calls %d of %d",
+		      every, b.nreps, pts, again, bad, note, calls, slow_calls);
+		if (every == 2) /* where the sweep was fast, none kept slow */
+			CHECK(high == 0, "every other worker slowed: %d of %d round points kept slow",
+			      high, low);
+		else /* each measured again as often as allowed, and kept as it is */
+			CHECK(high == low && full == low,
+			      "every worker slowed: %d of %d kept slow, %d measured again %d times", high,
+			      low, full, POINT_AGAIN_MAX);
 		bench_result_clear(&b);
 	}
 

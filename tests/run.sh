@@ -155,7 +155,10 @@ done
 
 serial=""
 if [ $fast = 0 ] && command -v valgrind >/dev/null 2>&1; then
-	VG="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
+	# --vgdb=no: valgrind's gdbserver FIFOs (/tmp/vgdb-pipe-*) stay behind
+	# when a process under it is killed (a worker, a peer): 123 per run of
+	# valgrind_run.sh before
+	VG="valgrind -q --vgdb=no --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 	queue "valgrind/run" "env SB_WRAP='$VG' SB='$PWD/scalebench' sh tests/valgrind_run.sh"
 fi
 for t in tests/integration/*.sh; do

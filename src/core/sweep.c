@@ -573,8 +573,7 @@ static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct fai
 {
 	struct probe before, after;
 	struct waitmark wm;
-	struct point pick = {.npick = 0};
-	double s0 = probe_before(c, &before, ref, &pick);
+	double s0 = probe_before(c, &before, ref, p); /* measure_point leaves p's pick as it is */
 	wait_mark(&c->env, &wm);
 	int rc = measure_point(c, n, p, fail);
 	if (rc < 0)
@@ -587,9 +586,6 @@ static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct fai
 	/* slow only if slow on both sides: one reading is one instant */
 	p->slowness = isnan(s0) ? s1 : isnan(s1) ? s0 : (s0 < s1 ? s0 : s1);
 	p->slowness_first = p->p50_first = p->cpu_lost_first = NAN;
-	p->npick = pick.npick;
-	memcpy(p->pick_cpu, pick.pick_cpu, sizeof(p->pick_cpu));
-	memcpy(p->pick_slow, pick.pick_slow, sizeof(p->pick_slow));
 	return 0;
 }
 

@@ -71,6 +71,15 @@ static void rep_lvl(struct bench_result *b, struct hist *h, int first, int npts,
 /* --decide's rounds, faked: each point at n costs 3700 ns flat; the
  * largest n asked for is kept. */
 static uint64_t asked_max;
+
+/* The sweeps' time the rounds below are given (their budget twice it):
+ * 1000 s, so that no round is cut short by the time the faked points
+ * take. The budget is kept in real time, and a cost model scales its
+ * estimate by what the points measured so far took: under valgrind, a
+ * faked point at N=1 taking 1 ms against the 20 us its share of a 1 s
+ * budget allows made the largest N look 50x over it (CI: the limited
+ * sweep's round never asked N=50,000). */
+#define ROUNDS_SPENT_NS 1000000000000ull
 static struct hist *fake_h;
 static int fake_point(void *ctx, uint64_t n, struct point *pt)
 {
@@ -255,7 +264,7 @@ int main(void)
 		      "limit: failed, unclear (%s), undecided", b.v.reason);
 		struct verdict_ops ops = {NULL, fake_point, "faked", NULL};
 		asked_max = 0;
-		verdict_bench(fc, &so, &b, 1000000000ull, &ops);
+		verdict_bench(fc, &so, &b, ROUNDS_SPENT_NS, &ops);
 		int notes = 0;
 		for (int i = 0; i < b.nnotes; i++)
 			notes += strstr(b.notes[i], "up to N=50000, below the limit the sweep met") != NULL;
@@ -267,7 +276,7 @@ int main(void)
 		limited_sweep(&b, h, "error");
 		verdict_settle(&b, 1);
 		asked_max = 0;
-		verdict_bench(fc, &so, &b, 1000000000ull, &ops);
+		verdict_bench(fc, &so, &b, ROUNDS_SPENT_NS, &ops);
 		CHECK(!verdict_undecided(fc, &so, &b) && b.nreps == 1 && asked_max == 0,
 		      "an error, not a limit: no rounds (%d repetitions)", b.nreps);
 		bench_result_clear(&b);
@@ -292,7 +301,7 @@ int main(void)
 		slow_calls = 0;
 		slow_every = every;
 		slow_up = 1.4;
-		verdict_bench(mm, &so, &b, 1000000000ull, &ops);
+		verdict_bench(mm, &so, &b, ROUNDS_SPENT_NS, &ops);
 		int pts = 0, again = 0, high = 0, bad = 0, note = 0, calls = 0, low = 0, full = 0;
 		for (int r = 1; r < b.nreps; r++)
 			for (int i = 0; i < b.reps[r].npts; i++) {

@@ -346,15 +346,23 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
 	return v;
 }
 
-/* The machine-speed probe's page-fault time read after repetition r's
- * point at n (ln ns), or NAN. */
+/* The machine-speed probe's page-fault time around repetition r's point
+ * at n: the mean of ln ns read before and after it (after alone when the
+ * point has no reading before), or NAN. Both readings bracket the point's
+ * own time: over the 10 stored quick runs of docs/compare.md ("Probe-
+ * adjusted levels"), the levels adjusted on both left the repetitions
+ * 6.1% apart at the median bench, on the reading after alone 6.9%. */
 static double rep_fault(const struct repetition *r, uint64_t n)
 {
-	for (int i = 0; i < r->npts; i++)
-		if (r->pts[i].n == n)
-			return r->pts[i].has_probe && r->pts[i].probe[1].ns[PROBE_FAULT] > 0
-				       ? log(r->pts[i].probe[1].ns[PROBE_FAULT])
-				       : NAN;
+	for (int i = 0; i < r->npts; i++) {
+		const struct point *p = &r->pts[i];
+		if (p->n != n)
+			continue;
+		if (!p->has_probe || !(p->probe[1].ns[PROBE_FAULT] > 0))
+			return NAN;
+		double after = log(p->probe[1].ns[PROBE_FAULT]), before = p->probe[0].ns[PROBE_FAULT];
+		return before > 0 ? (log(before) + after) / 2 : after;
+	}
 	return NAN;
 }
 

@@ -346,15 +346,23 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
 	return v;
 }
 
-/* The machine-speed probe's page-fault time read after repetition r's
- * point at n (ln ns), or NAN. */
+/* The machine-speed probe's page-fault time around repetition r's point
+ * at n: the mean of ln ns read before and after it (after alone when the
+ * point has no reading before), or NAN. Both readings bracket the point's
+ * own time: over the 10 stored quick runs of docs/compare.md ("Probe-
+ * adjusted levels"), the levels adjusted on both left the repetitions
+ * 6.1% apart at the median bench, on the reading after alone 6.9%. */
 static double rep_fault(const struct repetition *r, uint64_t n)
 {
-	for (int i = 0; i < r->npts; i++)
-		if (r->pts[i].n == n)
-			return r->pts[i].has_probe && r->pts[i].probe[1].ns[PROBE_FAULT] > 0
-				       ? log(r->pts[i].probe[1].ns[PROBE_FAULT])
-				       : NAN;
+	for (int i = 0; i < r->npts; i++) {
+		const struct point *p = &r->pts[i];
+		if (p->n != n)
+			continue;
+		if (!p->has_probe || !(p->probe[1].ns[PROBE_FAULT] > 0))
+			return NAN;
+		double after = log(p->probe[1].ns[PROBE_FAULT]), before = p->probe[0].ns[PROBE_FAULT];
+		return before > 0 ? (log(before) + after) / 2 : after;
+	}
 	return NAN;
 }
 
@@ -529,7 +537,7 @@ struct rep_res {
 	/* the history's run-to-run spread of this bench, sweep and top third
 	 * (NAN: none, or too few runs), over hruns earlier runs */
 	double hs, ht;
-	int hruns;
+	int hruns, hbeyond; /* hbeyond: hs, ht beyond the earlier runs' shifts */
 	double es_s, es_t; /* the scale each test was made with (1 with a history) */
 	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
@@ -687,19 +695,27 @@ static double family_side(struct rep_res *rr, int nb, int top, int keep_shift, d
 				*(top ? &r->es_t : &r->es_s) = 1;
 			} else if (isfinite(h) && h > 0 && r->hruns >= CMP_HISTORY_TEST_RUNS) {
 				/* the history knows how far this bench's level moves
-				 * from run to run here: two runs differ by 2 h^2 in
-				 * variance, known from hruns - 1 degrees of freedom
-				 * (the repetitions' own variance when it is larger).
-				 * With fewer runs the t quantile at a Holm-adjusted
-				 * alpha is so wide (df 2: ~14) that a 3x change beside
-				 * a 6% spread went unfound: the floor rule and the run
+				 * from run to run here (beyond the runs' shifts, as
+				 * the change is tested): two runs differ by 2 h^2 in
+				 * variance, known from hruns - 1 degrees of freedom.
+				 * The repetitions' own Welch variance estimates the
+				 * same (their levels interleave with the other
+				 * benches', so they see the run-to-run noise: ratio
+				 * 0.7-1.0, docs/compare.md), from df degrees of
+				 * freedom of its own: the two are pooled, each by
+				 * its degrees of freedom, as the variance prior of
+				 * cmp_moderate pools the benches'. Until 2026-12-06
+				 * the larger of the two was taken, with its own
+				 * degrees of freedom: Welch's 3-4 at -r 3, where the
+				 * Holm-adjusted t quantile is 15 or more. With fewer
+				 * runs the t quantile at a Holm-adjusted alpha is so
+				 * wide (df 2: ~14) that a 3x change beside a 6%
+				 * spread went unfound: the floor rule and the run
 				 * scale decide then, as without a history. */
 				const struct cmp_welch *w = top ? &r->st : &r->sw;
-				struct cmp_test ht = {f[j].d, 2 * h * h, r->hruns - 1};
-				if (w->se2 > ht.se2) {
-					ht.se2 = w->se2;
-					ht.df = w->df;
-				}
+				double dh = r->hruns - 1, dw = isfinite(w->df) && w->se2 > 0 ? w->df : 0;
+				struct cmp_test ht = {f[j].d, (dh * 2 * h * h + dw * (dw > 0 ? w->se2 : 0)) / (dh + dw),
+						      dh + dw};
 				f[j] = ht;
 				p = cmp_test_p(&ht, 1);
 				*(top ? &r->es_t : &r->es_s) = 1;
@@ -829,8 +845,9 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 					      num(100 * expm1(ds)), "top_pct", num(100 * expm1(dt))));
 	if (*out && isfinite(r->hs) && r->hs > 0) /* the test's variance from the history */
 		json_object_set_new(*out, "history",
-				    json_pack("{s:i,s:o,s:o}", "runs", r->hruns, "spread_pct",
-					      num(100 * r->hs), "spread_top_pct", num(100 * r->ht)));
+				    json_pack("{s:i,s:o,s:o,s:b}", "runs", r->hruns, "spread_pct",
+					      num(100 * r->hs), "spread_top_pct", num(100 * r->ht),
+					      "beyond_shift", r->hbeyond));
 	return word;
 }
 
@@ -1318,8 +1335,13 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 		int fneed = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
 		rr[i].hs = rr[i].ht = NAN;
 		if (f && f->runs >= fneed && !rr[i].paired) {
-			rr[i].hs = f->spread;
-			rr[i].ht = f->spread_top;
+			/* beyond each earlier run's shift, as the change is tested
+			 * beyond this compare's (not with --keep-shift) */
+			int beyond = !o->keep_shift && isfinite(f->spread_beyond);
+			rr[i].hs = beyond ? f->spread_beyond : f->spread;
+			rr[i].ht = beyond && isfinite(f->spread_top_beyond) ? f->spread_top_beyond
+									    : f->spread_top;
+			rr[i].hbeyond = beyond;
 			rr[i].hruns = f->runs;
 		}
 		free(ns);

@@ -22,6 +22,12 @@ struct cmp_floor {
 	 * the top two (the top of the sweep, where a decisive change is looked
 	 * for); NAN likewise */
 	double spread_top, spread_top2;
+	/* spread and spread_top with each earlier run's shift taken off (the
+	 * median over the benches of how far that run's level sat from their
+	 * mean: what the whole run did, as compare's run shift takes it off
+	 * the change under test); NAN when fewer than CMP_SCALE_MIN_TESTS
+	 * benches had the runs */
+	double spread_beyond, spread_top_beyond;
 };
 
 struct cmp_opts {

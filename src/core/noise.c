@@ -23,14 +23,24 @@
  *    expm1(k * spread); with k = 3 a run-to-run shift goes past it about
  *    0.3% of the time if the levels are normal.
  * With fewer than 2 runs or no common N the spread is NAN; compare wants
- * at least 3 runs (--floor-runs) before it uses one. */
+ * at least 3 runs (--floor-runs) before it uses one.
+ * 4. Beside it, the spread beyond the run shift: a whole run moves every
+ *    bench alike (the machine's speed in that stretch: up to 22% on this
+ *    project's VM), and compare takes that shift off the change it tests
+ *    (cmp_center); so each earlier run's shift, the median over the
+ *    benches of its level less the bench's mean level, is taken off each
+ *    level before the spread. That is the spread compare's history test
+ *    wants (docs/compare.md, "Power"); the floor keeps the whole one. */
 #include "core/noise.h"
+
+#include "core/cmpstat.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct noise_run {
+	int id; /* which earlier run: the order noise_add_run got them in */
 	int npts;
 	uint64_t *n;
 	double *lp; /* mean ln(median) over the repetitions at n[i] */
@@ -137,6 +147,7 @@ int noise_add_run(struct noise_set *s, const struct run_result *r)
 			free(v.lp);
 			continue;
 		}
+		v.id = s->nadded;
 		struct noise_run *rs = realloc(a->runs, (size_t)(a->nruns + 1) * sizeof(*rs));
 		if (!rs) {
 			free(v.n);
@@ -146,6 +157,7 @@ int noise_add_run(struct noise_set *s, const struct run_result *r)
 		a->runs = rs;
 		a->runs[a->nruns++] = v;
 	}
+	s->nadded++;
 	return 0;
 }
 
@@ -157,22 +169,55 @@ static double run_at(const struct noise_run *r, uint64_t n)
 	return NAN;
 }
 
+/* The run shifts of window w (0 sweep, 1 top third): per earlier run, the
+ * median over the benches that have it (at least CMP_SCALE_MIN_TESTS) of
+ * the run's level less the bench's mean level; NAN otherwise. lv[i] holds
+ * bench i's levels, one per run of it (NULL: none). */
+static void run_shifts(const struct noise_set *s, double *const *lv, double *shift)
+{
+	double *dev = calloc((size_t)s->n + 1, sizeof(*dev));
+	for (int id = 0; id < s->nadded; id++) {
+		int k = 0;
+		for (int i = 0; dev && i < s->n; i++) {
+			const struct noise_acc *a = &s->acc[i];
+			if (!lv[i] || a->nruns < 2)
+				continue;
+			double m = 0;
+			for (int r = 0; r < a->nruns; r++)
+				m += lv[i][r];
+			m /= a->nruns;
+			for (int r = 0; r < a->nruns; r++)
+				if (a->runs[r].id == id)
+					dev[k++] = lv[i][r] - m;
+		}
+		shift[id] = NAN;
+		if (k >= CMP_SCALE_MIN_TESTS)
+			shift[id] = cmp_median(dev, k);
+	}
+	free(dev);
+}
+
 void noise_finish(struct noise_set *s)
 {
 	free(s->floors);
 	s->floors = s->n ? calloc((size_t)s->n, sizeof(*s->floors)) : NULL;
 	if (!s->floors)
 		return; /* out of memory: no floors, noise_find finds none */
+	/* each bench's levels per window (sweep, top third), kept for the run
+	 * shifts */
+	double **lvs[2];
+	lvs[0] = calloc((size_t)s->n, sizeof(double *));
+	lvs[1] = calloc((size_t)s->n, sizeof(double *));
 	for (int i = 0; i < s->n; i++) {
 		struct noise_acc *a = &s->acc[i];
 		struct cmp_floor *f = &s->floors[i];
 		snprintf(f->key, sizeof(f->key), "%s", a->key);
 		f->version = a->version;
 		f->runs = a->nruns;
-		f->spread = NAN;
+		f->spread = f->spread_top = f->spread_top2 = NAN;
+		f->spread_beyond = f->spread_top_beyond = NAN;
 		if (a->nruns < 1)
 			continue;
-		f->spread_top = f->spread_top2 = NAN;
 		double *lv = calloc((size_t)a->nruns, sizeof(*lv));
 		int *at = calloc((size_t)a->runs[0].npts + 1, sizeof(*at));
 		if (!lv || !at) {
@@ -203,10 +248,37 @@ void noise_finish(struct noise_set *s)
 				lv[r] /= k - from[w];
 			}
 			*out[w] = noise_spread(lv, a->nruns);
+			if (w < 2 && lvs[w] && (lvs[w][i] = malloc((size_t)a->nruns * sizeof(*lv))))
+				memcpy(lvs[w][i], lv, (size_t)a->nruns * sizeof(*lv));
 		}
 		free(lv);
 		free(at);
 	}
+	/* the spreads beyond each run's shift */
+	double *shift = calloc((size_t)s->nadded + 1, sizeof(*shift));
+	double *x = calloc((size_t)s->nadded + 1, sizeof(*x));
+	for (int w = 0; w < 2 && shift && x && lvs[w]; w++) {
+		run_shifts(s, lvs[w], shift);
+		for (int i = 0; i < s->n; i++) {
+			const struct noise_acc *a = &s->acc[i];
+			int k = 0;
+			for (int r = 0; lvs[w][i] && r < a->nruns && k >= 0; r++)
+				if (isfinite(shift[a->runs[r].id]))
+					x[k++] = lvs[w][i][r] - shift[a->runs[r].id];
+				else
+					k = -1; /* a run without a shift: none for this bench */
+			if (k == a->nruns)
+				*(w ? &s->floors[i].spread_top_beyond : &s->floors[i].spread_beyond) =
+					noise_spread(x, k);
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		for (int i = 0; lvs[w] && i < s->n; i++)
+			free(lvs[w][i]);
+		free(lvs[w]);
+	}
+	free(shift);
+	free(x);
 }
 
 const struct cmp_floor *noise_find(const struct noise_set *s, const char *key, int version)

@@ -12,6 +12,7 @@ struct noise_set {
 	struct cmp_floor *floors; /* after noise_finish: one per bench and version */
 	int n;
 	struct noise_acc *acc;
+	int nadded; /* earlier runs added */
 };
 
 /* Adds every bench of r (one earlier run) to s. 0, or -1 out of memory. */

@@ -467,6 +467,81 @@ static void power_tests(void)
 	CHECK(half < hit || n < 8, "... by half that change: found less often (%d of %d)", half, n);
 }
 
+/* The history's test (compare.c, family_side): with a history of 8
+ * earlier runs whose spread beyond their shifts is each bench's true
+ * run-to-run spread (the repetitions' sd / sqrt 3 here), its variance
+ * pools the history's (7 degrees of freedom) with the repetitions' own,
+ * each by its degrees of freedom: the same synthetic runs as
+ * power_tests, the false alarms still at most 1 in 20, the change it
+ * states found 3 times in 4, and that change smaller than the one the
+ * repetitions alone state (Welch's 3-4 degrees of freedom at Holm's
+ * level over 66 benches: a t quantile of 15 or more). */
+static void history_power_tests(void)
+{
+	uint64_t seed = 977;
+	int trials = getenv("SB_TEST_QUICK") ? 4 : 40, alarms = 0, hit = 0, n = 0, smaller = 0;
+	static double la[3 * NB], lb[3 * NB], sd[NB];
+	static struct cmp_floor fl[NB];
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .floors = fl, .nfloors = NB};
+	for (int k = 0; k < trials; k++) {
+		for (int i = 0; i < NB; i++) {
+			sd[i] = exp(log(0.03) + (log(0.30) - log(0.03)) * uniform(&seed));
+			memset(&fl[i], 0, sizeof(fl[i]));
+			snprintf(fl[i].key, sizeof(fl[i].key), "b%02d.op", i);
+			fl[i].version = 1;
+			fl[i].runs = 8;
+			fl[i].points = 9;
+			fl[i].spread = fl[i].spread_top = fl[i].spread_top2 = fl[i].spread_beyond =
+				fl[i].spread_top_beyond = sd[i] / sqrt(3);
+		}
+		for (int i = 0; i < NB; i++)
+			for (int q = 0; q < 3; q++) {
+				la[3 * i + q] = exp(sd[i] * gauss(&seed));
+				lb[3 * i + q] = exp(sd[i] * gauss(&seed));
+			}
+		struct run_result a, b;
+		make_many(&a, NB, la);
+		make_many(&b, NB, lb);
+		int reg = -1;
+		json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+		json_t *c0 = compare_many(la, lb, &reg);
+		alarms += reg == 1;
+		double d = detectable_of(c, 17, "sweep_pct"), d0 = detectable_of(c0, 17, "sweep_pct");
+		int hist = json_is_object(json_object_get(
+			json_object_get(json_array_get(json_object_get(c, "benches"), 17), "repetition_test"),
+			"history"));
+		json_decref(c);
+		json_decref(c0);
+		result_free(&a);
+		result_free(&b);
+		if (!isfinite(d) || !hist)
+			continue;
+		n++;
+		smaller += d < d0;
+		double f = 1 + d / 100;
+		for (int q = 0; q < 3; q++)
+			lb[3 * 17 + q] *= f;
+		make_many(&a, NB, la);
+		make_many(&b, NB, lb);
+		c = compare_results(&a, "a", &b, "b", &o, &reg);
+		const char *w = json_string_value(json_object_get(
+			json_array_get(json_object_get(c, "benches"), 17), "word"));
+		hit += w && !strcmp(w, "slower") && reg == 1;
+		json_decref(c);
+		result_free(&a);
+		result_free(&b);
+	}
+	if (getenv("SB_TEST_VERBOSE"))
+		fprintf(stderr, "history power: A/A exit 3 in %d of %d; stated change smaller %d of %d, "
+			"found %d of %d\n", alarms, trials, smaller, n, hit, n);
+	CHECK(alarms * 20 <= trials, "with a history: A/A exit 3 in %d of %d (at most 1 in 20)",
+	      alarms, trials);
+	CHECK(n == trials, "every compare's bench 17 tested on the history (%d of %d)", n, trials);
+	CHECK(smaller == n, "the history's test states a smaller change than the repetitions' alone "
+	      "(%d of %d)", smaller, n);
+	CHECK(hit * 4 >= n * 3, "with a history, the stated change found in %d of %d", hit, n);
+}
+
 /* A repetition added by --decide's rounds that stopped at its budget
  * (repetition.added, some N unmeasured) neither narrows the N compared
  * nor counts as a level: one sweep a side with the top 10x dearer in B is
@@ -724,6 +799,7 @@ int main(void)
 	paired_tests();
 	added_partial();
 	power_tests();
+	history_power_tests();
 	double same[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
 	double one[9] = {1, 1, 1, 1.4, 1, 1, 1, 1, 1};
 	double all[9] = {1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2};

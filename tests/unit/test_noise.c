@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/cmpstat.h"
 #include "core/compare.h"
 #include "core/noise.h"
 #include "out/report.h"
@@ -16,12 +17,9 @@
 /* A bench of npts points, n = 1, 2, 4 ..., in nreps repetitions; the
  * latencies of repetition r are around 1000 ns times f times rep[r]
  * (rep NULL: 1), 400 samples each. */
-static void make(struct run_result *r, const char *name, const char *variant, int version,
-		 int npts, int nreps, double f, const double *rep)
+static void add(struct run_result *r, const char *name, const char *variant, int version,
+		int npts, int nreps, double f, const double *rep)
 {
-	memset(r, 0, sizeof(*r));
-	r->schema_version = SB_SCHEMA_VERSION;
-	r->snapshot = json_object();
 	struct bench_result *b = result_add_bench(r);
 	b->name = strdup(name);
 	b->variant = variant ? strdup(variant) : NULL;
@@ -45,6 +43,62 @@ static void make(struct run_result *r, const char *name, const char *variant, in
 	}
 	hist_free(h);
 	bench_fit(b);
+}
+
+static void make(struct run_result *r, const char *name, const char *variant, int version,
+		 int npts, int nreps, double f, const double *rep)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = SB_SCHEMA_VERSION;
+	r->snapshot = json_object();
+	add(r, name, variant, version, npts, nreps, f, rep);
+}
+
+/* Five earlier runs of ten benches, each run as a whole 0.90-1.20x (the
+ * machine's speed in that run: every bench alike), each bench within 1%
+ * of its own level beyond that: the spread is the runs' (~11%), the
+ * spread beyond the run shift ~1%, the one compare's history test takes;
+ * with three benches no shift is estimated and there is none. */
+static void spread_beyond_shift(void)
+{
+	const double shift[5] = {1.00, 1.20, 0.90, 1.10, 0.95};
+	const double wob[5] = {1.000, 1.010, 0.990, 1.005, 0.995};
+	for (int nb = 10; nb >= 3; nb -= 7) {
+		struct noise_set s = {0};
+		for (int r = 0; r < 5; r++) {
+			struct run_result rr;
+			memset(&rr, 0, sizeof(rr));
+			rr.schema_version = SB_SCHEMA_VERSION;
+			rr.snapshot = json_object();
+			for (int j = 0; j < nb; j++) {
+				char name[16];
+				snprintf(name, sizeof(name), "b%d.op", j);
+				add(&rr, name, NULL, 1, 6, 2, shift[r] * wob[(r + j) % 5], NULL);
+			}
+			CHECK(noise_add_run(&s, &rr) == 0, "%d benches: run %d added", nb, r);
+			result_free(&rr);
+		}
+		noise_finish(&s);
+		double lw[5], ls[5];
+		for (int r = 0; r < 5; r++) {
+			lw[r] = log(wob[r]);
+			ls[r] = log(shift[r] * wob[r]);
+		}
+		const struct cmp_floor *f = noise_find(&s, "b0.op", 1);
+		CHECK(f && fabs(f->spread - noise_spread(ls, 5)) < 0.004,
+		      "%d benches: the whole spread %.4f (%.4f)", nb, f ? f->spread : NAN,
+		      noise_spread(ls, 5));
+		if (nb >= CMP_SCALE_MIN_TESTS)
+			CHECK(f && f->spread_beyond < 1.5 * noise_spread(lw, 5) + 0.002 &&
+				      f->spread_beyond < f->spread / 5 && isfinite(f->spread_top_beyond),
+			      "%d benches: beyond the run shifts %.4f (own wobble %.4f), top third %.4f",
+			      nb, f ? f->spread_beyond : NAN, noise_spread(lw, 5),
+			      f ? f->spread_top_beyond : NAN);
+		else
+			CHECK(f && isnan(f->spread_beyond) && isnan(f->spread_top_beyond),
+			      "%d benches: no run shift, no spread beyond it", nb);
+		noise_free(&s);
+	}
 }
 
 static void spread_math(void)
@@ -204,6 +258,7 @@ int main(void)
 	report_band();
 	spread_math();
 	spread_of_runs();
+	spread_beyond_shift();
 	threshold_rule();
 	decision();
 	return t_done("test_noise");

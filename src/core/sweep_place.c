@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "core/param.h"
+#include "core/probe.h"
+#include "core/result.h"
 #include "core/sweep_int.h"
 #include "sys/sys.h"
 
@@ -211,6 +213,45 @@ void bench_place(const struct bench_env *env, int k)
 	place_worker(env); /* a thread the bench started in the window: recorded */
 }
 
+/* Placement same on 2 to POINT_PICK_MAX CPUs: the repetition's CPU is
+ * the faster by the machine-speed probe, read twice on each (the thread
+ * pinned there; each CPU's lower reading, against the part-wise fastest
+ * of all): the first of env's CPUs becomes that one, and the thread is
+ * pinned to it. A virtual machine's host may slow one vCPU at a time,
+ * for a whole run at times (docs/method.md, "Slowed CPUs": one run of the
+ * quick suite had every same-placed bench on CPU 0 12-35% dearer in all
+ * three repetitions while the picked one-thread benches were not); a
+ * point cannot move its peers, so the pick is made once a repetition,
+ * before its setup starts them. */
+static void same_pick(struct bench_env *env)
+{
+	struct probe r[POINT_PICK_MAX], ref;
+	int n = env->place_ncpu, best = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int j = 0; j < n; j++) {
+			struct probe q;
+			if (sys_pin_thread(env->place_cpu[j])) { /* as without the pick */
+				sys_pin_thread(env->place_cpu[0]);
+				return;
+			}
+			probe_take(&q);
+			if (pass == 0)
+				r[j] = q;
+			else
+				probe_min(&r[j], &r[j], &q);
+		}
+	ref = r[0];
+	for (int i = 1; i < n; i++)
+		probe_min(&ref, &ref, &r[i]);
+	for (int i = 1; i < n; i++)
+		if (probe_slowness(&r[i], &ref) < probe_slowness(&r[best], &ref))
+			best = i;
+	int c = env->place_cpu[best];
+	env->place_cpu[best] = env->place_cpu[0];
+	env->place_cpu[0] = c;
+	sys_pin_thread(env->place_cpu[0]);
+}
+
 void place_bench(const struct bench *b, struct bench_env *env, struct bench_result *out,
 		 unsigned char *saved, int *nsaved)
 {
@@ -242,6 +283,15 @@ void place_bench(const struct bench *b, struct bench_env *env, struct bench_resu
 		return;
 	}
 	*nsaved = n;
+	if (env->place == BENCH_PLACE_SAME && n >= 2 && n <= POINT_PICK_MAX) {
+		int lo = env->place_cpu[0], hi = env->place_cpu[n - 1]; /* ascending here */
+		same_pick(env);
+		bench_add_note(out, "placement same: the bench and its peers on one CPU, in each "
+				    "repetition the faster of CPUs %d..%d by the probe read before it "
+				    "(each point's cpu says which; -p placement=same|spread|free)",
+			       lo, hi);
+		return;
+	}
 	sys_pin_thread(env->place_cpu[0]);
 	if (env->place == BENCH_PLACE_SAME || n == 1)
 		bench_add_note(out, "placement %s: the bench and its peers on CPU %d "

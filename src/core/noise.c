@@ -176,25 +176,22 @@ static double run_at(const struct noise_run *r, uint64_t n)
 static void run_shifts(const struct noise_set *s, double *const *lv, double *shift)
 {
 	double *dev = calloc((size_t)s->n + 1, sizeof(*dev));
+	double *mean = calloc((size_t)s->n + 1, sizeof(*mean));
+	for (int i = 0; dev && mean && i < s->n; i++)
+		for (int r = 0; lv[i] && r < s->acc[i].nruns; r++)
+			mean[i] += lv[i][r] / s->acc[i].nruns;
 	for (int id = 0; id < s->nadded; id++) {
 		int k = 0;
-		for (int i = 0; dev && i < s->n; i++) {
+		for (int i = 0; dev && mean && i < s->n; i++) {
 			const struct noise_acc *a = &s->acc[i];
-			if (!lv[i] || a->nruns < 2)
-				continue;
-			double m = 0;
-			for (int r = 0; r < a->nruns; r++)
-				m += lv[i][r];
-			m /= a->nruns;
-			for (int r = 0; r < a->nruns; r++)
+			for (int r = 0; lv[i] && a->nruns >= 2 && r < a->nruns; r++)
 				if (a->runs[r].id == id)
-					dev[k++] = lv[i][r] - m;
+					dev[k++] = lv[i][r] - mean[i];
 		}
-		shift[id] = NAN;
-		if (k >= CMP_SCALE_MIN_TESTS)
-			shift[id] = cmp_median(dev, k);
+		shift[id] = k >= CMP_SCALE_MIN_TESTS ? cmp_median(dev, k) : NAN;
 	}
 	free(dev);
+	free(mean);
 }
 
 void noise_finish(struct noise_set *s)

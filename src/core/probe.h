@@ -39,6 +39,11 @@ double probe_slowness(const struct probe *p, const struct probe *ref);
 /* Part by part, the faster of a and b into out (a reference kept up to date). */
 void probe_min(struct probe *out, const struct probe *a, const struct probe *b);
 
+/* The index of the fastest of r[0..n) against ref, readings whose
+ * slowness is NAN aside (0 when all are); each slowness into s unless
+ * NULL. */
+int probe_fastest(const struct probe *r, int n, const struct probe *ref, double *s);
+
 /* A reading is slow when its slowness reaches this (a point measured in
  * such a stretch is measured again, within the sweep's cap). */
 #define PROBE_SLOW 1.25

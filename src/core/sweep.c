@@ -542,28 +542,20 @@ static double probe_before(struct ctx *c, struct probe *out, struct probe *ref, 
 	if (!c->npick)
 		return probe_read(out, ref);
 	struct probe r[POINT_PICK_MAX];
-	double s[POINT_PICK_MAX];
-	int best = -1;
+	if (probe_on_cpus(c->pick_cpu, c->npick, 1, r)) {
+		pick_end(c);
+		p->npick = 0;
+		return probe_read(out, ref);
+	}
+	int best = probe_fastest(r, c->npick, ref, p->pick_slow);
 	for (int i = 0; i < c->npick; i++) {
-		if (sys_pin_thread(c->pick_cpu[i])) {
-			pick_end(c);
-			p->npick = 0;
-			return probe_read(out, ref);
-		}
-		probe_take(&r[i]);
-		s[i] = probe_slowness(&r[i], ref);
 		p->pick_cpu[i] = c->pick_cpu[i];
-		p->pick_slow[i] = s[i];
-		if (!isnan(s[i]) && (best < 0 || s[i] < s[best]))
-			best = i;
+		probe_min(ref, ref, &r[i]);
 	}
 	p->npick = c->npick;
-	best = best < 0 ? 0 : best;
-	for (int i = 0; i < c->npick; i++)
-		probe_min(ref, ref, &r[i]);
 	sys_pin_thread(c->pick_cpu[best]);
 	*out = r[best];
-	return s[best];
+	return p->pick_slow[best];
 }
 
 /* measure_point between two probe readings; the point's slowness is the

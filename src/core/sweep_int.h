@@ -89,6 +89,14 @@ json_t *place_take(void);
 /* A peer's tasks read as the window's start (end 0: added in it) or end
  * (1: removed in it, before it is reaped), if env's window is open. */
 void place_peer(const struct bench_env *env, const char *side, int pid, int end);
+/* A machine-speed probe reading (probe.h) on each of cpus[0..n), the
+ * calling thread pinned to each in turn, `passes` times over them (each
+ * CPU's reading the part-wise fastest of its passes), into r. 0; -1 when
+ * a CPU could not be pinned (the thread is then where the last pinning
+ * left it). The point's CPU (sweep.c, probe_before) and the same-placed
+ * repetition's CPU (same_pick) are picked so (docs/method.md, "Slowed
+ * CPUs"). */
+int probe_on_cpus(const int *cpus, int n, int passes, struct probe *r);
 /* Pins the bench's own process for its placement (its children inherit
  * it) and records the choice; the CPUs allowed before go to saved, to be
  * restored after teardown (an in-process sweep goes on with other

@@ -223,32 +223,34 @@ void bench_place(const struct bench_env *env, int k)
  * three repetitions while the picked one-thread benches were not); a
  * point cannot move its peers, so the pick is made once a repetition,
  * before its setup starts them. */
-static void same_pick(struct bench_env *env)
+int probe_on_cpus(const int *cpus, int n, int passes, struct probe *r)
 {
-	struct probe r[POINT_PICK_MAX], ref;
-	int n = env->place_ncpu, best = 0;
-	for (int pass = 0; pass < 2; pass++)
+	for (int pass = 0; pass < passes; pass++)
 		for (int j = 0; j < n; j++) {
 			struct probe q;
-			if (sys_pin_thread(env->place_cpu[j])) { /* as without the pick */
-				sys_pin_thread(env->place_cpu[0]);
-				return;
-			}
+			if (sys_pin_thread(cpus[j]))
+				return -1;
 			probe_take(&q);
 			if (pass == 0)
 				r[j] = q;
 			else
 				probe_min(&r[j], &r[j], &q);
 		}
-	ref = r[0];
-	for (int i = 1; i < n; i++)
-		probe_min(&ref, &ref, &r[i]);
-	for (int i = 1; i < n; i++)
-		if (probe_slowness(&r[i], &ref) < probe_slowness(&r[best], &ref))
-			best = i;
-	int c = env->place_cpu[best];
-	env->place_cpu[best] = env->place_cpu[0];
-	env->place_cpu[0] = c;
+	return 0;
+}
+
+static void same_pick(struct bench_env *env)
+{
+	struct probe r[POINT_PICK_MAX], ref;
+	int n = env->place_ncpu;
+	if (!probe_on_cpus(env->place_cpu, n, 2, r)) {
+		ref = r[0];
+		for (int i = 1; i < n; i++)
+			probe_min(&ref, &ref, &r[i]);
+		int best = probe_fastest(r, n, &ref, NULL), c = env->place_cpu[best];
+		env->place_cpu[best] = env->place_cpu[0];
+		env->place_cpu[0] = c;
+	} /* else: a CPU that cannot be pinned, as without the pick */
 	sys_pin_thread(env->place_cpu[0]);
 }
 

@@ -349,9 +349,9 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
 /* The machine-speed probe's page-fault time around repetition r's point
  * at n: the mean of ln ns read before and after it (after alone when the
  * point has no reading before), or NAN. Both readings bracket the point's
- * own time: over the 10 stored quick runs of docs/compare.md ("Probe-
- * adjusted levels"), the levels adjusted on both left the repetitions
- * 6.1% apart at the median bench, on the reading after alone 6.9%. */
+ * own time: on the stored quick runs of docs/compare.md ("Probe-adjusted
+ * levels"), a one-bench x1.25 was found 6 of 90 times adjusted so, 1 of
+ * 90 on the reading after alone. */
 static double rep_fault(const struct repetition *r, uint64_t n)
 {
 	for (int i = 0; i < r->npts; i++) {

@@ -119,12 +119,15 @@ void probe_min(struct probe *out, const struct probe *a, const struct probe *b)
 int probe_fastest(const struct probe *r, int n, const struct probe *ref, double *s)
 {
 	int best = -1;
+	double sb = NAN;
 	for (int i = 0; i < n; i++) {
 		double si = probe_slowness(&r[i], ref);
 		if (s)
 			s[i] = si;
-		if (!isnan(si) && (best < 0 || si < probe_slowness(&r[best], ref)))
+		if (!isnan(si) && (best < 0 || si < sb)) {
 			best = i;
+			sb = si;
+		}
 	}
 	return best < 0 ? 0 : best;
 }

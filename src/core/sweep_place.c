@@ -213,16 +213,7 @@ void bench_place(const struct bench_env *env, int k)
 	place_worker(env); /* a thread the bench started in the window: recorded */
 }
 
-/* Placement same on 2 to POINT_PICK_MAX CPUs: the repetition's CPU is
- * the faster by the machine-speed probe, read twice on each (the thread
- * pinned there; each CPU's lower reading, against the part-wise fastest
- * of all): the first of env's CPUs becomes that one, and the thread is
- * pinned to it. A virtual machine's host may slow one vCPU at a time,
- * for a whole run at times (docs/method.md, "Slowed CPUs": one run of the
- * quick suite had every same-placed bench on CPU 0 12-35% dearer in all
- * three repetitions while the picked one-thread benches were not); a
- * point cannot move its peers, so the pick is made once a repetition,
- * before its setup starts them. */
+/* sweep_int.h */
 int probe_on_cpus(const int *cpus, int n, int passes, struct probe *r)
 {
 	for (int pass = 0; pass < passes; pass++)
@@ -239,6 +230,16 @@ int probe_on_cpus(const int *cpus, int n, int passes, struct probe *r)
 	return 0;
 }
 
+/* Placement same on 2 to POINT_PICK_MAX CPUs: the repetition's CPU is
+ * the faster by the machine-speed probe, read twice on each (the thread
+ * pinned there; each CPU's lower reading, against the part-wise fastest
+ * of all): the first of env's CPUs becomes that one, and the thread is
+ * pinned to it. A virtual machine's host may slow one vCPU at a time,
+ * for a whole run at times (docs/method.md, "Slowed CPUs": one run of the
+ * quick suite had every same-placed bench on CPU 0 12-35% dearer in all
+ * three repetitions while the picked one-thread benches were not); a
+ * point cannot move its peers, so the pick is made once a repetition,
+ * before its setup starts them. */
 static void same_pick(struct bench_env *env)
 {
 	struct probe r[POINT_PICK_MAX], ref;

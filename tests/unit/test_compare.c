@@ -225,16 +225,23 @@ static void make_many(struct run_result *r, int nb, const double *lvl)
 
 /* Compare two runs of NB benches made from their levels (make_many):
  * the comparison, its exit flag in *reg; the runs are freed. */
-static json_t *compare_many(const double *la, const double *lb, int *reg)
+static json_t *compare_many_o(const double *la, const double *lb, const struct cmp_opts *o,
+			      int *reg)
 {
 	struct run_result a, b;
 	make_many(&a, NB, la);
 	make_many(&b, NB, lb);
-	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
-	json_t *c = compare_results(&a, "a", &b, "b", &o, reg);
+	json_t *c = compare_results(&a, "a", &b, "b", o, reg);
 	result_free(&a);
 	result_free(&b);
 	return c;
+}
+
+/* The same with compare's defaults (no history). */
+static json_t *compare_many(const double *la, const double *lb, int *reg)
+{
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	return compare_many_o(la, lb, &o, reg);
 }
 
 /* A compare of two runs of NB benches, every bench of B `factor` times
@@ -499,12 +506,9 @@ static void history_power_tests(void)
 				la[3 * i + q] = exp(sd[i] * gauss(&seed));
 				lb[3 * i + q] = exp(sd[i] * gauss(&seed));
 			}
-		struct run_result a, b;
-		make_many(&a, NB, la);
-		make_many(&b, NB, lb);
 		int reg = -1;
-		json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
 		json_t *c0 = compare_many(la, lb, &reg);
+		json_t *c = compare_many_o(la, lb, &o, &reg);
 		alarms += reg == 1;
 		double d = detectable_of(c, 17, "sweep_pct"), d0 = detectable_of(c0, 17, "sweep_pct");
 		int hist = json_is_object(json_object_get(
@@ -512,8 +516,6 @@ static void history_power_tests(void)
 			"history"));
 		json_decref(c);
 		json_decref(c0);
-		result_free(&a);
-		result_free(&b);
 		if (!isfinite(d) || !hist)
 			continue;
 		n++;
@@ -521,15 +523,11 @@ static void history_power_tests(void)
 		double f = 1 + d / 100;
 		for (int q = 0; q < 3; q++)
 			lb[3 * 17 + q] *= f;
-		make_many(&a, NB, la);
-		make_many(&b, NB, lb);
-		c = compare_results(&a, "a", &b, "b", &o, &reg);
+		c = compare_many_o(la, lb, &o, &reg);
 		const char *w = json_string_value(json_object_get(
 			json_array_get(json_object_get(c, "benches"), 17), "word"));
 		hit += w && !strcmp(w, "slower") && reg == 1;
 		json_decref(c);
-		result_free(&a);
-		result_free(&b);
 	}
 	if (getenv("SB_TEST_VERBOSE"))
 		fprintf(stderr, "history power: A/A exit 3 in %d of %d; stated change smaller %d of %d, "

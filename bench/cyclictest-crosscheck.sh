@@ -1,30 +1,46 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Cross-check of rt.wakeup against cyclictest (Debian rt-tests) on this
-# machine, in one run: the same priority, interval, duration and CPU, one
-# measuring thread each, alternated A B A B ... A (A = scalebench, B =
-# cyclictest; ROUNDS runs of SECONDS each) so that drift during the run
-# favours neither; first idle, then under `stress-ng --cpu 2`. Prints each
-# run's p50, p99 and max, then each tool's p50 and p99 over all its runs
-# pooled (the runs' histograms added up) and the ratios
+# machine, in one run: the same priority, interval and duration, one
+# measuring thread each; first idle, then under `stress-ng --cpu 2`.
+# Prints each run's p50, p99 and max, then each tool's p50 and p99 over
+# all its runs pooled (the runs' histograms added up) and the ratios
 # scalebench/cyclictest: PASS when both are within 0.90..1.10. The max is
 # printed, not compared (it varies 38 us..12 ms between idle runs here).
 #
-# Why many short runs, pooled: this virtual machine's wake-up tail moves in
-# stretches of tens of seconds (p99 of one 10 s run 75, 915 and 339 us in
-# three idle runs a minute apart; beside the hogs cyclictest's p99 read 92
-# and 108 us in two 10 s runs and 36-40 us in the next three, scalebench
-# and a bare clock_nanosleep loop alike). With 5 runs of 10 s, the median
-# p99 of each tool is whichever stretch it fell in; with 3 s runs
-# alternated 9 times, both tools sample the same stretches, and a
-# percentile over each tool's pooled samples weighs every run alike.
+# Two designs (PLACE):
+#   side (default): both tools at the same time, each on its own CPU (CPU
+#     and CPU2), swapped every round (ROUNDS rounds of SECONDS, even), so
+#     that each tool sees the same moments of the machine and each CPU for
+#     half of its time;
+#   alternate: one tool at a time on CPU, A B A B ... A (A = scalebench, B
+#     = cyclictest; ROUNDS runs, odd), so that drift during the run favours
+#     neither (the design until 2026-12-06).
+#
+# Why side by side: this virtual machine's wake-up tail comes in stalls
+# of the host (a few ms late, tens of wake-ups at once) that arrive in
+# stretches, and a 3 s run's p99 (its top 30 wake-ups) says whether one
+# fell in it. Alternated, each tool's pooled p99 counted the stalls that
+# hit its own runs: three idle runs of 9 x 3 s alternated, 2026-12-06
+# 19:30-19:34 UTC (load 1.6-1.8), read p99 ratios 1.31, 1.68 and 0.20
+# (cyclictest's p99 2,096 us in one run, scalebench's 49-141 us around
+# it) with p50 ratios 0.76-1.05. Side by side, a stall of the whole
+# machine lands in both tools' samples alike.
+#
+# Why many short runs, pooled: the stretches last tens of seconds (p99 of
+# one 10 s run 75, 915 and 339 us in three idle runs a minute apart);
+# with 3 s runs both tools sample the same stretches, and a percentile
+# over each tool's pooled samples weighs every run alike.
 #
 # cyclictest's histogram has 1 us bins holding floor(latency in us): a
 # sample is read as its bin's midpoint (k + 0.5 us); scalebench's as its
 # log-linear (0.8% wide) bucket's midpoint, as scalebench reads them.
 #
 # usage: bench/cyclictest-crosscheck.sh [SECONDS per run, default 3] [CPU, default 1] [OUTDIR]
-#   ROUNDS (odd, >= 3, default 9), PRIO (80) and INTERVAL_US (1000) from
+#   PLACE (side or alternate, default side), CPU2 (side: the other CPU,
+#   default the first allowed CPU other than CPU), ROUNDS (side: even,
+#   >= 2, default 8; alternate: odd, >= 3, default 9), PRIO (80) and
+#   INTERVAL_US (1000) from
 #   the environment; OUTDIR defaults to a new directory under $TMPDIR
 #   (/tmp), kept and named at the end. Needs root (SCHED_FIFO),
 #   cyclictest, stress-ng, python3.
@@ -33,9 +49,20 @@ cd "$(dirname "$0")/.." || exit 2
 D=${1:-3}
 CPU=${2:-1}
 OUT=${3:-${TMPDIR:-/tmp}/crosscheck-rt-$(date -u +%Y%m%dT%H%M%SZ)}
-ROUNDS=${ROUNDS:-9}
+PLACE=${PLACE:-side}
+case $PLACE in
+side) ROUNDS=${ROUNDS:-8} ;;
+alternate) ROUNDS=${ROUNDS:-9} ;;
+*) echo "PLACE must be side or alternate" >&2; exit 2 ;;
+esac
 case $ROUNDS in *[!0-9]* | "") ROUNDS=0 ;; esac
-[ "$ROUNDS" -ge 3 ] && [ $((ROUNDS % 2)) = 1 ] || { echo "ROUNDS must be odd and >= 3" >&2; exit 2; }
+if [ "$PLACE" = side ]; then
+	[ "$ROUNDS" -ge 2 ] && [ $((ROUNDS % 2)) = 0 ] || { echo "ROUNDS must be even and >= 2 (PLACE=side)" >&2; exit 2; }
+	CPU2=${CPU2:-$(python3 -c 'import os, sys; print(min((c for c in os.sched_getaffinity(0) if c != int(sys.argv[1])), default=""))' "$CPU")}
+	[ -n "$CPU2" ] && [ "$CPU2" != "$CPU" ] || { echo "PLACE=side needs two CPUs (CPU2 other than CPU $CPU)" >&2; exit 2; }
+else
+	[ "$ROUNDS" -ge 3 ] && [ $((ROUNDS % 2)) = 1 ] || { echo "ROUNDS must be odd and >= 3 (PLACE=alternate)" >&2; exit 2; }
+fi
 PRIO=${PRIO:-80}
 INTERVAL_US=${INTERVAL_US:-1000}
 SB=${SB:-./scalebench}
@@ -45,7 +72,13 @@ for t in cyclictest stress-ng python3; do
 done
 mkdir -p "$OUT"
 STRESS=""
-cleanup() { [ -n "$STRESS" ] && kill "$STRESS" 2>/dev/null && wait "$STRESS" 2>/dev/null; }
+pa=""; pb=""
+# the hogs stopped; a side-by-side round's two runs (SECONDS at most) waited for
+cleanup() {
+	[ -n "$STRESS" ] && kill "$STRESS" 2>/dev/null && wait "$STRESS" 2>/dev/null
+	[ -n "$pa$pb" ] && wait $pa $pb 2>/dev/null
+	return 0
+}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
@@ -83,13 +116,13 @@ print("%.2f %.2f %.1f" % (q(0.50), q(0.99), float(t["max"])))
 PY
 }
 
-runA() { # file
-	"$SB" run rt.wakeup --max-n 1 -p cpus="$CPU" -p priority="$PRIO" -p interval_us="$INTERVAL_US" \
+runA() { # file [cpu]
+	"$SB" run rt.wakeup --max-n 1 -p cpus="${2:-$CPU}" -p priority="$PRIO" -p interval_us="$INTERVAL_US" \
 		-p duration="$D" -q --no-db -o "$1" >/dev/null 2>"$1.err" || { cat "$1.err" >&2; return 1; }
 	sb_fig "$1"
 }
-runB() {
-	cyclictest -t1 -a "$CPU" -p"$PRIO" -i"$INTERVAL_US" -D"$D" -m -q -h 20000 --json="$1" >/dev/null 2>"$1.err" ||
+runB() { # file [cpu]
+	cyclictest -t1 -a "${2:-$CPU}" -p"$PRIO" -i"$INTERVAL_US" -D"$D" -m -q -h 20000 --json="$1" >/dev/null 2>"$1.err" ||
 		{ cat "$1.err" >&2; return 1; }
 	ct_fig "$1"
 }
@@ -102,7 +135,25 @@ series() {
 	: >"$OUT/$label.A"; : >"$OUT/$label.B"
 	: >"$OUT/$label.A.hist"; : >"$OUT/$label.B.hist"
 	i=1
-	while [ "$i" -le "$ROUNDS" ]; do
+	while [ "$PLACE" = side ] && [ "$i" -le "$ROUNDS" ]; do
+		ca=$CPU; cb=$CPU2
+		[ $((i % 2)) = 0 ] && { ca=$CPU2; cb=$CPU; }
+		fa="$OUT/$label-A$i.json"; fb="$OUT/$label-B$i.json"
+		runA "$fa" "$ca" >"$fa.fig" & pa=$!
+		runB "$fb" "$cb" >"$fb.fig" & pb=$!
+		wait $pa; ra=$?; wait $pb; rb=$?
+		[ $ra = 0 ] && [ $rb = 0 ] || return 1
+		for t in A B; do
+			cat "$OUT/$label-$t$i.json.fig" >>"$OUT/$label.$t"
+			cat "$OUT/$label-$t$i.json.hist" >>"$OUT/$label.$t.hist"
+		done
+		# shellcheck disable=SC2046,SC2183
+		printf '  R%-2s scalebench CPU %s  p50 %8s us  p99 %8s us  max %9s us\n' "$i" "$ca" $(cat "$fa.fig")
+		# shellcheck disable=SC2046,SC2183
+		printf '      cyclictest CPU %s  p50 %8s us  p99 %8s us  max %9s us\n' "$cb" $(cat "$fb.fig")
+		i=$((i + 1))
+	done
+	while [ "$PLACE" = alternate ] && [ "$i" -le "$ROUNDS" ]; do
 		tool=A; [ $((i % 2)) = 0 ] && tool=B
 		step=$tool$(((i + 1) / 2))
 		f="$OUT/$label-$step.json"
@@ -143,7 +194,11 @@ print("  %s: pooled p50 %.2f vs %.2f us (ratio %.3f), pooled p99 %.2f vs %.2f us
 PY
 }
 
-echo "rt.wakeup vs cyclictest: CPU $CPU, priority $PRIO, interval $INTERVAL_US us, $ROUNDS runs of $D s alternated; results in $OUT"
+if [ "$PLACE" = side ]; then
+	echo "rt.wakeup vs cyclictest: side by side on CPUs $CPU and $CPU2 (swapped every round), priority $PRIO, interval $INTERVAL_US us, $ROUNDS rounds of $D s; results in $OUT"
+else
+	echo "rt.wakeup vs cyclictest: CPU $CPU, priority $PRIO, interval $INTERVAL_US us, $ROUNDS runs of $D s alternated; results in $OUT"
+fi
 : >"$OUT/summary"
 series idle
 stress-ng --cpu 2 --timeout $(((D + 2) * ROUNDS + 60))s >/dev/null 2>&1 &

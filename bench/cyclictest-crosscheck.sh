@@ -17,15 +17,20 @@
 #     = cyclictest; ROUNDS runs, odd), so that drift during the run favours
 #     neither (the design until 2026-12-06).
 #
-# Why side by side: this virtual machine's wake-up tail comes in stalls
-# of the host (a few ms late, tens of wake-ups at once) that arrive in
-# stretches, and a 3 s run's p99 (its top 30 wake-ups) says whether one
-# fell in it. Alternated, each tool's pooled p99 counted the stalls that
-# hit its own runs: three idle runs of 9 x 3 s alternated, 2026-12-06
-# 19:30-19:34 UTC (load 1.6-1.8), read p99 ratios 1.31, 1.68 and 0.20
+# Why side by side: this virtual machine's speed and wake-up tail move in
+# stretches, and alternated runs each meet their own: three idle runs of
+# 9 x 3 s alternated, 2026-12-06 19:30-19:34 UTC (load 1.6-1.8), read p50
+# ratios 0.98, 1.05 and 0.76 and p99 ratios 1.31, 1.68 and 0.20
 # (cyclictest's p99 2,096 us in one run, scalebench's 49-141 us around
-# it) with p50 ratios 0.76-1.05. Side by side, a stall of the whole
-# machine lands in both tools' samples alike.
+# it). Side by side, what moves the whole machine moves both tools: the
+# next three runs (20:11-20:14) read p50 ratios 0.98, 1.01 and 1.00. The
+# idle p99 still is not judged by it: it is set by episodes of tens of
+# wake-ups 1-3 ms late on one vCPU while the other wakes on time (a
+# halted vCPU the host is slow to run again), one or two per run,
+# whichever tool's CPU they hit (samples over 1 ms, scalebench against
+# cyclictest: 98/6, 92/39, 11/97; p99 ratios 1.64, 1.30, 0.54). Beside
+# the hogs the vCPUs do not halt and the p99 ratios read 0.90, 1.05 and
+# 0.84 (docs/benches.md, rt.wakeup).
 #
 # Why many short runs, pooled: the stretches last tens of seconds (p99 of
 # one 10 s run 75, 915 and 339 us in three idle runs a minute apart);

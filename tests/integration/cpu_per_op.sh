@@ -92,11 +92,12 @@ check "fs.fsync: the op's CPU is its own, not the re-write's (0.5x its median to
 # fs.fsync against its control (the same re-write and append, no fsync):
 # the verdict is fitted on what the fsync adds, the op less its control.
 # Which class that is, is a statistical call, not a fact to test: on
-# tmpfs the difference is ~1 us and grows to ~2 us from N=1 to 64 MiB
-# re-written (caches the re-write disturbs; quiet 2-vCPU guest,
-# 2026-12-05: O(1) in 1 of 6 runs, unclear 4, O(n) 1). What is tested is
-# the mechanism: the fit's constant is the difference's scale, not the
-# op's, and the note names the verdict and the op's and control's own.
+# tmpfs the difference is ~1 us (version 3 stepped to ~2 us from N = 20
+# MiB re-written, the fsync call's path gone cold; version 4 warms it with
+# an untimed fsync of a memfd: 0.8-1.4 us over N = 1..64, O(1) 3 of 3 on a
+# quiet 2-vCPU guest, 2026-12-06). What is tested is the mechanism: the
+# fit's constant is the difference's scale, not the op's, the note names
+# the verdict and the op's and control's own, and the warm-up is said.
 "$SB" run fs.fsync --max-n 64 --dir "$D" -q --no-db -o "$T/ctl.json" >/dev/null 2>"$T/ctl.err"
 check "fs.fsync to N = 64: run exits 0" test $? -eq 0
 pts="$(B fs.fsync)['repetitions'][0]['points']"
@@ -110,6 +111,9 @@ check "fs.fsync: the verdict is fitted on the op less its control" jtrue "$T/ctl
 	"(lambda v, p: 0.5 * (p['stats']['p50_ns'] - p['control']['stats']['p50_ns']) <= v['a_ns'] + v['b_ns'] * (1 if v['model'] in ('n', 'n^2') else 0) <= min(2 * (p['stats']['p50_ns'] - p['control']['stats']['p50_ns']), 0.5 * p['stats']['p50_ns']))($(B fs.fsync)['verdict'], $pts[0])"
 check "fs.fsync: a note gives the op's and the control's own verdicts" jtrue "$T/ctl.json" \
 	"any(n.startswith('control: the verdict (%s) is on the op less its control; the op alone: ' % $(B fs.fsync)['verdict']['class']) and ', the control alone: ' in n for n in $(B fs.fsync)['notes'])"
+check "fs.fsync: a note says each sample's preparation ends with an fsync of a memfd" jtrue "$T/ctl.json" \
+	"any(n.startswith('N = MiB written') and n.endswith('then an untimed fsync of a memfd (fsync\\'s common path warm)') for n in $(B fs.fsync)['notes'])"
+check "fs.fsync: version 4 (the warm-up changed what the op finds)" jtrue "$T/ctl.json" "$(B fs.fsync)['version'] == 4"
 
 # the other side of net.*: helpers (op mode), the server (run mode)
 "$SB" run net.accept net.stream -p sender=send --max-n 4 -b 0.2 -q --no-db -o "$T/net.json" >/dev/null 2>"$T/net.err"

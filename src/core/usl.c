@@ -47,7 +47,21 @@
  *      lies above 0, N* is inside the measured range, and the fitted
  *      throughput at the largest N is at least 10% below the fitted peak
  *      (a peak the data show, not one extrapolated);
- *    - "unclear" otherwise (E's interval straddles 80%), with the reason;
+ *    - when E's interval straddles 80%, the measured efficiency decides
+ *      if it can: E_m = X(Nmax) / (Nmax X(1)), each X the mean of its
+ *      repetitions, its 95% interval from each mean's error (the larger
+ *      of the points' own and the repetitions' spread) and 10% a point
+ *      for the machine's drift between two points of a sweep (the probe
+ *      lets through up to 25% before a point is measured again): wholly
+ *      below 80%, "saturates"; wholly at or above it, "linear". The USL
+ *      curve cannot take every real shape: io_uring on tmpfs rose
+ *      superlinearly to N = 4 (requests punted to io-wq workers, whose
+ *      wake-ups cost more than the work at N = 1) and was flat from 8 to
+ *      16, so the curve's interval at N = 16 spanned 0.14..0.84 with 2
+ *      degrees of freedom while the measured X(16) / (16 X(1)) read
+ *      0.32-0.57 (12 sweeps of the quick suite on /dev/shm, all
+ *      "unclear" before this rule, 2026-12-06);
+ *    - "unclear" otherwise (both intervals straddle 80%), with the reason;
  *      or when the fit does not converge.
  *    Fewer than 3 distinct N, or no residual degree of freedom (3 points
  *    for 3 parameters), is no verdict ("none"), except for exactly two
@@ -75,6 +89,7 @@
 #include <string.h>
 
 #define SYS_FRAC 0.02       /* systematic error, fraction of the throughput */
+#define DRIFT_FRAC 0.10     /* a point's drift against another, for the measured efficiency */
 #define EFF_LINEAR 0.80     /* efficiency at nmax at or above this: linear */
 #define RETRO_DROP 0.10     /* fitted drop from the peak to nmax to call retrograde */
 #define SAME_N_REL 1e-9
@@ -343,6 +358,47 @@ static int prepare(const struct usl_point *pts, int npts, const struct usl_opts 
 	return k;
 }
 
+/* Mean throughput at n over the kept input points, and the variance of
+ * that mean: the larger of the points' own (their se) and their spread
+ * (two or more repetitions). Returns the points counted. */
+static int mean_var_at(const struct usl_point *pts, int npts, const struct usl_opts *o, double n,
+		       double *m, double *v)
+{
+	int k = 0;
+	double sx = 0, sxx = 0, sse = 0;
+	for (int i = 0; i < npts; i++) {
+		if (!same_n(pts[i].n, n) || (o && o->cpus > 0 && pts[i].n > o->cpus && !o->fit_oversub))
+			continue;
+		double se = isfinite(pts[i].se) && pts[i].se > 0 ? pts[i].se : 0;
+		sx += pts[i].x;
+		sxx += pts[i].x * pts[i].x;
+		sse += se * se;
+		k++;
+	}
+	if (!k)
+		return 0;
+	*m = sx / k;
+	double vin = sse / ((double)k * k);
+	double vrep = k > 1 ? fmax(sxx - k * *m * *m, 0) / (k - 1) / k : 0;
+	*v = fmax(vin, vrep);
+	return k;
+}
+
+/* The measured efficiency's 95% interval (method step 4), when N = 1 was
+ * measured; left 0 otherwise. */
+static void measured_interval(const struct usl_point *pts, int npts, const struct usl_opts *o,
+			      struct usl *u)
+{
+	double m1, v1, mn, vn;
+	if (!(u->nmax > 1) || !same_n(u->nmin, 1) || !mean_var_at(pts, npts, o, 1, &m1, &v1) ||
+	    !mean_var_at(pts, npts, o, u->nmax, &mn, &vn) || !(m1 > 0) || !(mn > 0))
+		return;
+	double e = mn / (u->nmax * m1);
+	double sd = sqrt(v1 / (m1 * m1) + vn / (mn * mn) + 2 * DRIFT_FRAC * DRIFT_FRAC);
+	u->effm_lo = e * exp(-1.96 * sd);
+	u->effm_hi = e * exp(1.96 * sd);
+}
+
 /* The word, from the intervals (method step 4). */
 static void decide(struct usl *u, const double *t)
 {
@@ -375,9 +431,23 @@ static void decide(struct usl *u, const double *t)
 			   u->sigma_hi, u->kappa, u->kappa_lo, u->kappa_hi);
 		return;
 	}
+	if (u->effm_hi > 0 && (u->effm_hi < EFF_LINEAR || u->effm_lo >= EFF_LINEAR)) {
+		u->cls = u->effm_hi < EFF_LINEAR ? USL_SATURATES : USL_LINEAR;
+		set_reason(u,
+			   "the curve's efficiency at N=%g (%.2f, 95%% CI %.2f..%.2f) straddles 80%%; the "
+			   "measured X(%g)/(%g X(1)), %.2f (%.2f..%.2f), is %s",
+			   nmax, 1 / denom(t, nmax), u->eff_lo, u->eff_hi, nmax, nmax, u->efficiency,
+			   u->effm_lo, u->effm_hi, u->cls == USL_LINEAR ? "at or above it" : "below it");
+		return;
+	}
 	u->cls = USL_UNCLEAR;
 	set_reason(u, "efficiency at N=%g is %.2f but its 95%% CI %.2f..%.2f straddles 80%%",
 		   nmax, 1 / denom(t, nmax), u->eff_lo, u->eff_hi);
+	if (u->effm_hi > 0) {
+		size_t l = strlen(u->reason);
+		snprintf(u->reason + l, sizeof u->reason - l, ", as does the measured %.2f (%.2f..%.2f)",
+			 u->efficiency, u->effm_lo, u->effm_hi);
+	}
 }
 
 int usl_fit(const struct usl_point *pts, int npts, const struct usl_opts *o, struct usl *u)
@@ -480,6 +550,7 @@ int usl_fit(const struct usl_point *pts, int npts, const struct usl_opts *o, str
 	double x1 = same_n(p[0].n, 1) ? mean_at(p, np, 1) * scale : u->lambda;
 	u->efficiency = u->x_nmax / (u->nmax * x1);
 	free(p);
+	measured_interval(pts, npts, o, u);
 	decide(u, t);
 	if (fixk) {
 		size_t l = strlen(u->reason);

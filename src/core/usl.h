@@ -39,6 +39,7 @@ struct usl {
 	double efficiency;      /* measured X(nmax) / (nmax * X(1)); X(1) the fitted lambda
 				 * when N = 1 was not measured */
 	double eff_lo, eff_hi;  /* 95% CI of the fitted curve's efficiency at nmax */
+	double effm_lo, effm_hi; /* 95% CI of the measured efficiency (N = 1 measured; else 0) */
 	double x_nmax;          /* mean measured throughput at nmax, ops/s */
 	double redchi2;         /* reduced chi-square of the fit */
 };

@@ -326,6 +326,12 @@ static void set_reason(struct usl *u, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* More CPU-bound tasks than online CPUs (method step 5). */
+static int oversubscribed(const struct usl_point *pt, const struct usl_opts *o)
+{
+	return o && o->cpus > 0 && pt->n > o->cpus;
+}
+
 /* Points usable and kept (oversubscription), scaled to the geometric
  * mean; returns the count kept, -1 for unusable input. */
 static int prepare(const struct usl_point *pts, int npts, const struct usl_opts *o,
@@ -337,7 +343,7 @@ static int prepare(const struct usl_point *pts, int npts, const struct usl_opts 
 		if (!(pts[i].n >= 1) || !isfinite(pts[i].n) || !(pts[i].x > 0) ||
 		    !isfinite(pts[i].x))
 			return -1;
-		int over = o && o->cpus > 0 && pts[i].n > o->cpus;
+		int over = oversubscribed(&pts[i], o);
 		u->noversub += over;
 		if (over && !o->fit_oversub)
 			continue;
@@ -367,7 +373,7 @@ static int mean_var_at(const struct usl_point *pts, int npts, const struct usl_o
 	int k = 0;
 	double sx = 0, sxx = 0, sse = 0;
 	for (int i = 0; i < npts; i++) {
-		if (!same_n(pts[i].n, n) || (o && o->cpus > 0 && pts[i].n > o->cpus && !o->fit_oversub))
+		if (!same_n(pts[i].n, n) || (oversubscribed(&pts[i], o) && !o->fit_oversub))
 			continue;
 		double se = isfinite(pts[i].se) && pts[i].se > 0 ? pts[i].se : 0;
 		sx += pts[i].x;

@@ -36,6 +36,7 @@
 
 #include "cmd/runner.h"
 #include "core/clock.h"
+#include "core/cmpstat.h"
 #include "core/compare.h"
 #include "core/registry.h"
 #include "core/spawn.h"
@@ -594,14 +595,9 @@ static int top_up(struct ab_run_ctx *c, int nsel, const char *id, char (*keys)[6
 		int more = 0;
 		for (int b = 0; b < nsel; b++) {
 			int have = pairs + added[b];
-			if (!(det[b] > a->detect_pct) || have >= maxp)
+			int want = cmp_pairs_wanted(have, det[b], a->detect_pct, maxp);
+			if (want <= have)
 				continue;
-			double r = det[b] / a->detect_pct;
-			int want = isinf(r) ? 2 * have : (int)ceil(have * r * r);
-			if (want > 2 * have)
-				want = 2 * have;
-			if (want > maxp)
-				want = maxp;
 			if (!a->quiet && isinf(det[b]))
 				fprintf(stderr, "compare --ab: %s: too few pairs to test (--detect %g%%): "
 						"%d more\n", c->sel[b]->name, a->detect_pct, want - have);

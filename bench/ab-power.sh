@@ -13,7 +13,10 @@
 #   KEEP=DIR sh bench/ab-power.sh 3      also keep the merged sides: DIR/abI-a.json, DIR/abI-b.json
 #   FROM=DIR sh bench/ab-power.sh        run nothing: the stored sides DIR/abI-{a,b}.json
 #                                        (every I with both; RUNS limits them)
-#   env: SB (./scalebench), ARGS ("fs -r 5"), DIR (/dev/shm),
+#   PAIRS=K FROM=DIR sh bench/ab-power.sh   the stored sides cut to their first K pairs
+#                                        (runs of `--detect` as they were before its top-up)
+#   env: SB (./scalebench), ARGS ("fs -r 5"; "fs -r 5 --detect 10": pairs
+#        added where they decide), DIR (/dev/shm),
 #        POWER ("1.1 1.25"), POWER_BENCHES (default: every bench of the
 #        result, each in turn)
 set -u
@@ -56,9 +59,17 @@ while [ "$i" -le "$RUNS" ]; do
 		echo "run $i: $(($(date +%s) - t0)) s, load $l0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end ($(date -u +%H:%M) UTC)"
 		[ -n "$KEEP" ] && { cp "$W/a.json" "$KEEP/ab$i-a.json"; cp "$W/b.json" "$KEEP/ab$i-b.json"; }
 	fi
-	python3 - "$SB" "$W/a.json" "$W/b.json" "$W/p.json" "$POWER" "${POWER_BENCHES:-}" "$i" >>"$W/tally" <<'PY'
+	python3 - "$SB" "$W/a.json" "$W/b.json" "$W/p.json" "$POWER" "${POWER_BENCHES:-}" "$i" "${PAIRS:-}" >>"$W/tally" <<'PY'
 import json, subprocess, sys
-sb, a, b, tmp, factors, names, run = sys.argv[1:]
+sb, a, b, tmp, factors, names, run, cut = sys.argv[1:]
+if cut:  # PAIRS=K: each side as its first K pairs (before --detect's top-up)
+    for side in (a, b):
+        d = json.load(open(side))
+        for x in d["benches"]:
+            x["repetitions"] = [r for r in x["repetitions"] if r["ab"]["pair"] <= int(cut)]
+        for k in ("detect_pct", "max_pairs", "pairs_added"):
+            d["ab"].pop(k, None)
+        json.dump(d, open(side, "w"))
 
 
 def compare(bfile, unpaired):
@@ -81,6 +92,14 @@ for mode, unp in (("paired", False), ("unpaired", True)):
     order = "%+.1f%% (%+.1f..%+.1f%%)" % (so[len(so) // 2], so[0], so[-1]) if so else "-"
     print("aa", mode, run, rc, len(w), w.count("slower"), w.count("faster"), w.count("noisy"),
           ",".join(x["name"] for x in c["benches"] if x["word"] == "slower") or "-", order)
+    if mode == "paired":  # each bench's pairs and the change its test finds 9 times in 10
+        det = []
+        for x in c["benches"]:
+            t = x.get("repetition_test") or {}
+            v = [y for y in ((t.get("detectable") or {}).get(k) for k in ("sweep_pct", "top_pct"))
+                 if y is not None]
+            det.append("%s %sp %s" % (x["name"], t.get("pairs", "-"), "%.1f%%" % min(v) if v else "-"))
+        print("det", run, "; ".join(det).replace(" ", "_"))
 for f in factors.split():
     for nm in want:
         hit = [x for x, k in zip(base["benches"], keys) if k == nm][:1]
@@ -101,6 +120,7 @@ for f in factors.split():
             word = [x["word"] for x in c["benches"] if x["name"] == nm][0]
             print("x" + f, mode, run, nm, int(word == "slower" and rc == 3))
 PY
+	awk -v r="$i" '$1 == "det" && $2 == r { gsub("_", " ", $3); print "run " r " pairs and the change found 9 times in 10: " $3 }' "$W/tally"
 	awk -v r="$i" '$1 == "aa" && $3 == r { printf "run %s A/A %s: exit %s, %s benches, %s slower, %s faster, %s noisy (slower: %s)%s\n", r, $2, $4, $5, $6, $7, $8, $9, $2 == "paired" ? "; running second in a pair, median over the benches " $10 " " $11 : "" }' "$W/tally"
 	i=$((i + 1))
 done

@@ -25,6 +25,7 @@
 #include "cmd/ab.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 
 #include "cmd/runner.h"
 #include "core/clock.h"
+#include "core/cmpstat.h"
 #include "core/compare.h"
 #include "core/registry.h"
 #include "core/spawn.h"
@@ -443,6 +445,196 @@ static void free_sides(struct ab_side *s)
 		free(s[i].buf);
 }
 
+/* What the pairs of one compare --ab share. */
+struct ab_run_ctx {
+	const struct ab_args *a;
+	struct ab_side *sd;
+	struct run_result *rs; /* [2]: the sides as merged so far */
+	const struct bench *const *sel;
+	const char *scratch;
+	uint64_t t0;
+	int have[2];
+};
+
+/* Pair k (0-based) of selected bench b: both sides' runs back to back, the
+ * order AB, BA, ... alternating with k, and the other way on the next
+ * bench; each result merged into its side. 0, or an exit code with err. */
+static int ab_pair(struct ab_run_ctx *c, int b, int k, char *err, size_t errlen)
+{
+	const struct ab_args *a = c->a;
+	const struct bench *bn = c->sel[b];
+	char *av[AB_MAX_ARGS];
+	char num[8][32], out[4200];
+	int first = (b + k) % 2;
+	if (!a->quiet)
+		fprintf(stderr, "compare --ab: %s, pair %d (%s, then %s)\n", bn->name, k + 1,
+			c->sd[first].label, c->sd[!first].label);
+	for (int o = 0; o < 2; o++) {
+		int s = o ? !first : first, status = 0;
+		snprintf(out, sizeof(out), "%s/%d-%d-%c.json", c->scratch, b, k, 'a' + s);
+		child_argv(a, &c->sd[s], bn->name, out, av, num);
+		double at = (double)(clock_ns() - c->t0) / 1e9;
+		if (run_child(av, &status, err, errlen))
+			return EXIT_RUNTIME;
+		if (reg_stop_requested()) {
+			snprintf(err, errlen, "interrupted by signal %d: nothing written",
+				 (int)reg_interrupted);
+			return EXIT_SIGNAL + (int)reg_interrupted;
+		}
+		int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		if (code != EXIT_OK && code != EXIT_RUNTIME && code != EXIT_REGRESSION) {
+			char how[64];
+			snprintf(err, errlen, "side %s: `%.900s run %s` %s (its message above)",
+				 c->sd[s].label, c->sd[s].exe, bn->name,
+				 spawn_status_text(status, 0, how, sizeof(how)));
+			return code == EXIT_USAGE ? EXIT_USAGE : EXIT_RUNTIME;
+		}
+		struct run_result got;
+		char m[512];
+		memset(&got, 0, sizeof(got));
+		if (result_read_file(out, &got, m, sizeof(m))) {
+			result_free(&got);
+			snprintf(err, errlen, "side %s: %s: no result (%s)", c->sd[s].label, bn->name, m);
+			return EXIT_RUNTIME;
+		}
+		unlink(out);
+		if (merge_result(&c->rs[s], &c->have[s], &got, k + 1, o + 1, at)) {
+			result_free(&got);
+			snprintf(err, errlen, "out of memory");
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+/* Whether a compare's bench key ("name", "name[variant]", "name@target")
+ * is of the bench called name. */
+static int key_of(const char *key, const char *name)
+{
+	size_t n = strlen(name);
+	return key && !strncmp(key, name, n) && (!key[n] || key[n] == '[' || key[n] == '@');
+}
+
+/* --detect: what each selected bench's repetition test would find 9 times
+ * in 10 now (docs/compare.md, "Power": detectable), the smaller of its
+ * sweep and top-third tests, the largest over the bench's variants (NAN:
+ * no variant tested on repetitions). The sides as merged so far are
+ * copied, finished as they will be and compared with the options the
+ * final compare uses. 0, or -1 when out of memory. */
+static int detectable_now(struct ab_run_ctx *c, int nsel, const char *id, char (*keys)[64], int nkeys,
+			  double *det)
+{
+	struct run_result cp[2];
+	memset(cp, 0, sizeof(cp));
+	int rc = -1, reg = 0;
+	json_t *j = NULL;
+	for (int s = 0; s < 2; s++) {
+		char m[256];
+		json_t *t = result_to_json(&c->rs[s]);
+		int bad = !t || result_from_json(t, &cp[s], m, sizeof(m));
+		json_decref(t);
+		if (bad || finish_side(&cp[s], &c->sd[s], s ? "b" : "a", id, (int)c->a->repeat, 0, 0,
+				       NULL, keys, nkeys))
+			goto out;
+	}
+	if (!(j = compare_results(&cp[0], "A", &cp[1], "B", c->a->cmp, &reg)))
+		goto out;
+	for (int b = 0; b < nsel; b++)
+		det[b] = NAN;
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(j, "benches"), i, e) {
+		json_t *d = json_object_get(json_object_get(e, "repetition_test"), "detectable");
+		double sw = json_number_value(json_object_get(d, "sweep_pct"));
+		double tp = json_number_value(json_object_get(d, "top_pct"));
+		double v = !json_is_number(json_object_get(d, "top_pct")) ? sw
+			   : !json_is_number(json_object_get(d, "sweep_pct")) ? tp
+									       : fmin(sw, tp);
+		const char *w = json_string_value(json_object_get(e, "word"));
+		if (w && !strcmp(w, "insufficient")) /* too few pairs to test at all */
+			v = INFINITY;
+		if (!(v > 0))
+			continue;
+		const char *key = json_string_value(json_object_get(e, "name"));
+		for (int b = 0; b < nsel; b++)
+			if (key_of(key, c->sel[b]->name) && !(det[b] >= v))
+				det[b] = v;
+	}
+	rc = 0;
+out:
+	json_decref(j);
+	for (int s = 0; s < 2; s++)
+		result_free(&cp[s]);
+	return rc;
+}
+
+/* --detect PCT (sequential, on the variance only): after the first pairs,
+ * a bench whose test would find only a change larger than PCT gets more
+ * pairs, about as many as its standard error says it needs (the change
+ * found falls as 1/sqrt(pairs)), at most doubling its pairs at a time and
+ * up to --max-pairs, then is looked at again. What decides is each
+ * bench's spread, never the change measured, so the tests keep their
+ * false-alarm rate (Stein's two-stage design). added[b]: pairs added. */
+static int top_up(struct ab_run_ctx *c, int nsel, const char *id, char (*keys)[64], int nkeys,
+		  int *added, char *err, size_t errlen)
+{
+	const struct ab_args *a = c->a;
+	int pairs = (int)a->repeat, maxp = (int)a->max_pairs;
+	double *det = calloc((size_t)nsel + 1, sizeof(double));
+	int rc = 0;
+	if (!det) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (int round = 0; round < 16; round++) {
+		if (detectable_now(c, nsel, id, keys, nkeys, det)) {
+			snprintf(err, errlen, "out of memory");
+			rc = EXIT_RUNTIME;
+			break;
+		}
+		int more = 0;
+		for (int b = 0; b < nsel; b++) {
+			int have = pairs + added[b];
+			int want = cmp_pairs_wanted(have, det[b], a->detect_pct, maxp);
+			if (want <= have)
+				continue;
+			if (!a->quiet && isinf(det[b]))
+				fprintf(stderr, "compare --ab: %s: too few pairs to test (--detect %g%%): "
+						"%d more\n", c->sel[b]->name, a->detect_pct, want - have);
+			else if (!a->quiet)
+				fprintf(stderr, "compare --ab: %s finds %.1f%% with %d pairs (--detect %g%%): "
+						"%d more\n", c->sel[b]->name, det[b], have, a->detect_pct,
+					want - have);
+			for (int k = have; k < want; k++)
+				if ((rc = ab_pair(c, b, k, err, errlen)))
+					goto out;
+			added[b] = want - pairs;
+			more = 1;
+		}
+		if (!more)
+			break;
+	}
+out:
+	free(det);
+	return rc;
+}
+
+/* The top-up in the side's "ab": the target, the cap and each bench's
+ * pairs added (0 for the others). */
+static int record_top_up(struct run_result *r, const struct ab_args *a, const struct bench *const *sel,
+			 int nsel, const int *added)
+{
+	json_t *ad = json_object();
+	for (int b = 0; ad && b < nsel; b++)
+		json_object_set_new(ad, sel[b]->name, json_integer(added[b]));
+	if (!ad)
+		return -1;
+	json_object_set_new(r->ab, "detect_pct", json_real(a->detect_pct));
+	json_object_set_new(r->ab, "max_pairs", json_integer((json_int_t)a->max_pairs));
+	json_object_set_new(r->ab, "pairs_added", ad);
+	return 0;
+}
+
 int ab_run(struct ab_args *a, char **pos, int npos, int argc, char **argv,
 	   struct run_result rs[2], char (*labels)[64])
 {
@@ -506,60 +698,22 @@ int ab_run(struct ab_args *a, char **pos, int npos, int argc, char **argv,
 	}
 	sys_iso_utc(NULL, 0, ts, sizeof(ts));
 	snprintf(id, sizeof(id), "%s-%ld", ts, (long)getpid());
-	uint64_t t0 = clock_ns();
-	int have[2] = {0, 0}, pairs = (int)a->repeat;
-	char *av[AB_MAX_ARGS];
-	char num[8][32], out[4200];
+	int pairs = (int)a->repeat;
+	struct ab_run_ctx c = {.a = a, .sd = sd, .rs = rs, .sel = sel, .scratch = scratch,
+			       .t0 = clock_ns()};
 	for (int b = 0; b < nsel; b++)
-		for (int k = 0; k < pairs; k++) {
-			int first = (b + k) % 2; /* AB, BA, ... and the other way on the next bench */
-			if (!a->quiet)
-				fprintf(stderr, "compare --ab: %s, pair %d of %d (%s, then %s)\n",
-					sel[b]->name, k + 1, pairs, sd[first].label, sd[!first].label);
-			for (int o = 0; o < 2; o++) {
-				int s = o ? !first : first, status = 0;
-				snprintf(out, sizeof(out), "%s/%d-%d-%c.json", scratch, b, k, 'a' + s);
-				child_argv(a, &sd[s], sel[b]->name, out, av, num);
-				double at = (double)(clock_ns() - t0) / 1e9;
-				if (run_child(av, &status, err, sizeof(err)))
-					goto fail;
-				if (reg_stop_requested()) {
-					rc = EXIT_SIGNAL + (int)reg_interrupted;
-					snprintf(err, sizeof(err), "interrupted by signal %d: nothing written",
-						 (int)reg_interrupted);
-					goto fail;
-				}
-				int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-				if (code != EXIT_OK && code != EXIT_RUNTIME && code != EXIT_REGRESSION) {
-					char how[64];
-					rc = code == EXIT_USAGE ? EXIT_USAGE : EXIT_RUNTIME;
-					snprintf(err, sizeof(err), "side %s: `%s run %s` %s (its message above)",
-						 sd[s].label, sd[s].exe, sel[b]->name,
-						 spawn_status_text(status, 0, how, sizeof(how)));
-					goto fail;
-				}
-				struct run_result got;
-				char m[512];
-				memset(&got, 0, sizeof(got));
-				if (result_read_file(out, &got, m, sizeof(m))) {
-					result_free(&got);
-					snprintf(err, sizeof(err), "side %s: %s: no result (%s)", sd[s].label,
-						 sel[b]->name, m);
-					goto fail;
-				}
-				unlink(out);
-				if (merge_result(&rs[s], &have[s], &got, k + 1, o + 1, at)) {
-					result_free(&got);
-					snprintf(err, sizeof(err), "out of memory");
-					goto fail;
-				}
-			}
-		}
-	double dur = (double)(clock_ns() - t0) / 1e9;
+		for (int k = 0; k < pairs; k++)
+			if ((rc = ab_pair(&c, b, k, err, sizeof(err))))
+				goto fail;
 	char keys[OPT_LIST_MAX][64];
 	int nkeys = differing_keys(sd, keys);
+	int added[SEL_SLOTS] = {0};
+	if (a->detect_pct > 0 && (rc = top_up(&c, nsel, id, keys, nkeys, added, err, sizeof(err))))
+		goto fail;
+	double dur = (double)(clock_ns() - c.t0) / 1e9;
 	for (int s = 0; s < 2; s++)
-		if (finish_side(&rs[s], &sd[s], s ? "b" : "a", id, pairs, dur, argc, argv, keys, nkeys)) {
+		if (finish_side(&rs[s], &sd[s], s ? "b" : "a", id, pairs, dur, argc, argv, keys, nkeys) ||
+		    (a->detect_pct > 0 && record_top_up(&rs[s], a, sel, nsel, added))) {
 			snprintf(err, sizeof(err), "out of memory");
 			goto fail;
 		}

@@ -7,6 +7,7 @@
 #define SB_AB_H
 
 #include "cmd/opt.h"
+#include "core/compare.h"
 #include "core/result.h"
 
 /* The run options compare --ab passes to every `run` it starts. */
@@ -20,6 +21,12 @@ struct ab_args {
 	const char *dir, *cpus, *output; /* output: the PREFIX of PREFIX-a.json, PREFIX-b.json */
 	struct opt_list params;
 	int seen; /* any of these given (they need --ab) */
+	/* --detect PCT: a bench whose test would find only a larger change
+	 * gets more pairs, up to max_pairs (0: none added) */
+	double detect_pct;
+	uint64_t max_pairs;
+	int max_pairs_seen;
+	const struct cmp_opts *cmp; /* the final compare's options: --detect's looks use them */
 };
 
 /* Parses and checks both side specs (pos[0], pos[1]) and the benches

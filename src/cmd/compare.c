@@ -328,6 +328,8 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 		{"cpus", 0, OPT_STR, "LIST", "--ab: pin both sides' runs to these CPUs", 0, 0, NULL, &aa.cpus, &aa.seen},
 		{"output", 'o', OPT_STR, "PREFIX", "--ab: write the two sides' merged results to PREFIX-a.json and PREFIX-b.json", 0, 0, NULL, &aa.output, &aa.seen},
 		{"quiet", 'q', OPT_FLAG, NULL, "--ab: no progress on stderr", 0, 0, NULL, &aa.quiet, &aa.seen},
+		{"detect", 0, OPT_DOUBLE, "PCT", "--ab: give a bench more pairs while its test would find only a change larger than PCT% (9 times in 10), up to --max-pairs", 0.1, 1000, NULL, &aa.detect_pct, &aa.seen},
+		{"max-pairs", 0, OPT_U64, "M", "--ab --detect: at most M pairs per bench (default 3 times -r)", 2, 1000, NULL, &aa.max_pairs, &aa.max_pairs_seen},
 		{"threshold", 't', OPT_DOUBLE, "PCT", "a median change under PCT% is \"same\" (default 5)", 0, 1000, NULL, &threshold, NULL},
 		{"alpha", 0, OPT_DOUBLE, "P", "family-wise significance level over the benches (default 0.01)", 1e-12, 0.5, NULL, &alpha, NULL},
 		{"min-repetitions", 0, OPT_U64, "K", "repetitions a side needed to call a change (default 3)", 2, 1000, NULL, &min_reps, NULL},
@@ -354,10 +356,27 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 	int urc = compare_check_args(&sel, npos, hist.n, floor_on);
 	if (urc)
 		return urc;
-	if (!ab && (aa.seen || aa.repeat_seen || aa.budget_seen || aa.ci_seen)) {
+	if (!ab && (aa.seen || aa.repeat_seen || aa.budget_seen || aa.ci_seen || aa.max_pairs_seen)) {
 		fprintf(stderr, "scalebench compare: -r, --quick, --full, -n, --min-n, -b, --ci, -p, "
-				"--dir, --cpus, -o and -q are run options of --ab only\n");
+				"--dir, --cpus, -o, -q, --detect and --max-pairs are run options of "
+				"--ab only\n");
 		return EXIT_USAGE;
+	}
+	if (aa.max_pairs_seen && !(aa.detect_pct > 0)) {
+		fprintf(stderr, "scalebench compare: --max-pairs caps what --detect adds: give "
+				"--detect PCT too\n");
+		return EXIT_USAGE;
+	}
+	if (aa.detect_pct > 0) {
+		uint64_t k = aa.repeat_seen ? aa.repeat : 5;
+		if (!aa.max_pairs_seen)
+			aa.max_pairs = 3 * k;
+		if (aa.max_pairs < k) {
+			fprintf(stderr, "scalebench compare: --max-pairs %llu is fewer than the %llu "
+					"pairs every bench gets (-r)\n",
+				(unsigned long long)aa.max_pairs, (unsigned long long)k);
+			return EXIT_USAGE;
+		}
 	}
 	if (ab && (sel.latest || hist.n)) {
 		fprintf(stderr, "scalebench compare: --ab runs its two sides; not with %s\n",
@@ -383,7 +402,11 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 		rc = EXIT_RUNTIME;
 		goto out;
 	}
+	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha, .min_reps = (int)min_reps,
+			     .strict = strict, .decisive = decisive, .keep_shift = keep_shift,
+			     .unpaired = unpaired, .no_probe_adjust = no_padj};
 	if (ab) { /* both sides run now, pair by pair (ab.c) */
+		aa.cmp = &o;
 		rc = ab_run(&aa, pos, npos, full_argc, full_argv, rs, labels);
 		if (rc)
 			goto out;
@@ -393,9 +416,6 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 		if (rc)
 			goto out;
 	}
-	struct cmp_opts o = {.threshold = threshold / 100, .alpha = alpha, .min_reps = (int)min_reps,
-			     .strict = strict, .decisive = decisive, .keep_shift = keep_shift,
-			     .unpaired = unpaired, .no_probe_adjust = no_padj};
 	struct noise_set given = {0}; /* --history-from: the same spread for every candidate */
 	rc = compare_given_noise(&hist, dbspec, &given);
 	if (rc)

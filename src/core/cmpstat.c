@@ -250,3 +250,15 @@ double cmp_detectable(double se, double df, double alpha, double power)
 	int d = df > 1000 ? 1000 : (int)floor(df);
 	return (fit_t_quantile(1 - alpha, d) + fit_t_quantile(2 * power - 1, d)) * se;
 }
+
+int cmp_pairs_wanted(int have, double det, double target, int max)
+{
+	if (!(det > target) || !(target > 0) || have >= max)
+		return have;
+	double r = det / target, want = isinf(r) ? 2.0 * have : ceil(have * r * r);
+	if (want > 2.0 * have)
+		want = 2.0 * have;
+	if (want > max)
+		want = max;
+	return want > have ? (int)want : have;
+}

@@ -58,6 +58,12 @@ void cmp_holm(const double *p, int m, double *padj);
  * probability power, given its standard error se and df: (t(1 - alpha/2)
  * + t(power)) se. NAN when se or df cannot give one. */
 double cmp_detectable(double se, double df, double alpha, double power);
+/* compare --ab --detect: the pairs a bench with `have` pairs should have
+ * when its test finds det (a change, any unit; INFINITY: too few pairs to
+ * test) and target is wanted: have when det <= target (or det is NAN),
+ * else have x (det / target)^2 (the change found falls as 1/sqrt(pairs)),
+ * at most 2 x have and at most max. */
+int cmp_pairs_wanted(int have, double det, double target, int max);
 
 double cmp_digamma(double x);
 double cmp_trigamma(double x);

@@ -1540,11 +1540,21 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 			 t.words[CMP_SLOWER], "noisy", t.words[CMP_NOISY], "regression", t.regression);
 	if (out)
 		json_object_set_new(out, "family", family_json(o, &t, &fm, &sh));
-	if (out) /* the two sides of one compare --ab run: tested on pairs unless --unpaired */
-		json_object_set_new(out, "ab", compare_ab_paired(a, b)
+	if (out) { /* the two sides of one compare --ab run: tested on pairs unless --unpaired */
+		json_t *jab = compare_ab_paired(a, b)
 			? json_pack("{s:O,s:b,s:i}", "id", json_object_get(a->ab, "id"), "paired",
 				    !o->unpaired, "paired_tests", fm.paired)
-			: json_null());
+			: NULL;
+		/* --detect: its target and the pairs it added, bench by bench */
+		json_t *pa = json_object_get(b->ab, "pairs_added");
+		if (jab && json_is_object(pa)) {
+			json_object_set(jab, "detect_pct", json_object_get(b->ab, "detect_pct"));
+			json_object_set(jab, "max_pairs", json_object_get(b->ab, "max_pairs"));
+			json_object_set(jab, "pairs", json_object_get(b->ab, "pairs"));
+			json_object_set(jab, "pairs_added", pa);
+		}
+		json_object_set_new(out, "ab", jab ? jab : json_null());
+	}
 	/* concurrency benches only (older outputs have none: the key is absent) */
 	if (out && json_array_size(tchg))
 		json_object_set_new(out, "throughput_changes", tchg);

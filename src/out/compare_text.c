@@ -348,6 +348,22 @@ void compare_print_text(const json_t *c, FILE *f)
 				  "minus A's in each pair; no run shift or run effect, the pairs "
 				  "cancel the drift)"
 				: "--unpaired: tested as two independent runs");
+	const json_t *pa = json_is_object(ab) ? json_object_get(ab, "pairs_added") : NULL;
+	if (json_is_object(pa)) { /* --detect's top-up */
+		const char *k;
+		json_t *n;
+		int any = 0;
+		fprintf(f, "--detect %g%%: %lld pairs each, more (up to %lld) where a bench's test "
+			   "would find only a larger change:",
+			jnum(ab, "detect_pct"), (long long)json_integer_value(json_object_get(ab, "pairs")),
+			(long long)json_integer_value(json_object_get(ab, "max_pairs")));
+		json_object_foreach((json_t *)pa, k, n)
+			if (json_integer_value(n) > 0) {
+				fprintf(f, "%s %s +%lld", any ? "," : "", k, (long long)json_integer_value(n));
+				any = 1;
+			}
+		fprintf(f, "%s\n", any ? "" : " none needed");
+	}
 	print_verdict_changes(c, f);
 	print_throughput_changes(c, f);
 	fprintf(f, "\n%-12s %8s %10s %10s %8s %10s %10s %8s %8s %6s  %s\n", "bench", "N",

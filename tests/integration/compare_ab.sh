@@ -36,6 +36,37 @@ check "--unpaired: Welch's test of the same runs" jtrue "$T/aa3.json" \
 	"not d['comparisons'][0]['ab']['paired'] and every(b['repetition_test']['design'] == 'unpaired' for b in d['comparisons'][0]['benches'])"
 rm -f "$T/aa2.json" "$T/aa3.json"
 
+# --detect: a bench whose test would find only a larger change gets more
+# pairs. A target no test reaches: fs.stat goes from 3 pairs to the cap of
+# 5, the order alternating on (pair 4 starts with B); a target every test
+# reaches: none added
+"$SB" compare --ab - - fs.stat --max-n 20 -b 0.01 -r 3 --alpha 0.001 --detect 0.1 --max-pairs 5 -o "$T/det" >"$T/det.txt" 2>"$T/det.err"; rc=$?
+check "--detect 0.1: exit 0 (got $rc)" test $rc -eq 0
+check "--detect 0.1: fs.stat topped up to the cap, 5 pairs, order alternating on" sh -c '
+	for f; do jget -t "$f" "[r[\"ab\"][\"pair\"] for r in d[\"benches\"][0][\"repetitions\"]] == [1, 2, 3, 4, 5] and d[\"ab\"][\"pairs_added\"] == {\"fs.stat\": 2} and d[\"ab\"][\"max_pairs\"] == 5" || exit 1; done
+	jget -t "$1" "[r[\"ab\"][\"order\"] for r in d[\"benches\"][0][\"repetitions\"]] == [1, 2, 1, 2, 1]"' _ "$T/det-a.json" "$T/det-b.json"
+check "--detect 0.1: the output names what was added and tests 5 pairs" sh -c '
+	grep -q "^--detect 0.1%: 3 pairs each, more (up to 5) .*: fs.stat +2$" "$1" && grep -q "fs.stat .*bench .*paired, 5 pairs" "$1"' _ "$T/det.txt"
+check "--detect 0.1: the progress says why (the change its test finds)" grep -q "fs.stat finds .*% with 3 pairs (--detect 0.1%): 2 more" "$T/det.err"
+# (at --alpha 0.01 a test finds 1000% unless its pairs' differences
+# scatter by 40% or more; exit 3 is an A/A false alarm, not this check's)
+"$SB" compare --ab - - fs.stat $TINY --detect 1000 -o "$T/det2" >"$T/det2.txt" 2>&1; rc=$?
+check "--detect 1000: no pair added (3 pairs, max 9 by default)" sh -c '{ [ $1 = 0 ] || [ $1 = 3 ]; } &&
+	grep -q "^--detect 1000%: 3 pairs each, more (up to 9) .*: none needed$" "$2" &&
+	jget -t "$3" "len(d[\"benches\"][0][\"repetitions\"]) == 3 and d[\"ab\"][\"pairs_added\"] == {\"fs.stat\": 0}"' _ $rc "$T/det2.txt" "$T/det2-b.json"
+"$SB" compare --ab - - fs.stat --max-n 20 -b 0.01 -r 2 --detect 0.1 --max-pairs 3 -o "$T/det3" >/dev/null 2>"$T/det3.err"; rc=$?
+check "--detect with -r 2: too few pairs to test, one added to reach 3" sh -c '[ $1 = 0 ] &&
+	grep -q "fs.stat: too few pairs to test (--detect 0.1%): 1 more" "$2" &&
+	jget -t "$3" "len(d[\"benches\"][0][\"repetitions\"]) == 3"' _ $rc "$T/det3.err" "$T/det3-b.json"
+rm -f "$T"/det*
+"$SB" compare --ab - - fs.stat $TINY --detect 5 --max-pairs 2 >/dev/null 2>"$T/bad.err"; rc=$?
+check "--max-pairs under -r: exit 2 naming it" sh -c '[ $1 = 2 ] && grep -q "max-pairs 2 is fewer than the 3 pairs" "$2"' _ $rc "$T/bad.err"
+"$SB" compare --ab - - fs.stat $TINY --max-pairs 6 >/dev/null 2>"$T/bad.err"; rc=$?
+check "--max-pairs without --detect: exit 2 naming it" sh -c '[ $1 = 2 ] && grep -q "give --detect PCT too" "$2"' _ $rc "$T/bad.err"
+"$SB" compare --detect 5 "$T/aa-a.json" "$T/aa-b.json" >/dev/null 2>"$T/bad.err"; rc=$?
+check "--detect without --ab: exit 2" sh -c '[ $1 = 2 ] && grep -q "of --ab only" "$2"' _ $rc "$T/bad.err"
+check "--detect: nothing left in the temporary directory" test -z "$(ls -A "$T/tmp")"
+
 # two directories; a tmpfs for B when root: two file systems
 if is_root && mount -t tmpfs -o size=64m sbab "$T/d2" 2>/dev/null; then
 	at_exit "umount '$T/d2' 2>/dev/null"

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/cmpstat.h"
 #include "core/compare.h"
 #include "core/probe.h"
 #include "t.h"
@@ -791,8 +792,147 @@ static void probe_adjust_tests(void)
 	probed_last = NULL;
 }
 
+/* compare --ab --detect (ab.c): the rule of how many pairs a bench gets,
+ * and the whole procedure on synthetic pairs. DNB benches whose pairs'
+ * levels scatter 1% to 8% (sd, log-spaced) under a drift of 10% from pair
+ * to pair shared by both sides; DK pairs each, then topped up to find
+ * DTARGET (the pairs of each bench drawn in advance, up to DMAX): A/A must
+ * keep its false-alarm rate (exit 3 at most 1 in 20, since only the
+ * benches' spreads decide the pairs), and one bench 1.1x slower is found
+ * more often than on the first DK pairs alone. */
+#define DNB 13
+#define DK 5
+#define DMAX 15
+#define DTARGET 10.0
+static void make_ab_var(struct run_result *r, const int *reps, const double *lvl, const char *side)
+{
+	memset(r, 0, sizeof(*r));
+	r->schema_version = SB_SCHEMA_VERSION;
+	r->snapshot = json_object();
+	r->ab = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s}", "id", "d1", "side", side, "label", side, "spec",
+			  "-", "pairs", DK, "order", "alternating");
+	struct hist *h = hist_new();
+	for (int i = 0; i < DNB; i++) {
+		struct bench_result *b = result_add_bench(r);
+		char name[32];
+		snprintf(name, sizeof(name), "d%02d.op", i);
+		b->name = strdup(name);
+		b->version = 1;
+		for (int q = 0; q < reps[i]; q++) {
+			struct repetition *rep = bench_add_rep(b);
+			for (int k = 0; k < 9; k++)
+				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[DMAX * i + q], 200);
+			rep->ab_pair = q + 1;
+			rep->ab_order = (q % 2 == 0) == (side[0] == 'a') ? 1 : 2;
+			rep_fit(rep, 0);
+		}
+		bench_fit(b);
+	}
+	hist_free(h);
+}
+
+/* The comparison of the sides with reps[i] pairs of bench i; each
+ * bench's detectable change (%, the smaller of its two tests; INFINITY
+ * when it is insufficient) into det when not NULL. */
+static json_t *compare_var(const int *reps, const double *la, const double *lb, double *det, int *reg)
+{
+	struct run_result a, b;
+	make_ab_var(&a, reps, la, "a");
+	make_ab_var(&b, reps, lb, "b");
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	json_t *c = compare_results(&a, "a", &b, "b", &o, reg);
+	result_free(&a);
+	result_free(&b);
+	for (int i = 0; det && i < DNB; i++) {
+		json_t *e = json_array_get(json_object_get(c, "benches"), (size_t)i);
+		json_t *d = json_object_get(json_object_get(e, "repetition_test"), "detectable");
+		double sw = json_number_value(json_object_get(d, "sweep_pct"));
+		double tp = json_number_value(json_object_get(d, "top_pct"));
+		det[i] = d ? fmin(sw > 0 ? sw : INFINITY, tp > 0 ? tp : INFINITY) : INFINITY;
+	}
+	return c;
+}
+
+/* ab.c's top-up on the synthetic pairs: the comparison at the end. */
+static json_t *detect_run(const double *la, const double *lb, int *reps, int *reg)
+{
+	double det[DNB];
+	for (int i = 0; i < DNB; i++)
+		reps[i] = DK;
+	for (int round = 0; round < 16; round++) {
+		json_decref(compare_var(reps, la, lb, det, reg));
+		int more = 0;
+		for (int i = 0; i < DNB; i++) {
+			int w = cmp_pairs_wanted(reps[i], det[i], DTARGET, DMAX);
+			more |= w > reps[i];
+			reps[i] = w;
+		}
+		if (!more)
+			break;
+	}
+	return compare_var(reps, la, lb, NULL, reg);
+}
+
+static void detect_tests(void)
+{
+	CHECK(cmp_pairs_wanted(5, 8, 10, 15) == 5 && cmp_pairs_wanted(5, NAN, 10, 15) == 5,
+	      "a bench that finds the target, or has no test, gets no pair");
+	CHECK(cmp_pairs_wanted(5, 12, 10, 15) == 8, "12%% found, 10%% wanted: 5 x 1.44 -> 8 pairs (%d)",
+	      cmp_pairs_wanted(5, 12, 10, 15));
+	CHECK(cmp_pairs_wanted(5, 40, 10, 15) == 10 && cmp_pairs_wanted(10, 40, 10, 15) == 15 &&
+	      cmp_pairs_wanted(15, 40, 10, 15) == 15,
+	      "at most twice the pairs at a time, and at most the cap");
+	CHECK(cmp_pairs_wanted(2, INFINITY, 10, 6) == 4, "too few pairs to test: twice as many");
+	uint64_t seed = 4242;
+	int trials = getenv("SB_TEST_QUICK") ? 4 : 10;
+	static double la[DMAX * DNB], lb[DMAX * DNB];
+	int reps[DNB], first[DNB], alarms = 0, slow = 0, hit = 0, hit_first = 0, added = 0;
+	for (int i = 0; i < DNB; i++)
+		first[i] = DK;
+	for (int t = 0; t < trials; t++) {
+		for (int q = 0; q < DMAX; q++) {
+			double drift = exp(0.10 * gauss(&seed));
+			for (int i = 0; i < DNB; i++) {
+				double sd = 0.01 * pow(8.0, (double)i / (DNB - 1));
+				la[DMAX * i + q] = drift * exp(sd * gauss(&seed));
+				lb[DMAX * i + q] = drift * exp(sd * gauss(&seed));
+			}
+		}
+		int reg = -1;
+		json_t *c = detect_run(la, lb, reps, &reg);
+		alarms += reg == 1;
+		for (int i = 0; i < DNB; i++) {
+			slow += !strcmp(word_at(c, i), "slower");
+			added += reps[i] - DK;
+		}
+		json_decref(c);
+		int j = t % DNB; /* one bench 1.1x slower in every pair */
+		for (int q = 0; q < DMAX; q++)
+			lb[DMAX * j + q] *= 1.1;
+		c = detect_run(la, lb, reps, &reg);
+		hit += !strcmp(word_at(c, j), "slower") && reg == 1;
+		json_decref(c);
+		c = compare_var(first, la, lb, NULL, &reg);
+		hit_first += !strcmp(word_at(c, j), "slower") && reg == 1;
+		json_decref(c);
+	}
+	if (getenv("SB_TEST_VERBOSE"))
+		fprintf(stderr, "detect: A/A exit 3 %d of %d, %d of %d slower, %d pairs added; 1.1x "
+			"found %d (first %d pairs alone: %d)\n", alarms, trials, slow, DNB * trials, added,
+			hit, DK, hit_first);
+	CHECK(alarms * 20 <= trials, "--detect on A/A pairs: exit 3 in %d of %d (at most 1 in 20)",
+	      alarms, trials);
+	CHECK(slow * 100 <= DNB * trials, "... %d of %d bench comparisons slower (at most 1%%)", slow,
+	      DNB * trials);
+	CHECK(added > 0, "... pairs were added where the spread asked for them (%d)", added);
+	CHECK(hit > hit_first && hit * 4 >= trials * 3,
+	      "one bench 1.1x slower: found in %d of %d with the top-up, %d on the first %d pairs",
+	      hit, trials, hit_first, DK);
+}
+
 int main(void)
 {
+	detect_tests();
 	probe_adjust_tests();
 	paired_tests();
 	added_partial();

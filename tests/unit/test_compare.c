@@ -174,18 +174,22 @@ static void make_family(struct run_result *r, int nb, int reps, const double *lv
 	make_family_probed(r, nb, reps, lvl, id, side, NULL);
 }
 
-/* make_family, and with fault (nb x reps, NULL: none) every point of a
- * repetition carries the machine-speed probe, its page-fault time
- * 10 us x that repetition's fault[] before and after, the other parts 1 ns. */
-static void make_family_probed(struct run_result *r, int nb, int reps, const double *lvl, const char *id,
-			       const char *side, const double *fault)
+/* The builder of make_family and its kin: bench i has nrep[i]
+ * repetitions, its level in repetition q lvl[stride * i + q] (fault[] the
+ * same way); with id, the side's "pairs" is the fewest repetitions of a
+ * bench (the pairs every bench got). */
+static void make_family_var(struct run_result *r, int nb, const int *nrep, int stride, const double *lvl,
+			    const char *id, const char *side, const double *fault)
 {
 	memset(r, 0, sizeof(*r));
 	r->schema_version = SB_SCHEMA_VERSION;
 	r->snapshot = json_object();
+	int fewest = nb > 0 ? nrep[0] : 0;
+	for (int i = 1; i < nb; i++)
+		fewest = nrep[i] < fewest ? nrep[i] : fewest;
 	if (id)
 		r->ab = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s}", "id", id, "side", side, "label", side,
-				  "spec", "-", "pairs", reps, "order", "alternating");
+				  "spec", "-", "pairs", fewest, "order", "alternating");
 	struct hist *h = hist_new();
 	for (int i = 0; i < nb; i++) {
 		struct bench_result *b = result_add_bench(r);
@@ -193,17 +197,17 @@ static void make_family_probed(struct run_result *r, int nb, int reps, const dou
 		snprintf(name, sizeof(name), "b%02d.op", i);
 		b->name = strdup(name);
 		b->version = 1;
-		for (int q = 0; q < reps; q++) {
+		for (int q = 0; q < nrep[i]; q++) {
 			struct repetition *rep = bench_add_rep(b);
 			for (int k = 0; k < 9; k++)
-				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[reps * i + q], 200);
+				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[stride * i + q], 200);
 			for (int k = 0; fault && k < rep->npts; k++) {
 				struct point *p = &rep->pts[k];
 				p->has_probe = 1;
 				for (int s2 = 0; s2 < 2; s2++)
 					for (int part = 0; part < PROBE_NPARTS; part++)
 						p->probe[s2].ns[part] =
-							part == PROBE_FAULT ? 10000 * fault[reps * i + q] : 1;
+							part == PROBE_FAULT ? 10000 * fault[stride * i + q] : 1;
 			}
 			if (id) {
 				rep->ab_pair = q + 1;
@@ -214,6 +218,21 @@ static void make_family_probed(struct run_result *r, int nb, int reps, const dou
 		bench_fit(b);
 	}
 	hist_free(h);
+}
+
+/* make_family, and with fault (nb x reps, NULL: none) every point of a
+ * repetition carries the machine-speed probe, its page-fault time
+ * 10 us x that repetition's fault[] before and after, the other parts 1 ns. */
+static void make_family_probed(struct run_result *r, int nb, int reps, const double *lvl, const char *id,
+			       const char *side, const double *fault)
+{
+	int *nrep = malloc((size_t)(nb > 0 ? nb : 1) * sizeof(int));
+	if (!nrep)
+		abort();
+	for (int i = 0; i < nb; i++)
+		nrep[i] = reps;
+	make_family_var(r, nb, nrep, reps, lvl, id, side, fault);
+	free(nrep);
 }
 
 /* A plain run of nb benches in 3 repetitions (make_family). */
@@ -806,29 +825,7 @@ static void probe_adjust_tests(void)
 #define DTARGET 10.0
 static void make_ab_var(struct run_result *r, const int *reps, const double *lvl, const char *side)
 {
-	memset(r, 0, sizeof(*r));
-	r->schema_version = SB_SCHEMA_VERSION;
-	r->snapshot = json_object();
-	r->ab = json_pack("{s:s,s:s,s:s,s:s,s:i,s:s}", "id", "d1", "side", side, "label", side, "spec",
-			  "-", "pairs", DK, "order", "alternating");
-	struct hist *h = hist_new();
-	for (int i = 0; i < DNB; i++) {
-		struct bench_result *b = result_add_bench(r);
-		char name[32];
-		snprintf(name, sizeof(name), "d%02d.op", i);
-		b->name = strdup(name);
-		b->version = 1;
-		for (int q = 0; q < reps[i]; q++) {
-			struct repetition *rep = bench_add_rep(b);
-			for (int k = 0; k < 9; k++)
-				synth_point(rep_add_point(rep), h, (uint64_t)1 << k, lvl[DMAX * i + q], 200);
-			rep->ab_pair = q + 1;
-			rep->ab_order = (q % 2 == 0) == (side[0] == 'a') ? 1 : 2;
-			rep_fit(rep, 0);
-		}
-		bench_fit(b);
-	}
-	hist_free(h);
+	make_family_var(r, DNB, reps, DMAX, lvl, "d1", side, NULL);
 }
 
 /* The comparison of the sides with reps[i] pairs of bench i; each

@@ -456,10 +456,11 @@ struct ab_run_ctx {
 	int have[2];
 };
 
-/* Pair k (0-based) of selected bench b: both sides' runs back to back, the
- * order AB, BA, ... alternating with k, and the other way on the next
- * bench; each result merged into its side. 0, or an exit code with err. */
-static int ab_pair(struct ab_run_ctx *c, int b, int k, char *err, size_t errlen)
+/* Pair k (0-based, of `of` planned so far) of selected bench b: both
+ * sides' runs back to back, the order AB, BA, ... alternating with k, and
+ * the other way on the next bench; each result merged into its side. 0, or
+ * an exit code with err. */
+static int ab_pair(struct ab_run_ctx *c, int b, int k, int of, char *err, size_t errlen)
 {
 	const struct ab_args *a = c->a;
 	const struct bench *bn = c->sel[b];
@@ -467,8 +468,8 @@ static int ab_pair(struct ab_run_ctx *c, int b, int k, char *err, size_t errlen)
 	char num[8][32], out[4200];
 	int first = (b + k) % 2;
 	if (!a->quiet)
-		fprintf(stderr, "compare --ab: %s, pair %d (%s, then %s)\n", bn->name, k + 1,
-			c->sd[first].label, c->sd[!first].label);
+		fprintf(stderr, "compare --ab: %s, pair %d of %d (%s, then %s)\n", bn->name, k + 1,
+			of, c->sd[first].label, c->sd[!first].label);
 	for (int o = 0; o < 2; o++) {
 		int s = o ? !first : first, status = 0;
 		snprintf(out, sizeof(out), "%s/%d-%d-%c.json", c->scratch, b, k, 'a' + s);
@@ -606,7 +607,7 @@ static int top_up(struct ab_run_ctx *c, int nsel, const char *id, char (*keys)[6
 						"%d more\n", c->sel[b]->name, det[b], have, a->detect_pct,
 					want - have);
 			for (int k = have; k < want; k++)
-				if ((rc = ab_pair(c, b, k, err, errlen)))
+				if ((rc = ab_pair(c, b, k, want, err, errlen)))
 					goto out;
 			added[b] = want - pairs;
 			more = 1;
@@ -703,7 +704,7 @@ int ab_run(struct ab_args *a, char **pos, int npos, int argc, char **argv,
 			       .t0 = clock_ns()};
 	for (int b = 0; b < nsel; b++)
 		for (int k = 0; k < pairs; k++)
-			if ((rc = ab_pair(&c, b, k, err, sizeof(err))))
+			if ((rc = ab_pair(&c, b, k, pairs, err, sizeof(err))))
 				goto fail;
 	char keys[OPT_LIST_MAX][64];
 	int nkeys = differing_keys(sd, keys);

@@ -48,6 +48,7 @@ check "--detect 0.1: fs.stat topped up to the cap, 5 pairs, order alternating on
 check "--detect 0.1: the output names what was added and tests 5 pairs" sh -c '
 	grep -q "^--detect 0.1%: 3 pairs each, more (up to 5) .*: fs.stat +2$" "$1" && grep -q "fs.stat .*bench .*paired, 5 pairs" "$1"' _ "$T/det.txt"
 check "--detect 0.1: the progress says why (the change its test finds)" grep -q "fs.stat finds .*% with 3 pairs (--detect 0.1%): 2 more" "$T/det.err"
+check "--detect 0.1: each pair's progress counts against the total so far" sh -c 'grep -q "fs.stat, pair 3 of 3 (" "$1" && grep -q "fs.stat, pair 5 of 5 (" "$1"' _ "$T/det.err"
 # (at --alpha 0.01 a test finds 1000% unless its pairs' differences
 # scatter by 40% or more; exit 3 is an A/A false alarm, not this check's)
 "$SB" compare --ab - - fs.stat $TINY --detect 1000 -o "$T/det2" >"$T/det2.txt" 2>&1; rc=$?

@@ -120,7 +120,7 @@ static int online_list(const char *key, const char *v, unsigned char *set, char 
 	unsigned char on[SYS_MAX_CPUS];
 	int n = sys_cpulist_parse(v, set, SYS_MAX_CPUS);
 	if (n < 0) {
-		snprintf(err, len, "%s=%s: not a CPU list such as 0 or 0,2 or 0-1", key, v);
+		snprintf(err, len, "%s=%s: not a CPU list such as 0, 0-1 or 0+2", key, v);
 		return -1;
 	}
 	int non = sys_cpus_online(on, SYS_MAX_CPUS);
@@ -611,8 +611,8 @@ static const struct bench_param_spec params[] = {
 	BP_U64("interval_us", "1000", 50, 1000000, "wake-up period of each measuring thread (us; at least 50)"),
 	BP_U64("priority", "80", 1, 99, "SCHED_FIFO priority of the measuring threads"),
 	BP_STR_DERIVED("duration", "the point's budget", "seconds each load level measures (0.01..86400)"),
-	BP_STR_DERIVED("cpus", "every CPU the run may use", "CPU list of the measuring threads (online CPUs only)"),
-	BP_STR_DERIVED("load_cpus", "anywhere", "CPU list the load processes run on (online CPUs only)"),
+	BP_STR_DERIVED("cpus", "every CPU the run may use", "CPU list of the measuring threads, such as 0-1 or 0+2 (online CPUs only)"),
+	BP_STR_DERIVED("load_cpus", "anywhere", "CPU list the load processes run on, such as 0-1 or 0+2 (online CPUs only)"),
 	BP_U64_DERIVED("load_procs", "the CPUs online", 1, 16, "processes per load kind"),
 	{0},
 };

@@ -176,7 +176,11 @@ static int params_json(const struct opt_list *l, json_t **out, char *err, size_t
 	for (int i = 0; i < l->n; i++) {
 		const char *eq = strchr(l->v[i], '=');
 		if (!eq || eq == l->v[i] || strchr(l->v[i], ',')) {
-			snprintf(err, errlen, "--param '%s': not of the form KEY=VALUE", l->v[i]);
+			snprintf(err, errlen, "--param '%s': not of the form KEY=VALUE%s", l->v[i],
+				 eq && eq != l->v[i] && strchr(eq, ',')
+					 ? " (a value holds no comma: give each KEY=VALUE its own -p; a CPU "
+					   "list is written 0-1 or 0+2)"
+					 : "");
 			json_decref(*out);
 			*out = NULL;
 			return -1;

@@ -197,8 +197,10 @@ int sys_memcg_remove(const char *path);
  * the POSIX build: src/sys/rt_posix.c (-ENOSYS where POSIX has no way) ---- */
 
 #define SYS_MAX_CPUS 1024
-/* A CPU list ("0", "0,2", "0-3,6") into set[0..max): set[c] = 1. The count
- * of CPUs in it, or -1 if it is not such a list (sys_common.c). */
+/* A CPU list ("0", "0,2", "0-3,6"; "+" separates as "," does, for a
+ * bench parameter, whose value cannot hold a comma: "0+2") into
+ * set[0..max): set[c] = 1. The count of CPUs in it, or -1 if it is not
+ * such a list (sys_common.c). */
 int sys_cpulist_parse(const char *s, unsigned char *set, int max);
 /* The CPUs online now into set[0..max); the count, or -errno. */
 int sys_cpus_online(unsigned char *set, int max);

@@ -728,7 +728,7 @@ int sys_cpulist_parse(const char *s, unsigned char *set, int max)
 				set[c] = 1;
 				count++;
 			}
-		if (*end == ',' && end[1])
+		if ((*end == ',' || *end == '+') && end[1])
 			end++;
 		else if (*end && *end != '\n')
 			return -1;

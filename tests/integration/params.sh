@@ -51,6 +51,7 @@ bad "file= of a missing file" "file=/nonexistent.*existing file" io.randread -p 
 bad "a bench without parameters refuses any key" "--param x: fs.create takes no parameters" fs.create -p x=1
 bad "a key given twice" "given twice" io.randread -p engine=psync -p engine=io_uring
 bad "no KEY=VALUE form" "not of the form KEY=VALUE" fs.stat -p engine
+bad "a comma in a value: says why" "not of the form KEY=VALUE \(a value holds no comma: give each KEY=VALUE its own -p" io.randread -p engine=psync,direct=1
 bad "an unknown key with the whole suite selected" "--param zzz: no selected bench takes.*the selected benches take: " "" -p zzz=1
 bad "mmap for a write bench: its engines" "io.randwrite's engine is one of psync, libaio, io_uring, not 'mmap'" \
 	io.randwrite -p engine=mmap

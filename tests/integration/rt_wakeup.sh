@@ -61,6 +61,14 @@ nothing_left "run"
 "$SB" run rt.wakeup --dir "$T/target" --min-n 2 --max-n 2 -p duration=0.2 -p load_cpus=0 -p load_procs=1 --no-db -q -o "$T/p.json" >/dev/null 2>&1
 check "load_cpus: the cpu level alone, placement and process count recorded" jtrue "$T/p.json" "len($P) == 1 and $P[0]['n'] == 2 and $P[0]['extra']['rt']['load_cpus'] == '0' and $P[0]['extra']['rt']['load_processes'] == 1 and $P[0]['extra']['rt']['load_throughput']['cpu']['per_s'] > 0"
 
+# a CPU list with "+" (a parameter's value holds no comma): a thread on each
+if [ "$ncpu" -ge 2 ]; then
+	"$SB" run rt.wakeup --dir "$T/target" --max-n 1 -p duration=0.2 -p cpus=1+0 --no-db -q -o "$T/c.json" >/dev/null 2>&1
+	check "cpus=1+0: a measuring thread on CPU 0 and on CPU 1" jtrue "$T/c.json" "sorted(c['cpu'] for c in $P[0]['extra']['rt']['per_cpu']) == [0, 1] and all(c['samples'] > 0 for c in $P[0]['extra']['rt']['per_cpu'])"
+else
+	skip "cpus=1+0: one CPU"
+fi
+
 # 2. without the privilege: SCHED_OTHER, said in the result and the summary
 if is_root && command -v setpriv >/dev/null && command -v prlimit >/dev/null; then
 	prlimit --rtprio=0 --memlock=65536 setpriv --bounding-set=-sys_nice,-ipc_lock --inh-caps=-sys_nice,-ipc_lock \
@@ -113,6 +121,8 @@ want="CPU 4096 is not online\|not a CPU list"; bad -p cpus=4096
 want="CPU $ncpu is not online"; bad -p cpus=$ncpu
 want="load_cpus=$ncpu: CPU $ncpu is not online"; bad -p load_cpus=$ncpu
 want="priority=100"; bad -p priority=100
+want="a value holds no comma.*a CPU list is written 0-1 or 0+2"; bad -p cpus=0,1
+want="cpus=0+: not a CPU list such as 0, 0-1 or 0+2"; bad -p cpus=0+
 
 # 5. Ctrl-C in the middle of a loaded level: exit 130, loads killed and reaped
 # (the cpu level alone: after 20 s of level none first, the wait below

@@ -97,7 +97,9 @@ static void test_cpulist(void)
 	      "cpulist 0-3,6");
 	CHECK(sys_cpulist_parse("1,1,0-1", set, SYS_MAX_CPUS) == 2, "cpulist counts a CPU once");
 	CHECK(sys_cpulist_parse("0-1\n", set, SYS_MAX_CPUS) == 2, "cpulist as sysfs writes it");
-	static const char *const bad[] = {"", "x", "1-", "-1", "3-1", "0,", "0,,1", "1 2", "0-1\n2",
+	CHECK(sys_cpulist_parse("2+0", set, SYS_MAX_CPUS) == 2 && set[0] && !set[1] && set[2],
+	      "cpulist with + as a parameter writes it");
+	static const char *const bad[] = {"", "x", "1-", "-1", "3-1", "0,", "0,,1", "0+", "0+,1", "1 2", "0-1\n2",
 					  "99999", NULL};
 	for (const char *const *b = bad; *b; b++)
 		CHECK(sys_cpulist_parse(*b, set, SYS_MAX_CPUS) == -1, "cpulist '%s' refused", *b);

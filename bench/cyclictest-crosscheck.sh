@@ -98,11 +98,12 @@ if [ "$BARE" != 0 ]; then
 	cc -O2 -Wall -Wextra -Werror -pthread -o "$OUT/bare-wakeup" bench/bare-wakeup.c || exit 2
 fi
 STRESS=""
-pa=""; pb=""
-# the hogs stopped; a side-by-side round's two runs (SECONDS at most) waited for
+pa=""; pb=""; pc=""
+# the hogs stopped; a round's runs (two, or three with BARE; SECONDS at
+# most) waited for
 cleanup() {
 	[ -n "$STRESS" ] && kill "$STRESS" 2>/dev/null && wait "$STRESS" 2>/dev/null
-	[ -n "$pa$pb" ] && wait $pa $pb 2>/dev/null
+	[ -n "$pa$pb$pc" ] && wait $pa $pb $pc 2>/dev/null
 	return 0
 }
 trap cleanup EXIT
@@ -159,7 +160,7 @@ runB() { # file [cpu, or two as A,B: a thread on each]
 	ct_fig "$1"
 }
 
-ct_hist_fig() { # bare-wakeup's "bin count" lines: FILE.hist and "p50 p99 max"
+bare_fig() { # bare-wakeup's "bin count" lines: FILE.hist and "p50 p99 max"
 	python3 - "$1" <<'PY'
 import sys
 h, mx = [], 0.0
@@ -185,7 +186,7 @@ PY
 }
 runC() { # file: the bare loop on both CPUs
 	"$OUT/bare-wakeup" "$CPU,$CPU2" "$PRIO" "$INTERVAL_US" "$D" >"$1" 2>"$1.err" || { cat "$1.err" >&2; return 1; }
-	ct_hist_fig "$1"
+	bare_fig "$1"
 }
 
 # series LABEL: A B A B ... A (ROUNDS runs); prints each run and the verdict

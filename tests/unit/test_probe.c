@@ -337,7 +337,8 @@ int main(void)
 		CHECK(hog > 0, "the busy process started");
 		/* each measurement runs its whole budget: stopped on the median
 		 * after 30 samples it lasted 2 ms, less than a tick, and the busy
-		 * process could take as little as 0.19 of it (CI, stop 47) */
+		 * process could take as little as 0.19 of it (a fresh-clone CI run,
+		 * 2026-12-07) */
 		double ci_was = o.ci_target;
 		o.ci_target = -1;
 		sweep_bench(&crowd, &o, &br);

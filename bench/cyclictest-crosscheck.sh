@@ -123,25 +123,33 @@ with open(sys.argv[1] + ".hist", "w") as f:
 print("%.2f %.2f %.1f" % (s["p50_ns"] / 1e3, s["p99_ns"] / 1e3, s["max_ns"] / 1e3))
 PY
 }
-ct_fig() {
+us_bins_fig() { # FILE in 1 us bins, cyclictest's JSON (every thread's added up) or
+	# bare-wakeup's "bin count" lines: FILE.hist and "p50 p99 max"
 	python3 - "$1" <<'PY'
 import json, sys
-ts = list(json.load(open(sys.argv[1]))["thread"].values())
-m = {}
-for t in ts:  # every measuring thread's histogram, added up
-    for k, v in t["histogram"].items():
-        m[int(k)] = m.get(int(k), 0) + v
+m, mx = {}, 0.0
+if open(sys.argv[1]).read(1) == "{":
+    for t in json.load(open(sys.argv[1]))["thread"].values():
+        for k, v in t["histogram"].items():
+            m[int(k)] = m.get(int(k), 0) + v
+        mx = max(mx, float(t["max"]))
+else:
+    for l in open(sys.argv[1]):
+        if l.startswith("# max"):
+            mx = float(l.split()[2])
+        elif l.strip():
+            k, v = l.split()
+            m[int(k)] = m.get(int(k), 0) + int(v)
 h = sorted(m.items())
 n = sum(v for _, v in h)
-mx = max(float(t["max"]) for t in ts)
 with open(sys.argv[1] + ".hist", "w") as f:
     for k, v in h:
         f.write("%.1f %d\n" % (k + 0.5, v))
 def q(p):
-    want, c = p * n, 0
+    c = 0
     for k, v in h:
         c += v
-        if c >= want:
+        if c >= p * n:
             return k + 0.5
     return mx
 print("%.2f %.2f %.1f" % (q(0.50), q(0.99), mx))
@@ -157,36 +165,12 @@ runB() { # file [cpu, or two as A,B: a thread on each]
 	nt=1; case ${2:-$CPU} in *,*) nt=2 ;; esac
 	cyclictest -t$nt -a "${2:-$CPU}" -p"$PRIO" -i"$INTERVAL_US" -D"$D" -m -q -h 20000 --json="$1" >/dev/null 2>"$1.err" ||
 		{ cat "$1.err" >&2; return 1; }
-	ct_fig "$1"
+	us_bins_fig "$1"
 }
 
-bare_fig() { # bare-wakeup's "bin count" lines: FILE.hist and "p50 p99 max"
-	python3 - "$1" <<'PY'
-import sys
-h, mx = [], 0.0
-for l in open(sys.argv[1]):
-    if l.startswith("# max"):
-        mx = float(l.split()[2])
-    elif l.strip():
-        k, v = l.split()
-        h.append((int(k), int(v)))
-n = sum(v for _, v in h)
-with open(sys.argv[1] + ".hist", "w") as f:
-    for k, v in h:
-        f.write("%.1f %d\n" % (k + 0.5, v))
-def q(p):
-    c = 0
-    for k, v in h:
-        c += v
-        if c >= p * n:
-            return k + 0.5
-    return mx
-print("%.2f %.2f %.1f" % (q(0.50), q(0.99), mx))
-PY
-}
 runC() { # file: the bare loop on both CPUs
 	"$OUT/bare-wakeup" "$CPU,$CPU2" "$PRIO" "$INTERVAL_US" "$D" >"$1" 2>"$1.err" || { cat "$1.err" >&2; return 1; }
-	bare_fig "$1"
+	us_bins_fig "$1"
 }
 
 # series LABEL: A B A B ... A (ROUNDS runs); prints each run and the verdict

@@ -354,15 +354,9 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
  * 90 on the reading after alone. */
 static double rep_fault(const struct repetition *r, uint64_t n)
 {
-	for (int i = 0; i < r->npts; i++) {
-		const struct point *p = &r->pts[i];
-		if (p->n != n)
-			continue;
-		if (!p->has_probe || !(p->probe[1].ns[PROBE_FAULT] > 0))
-			return NAN;
-		double after = log(p->probe[1].ns[PROBE_FAULT]), before = p->probe[0].ns[PROBE_FAULT];
-		return before > 0 ? (log(before) + after) / 2 : after;
-	}
+	for (int i = 0; i < r->npts; i++)
+		if (r->pts[i].n == n)
+			return point_fault_ln(&r->pts[i]);
 	return NAN;
 }
 
@@ -371,6 +365,7 @@ static double rep_fault(const struct repetition *r, uint64_t n)
  * page-fault time over the same N - ref); beta 0: none. */
 struct padj {
 	int on; /* estimated (every point has the probe) */
+	int hist; /* beta is the history's (noise.c), not the sides' own */
 	double beta, ref;
 };
 
@@ -409,13 +404,16 @@ static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, 
  * page-fault time within each side (per N, each repetition's deviation
  * from its side's median at that N, both ways; least squares through the
  * origin over every side, N and repetition, clamped to [0, PADJ_MAX_BETA]),
- * so that a change between the sides does not enter it; ref, the mean ln
- * fault time over both sides. beta 0 (no adjustment) when a point lacks
- * the probe or there are too few deviations. */
+ * so that a change between the sides does not enter it; or hbeta when it
+ * is finite: the history's slope across earlier runs of the same bench
+ * here (noise.c), where the fault time varies far more than within the
+ * sides of one compare. ref, the mean ln fault time over both sides. beta
+ * 0 (no adjustment) when a point lacks the probe or there are too few
+ * deviations. */
 static struct padj probe_adjust(const struct bench_result *ba, const struct bench_result *bb,
-				const uint64_t *ns, int nn)
+				const uint64_t *ns, int nn, double hbeta)
 {
-	struct padj pa = {0, 0, 0};
+	struct padj pa = {0, 0, 0, 0};
 	double sxy = 0, sxx = 0, all = 0, c[PADJ_MAX_REPS], q[PADJ_MAX_REPS], cs[PADJ_MAX_REPS],
 	       qs[PADJ_MAX_REPS];
 	int m = 0, na = 0;
@@ -446,10 +444,13 @@ static struct padj probe_adjust(const struct bench_result *ba, const struct benc
 				m++;
 			}
 		}
-	if (m < PADJ_MIN_DEV || !(sxx > 0) || !na)
+	if (!na)
+		return pa;
+	pa.hist = isfinite(hbeta);
+	if (!pa.hist && (m < PADJ_MIN_DEV || !(sxx > 0)))
 		return pa;
 	pa.on = 1;
-	pa.beta = fmin(PADJ_MAX_BETA, fmax(0, sxy / sxx));
+	pa.beta = pa.hist ? hbeta : fmin(PADJ_MAX_BETA, fmax(0, sxy / sxx));
 	pa.ref = all / na;
 	return pa;
 }
@@ -538,6 +539,7 @@ struct rep_res {
 	 * (NAN: none, or too few runs), over hruns earlier runs */
 	double hs, ht;
 	int hruns, hbeyond; /* hbeyond: hs, ht beyond the earlier runs' shifts */
+	int hadj; /* hs, ht of levels adjusted with the history's probe slope */
 	double es_s, es_t; /* the scale each test was made with (1 with a history) */
 	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
@@ -593,7 +595,8 @@ static double side_fault(const struct bench_result *b, const uint64_t *ns, int n
 }
 
 static void rep_stats(const struct bench_result *ba, const struct bench_result *bb,
-		      const uint64_t *ns, int nn, int paired, int adjust, struct rep_res *r)
+		      const uint64_t *ns, int nn, int paired, int adjust, double hbeta,
+		      struct rep_res *r)
 {
 	double *la = calloc((size_t)ba->nreps + 1, sizeof(double));
 	double *lb = calloc((size_t)bb->nreps + 1, sizeof(double));
@@ -605,7 +608,7 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
 	r->two = from > 0;
 	r->nn = nn;
-	r->pa = adjust ? probe_adjust(ba, bb, ns, nn) : (struct padj){0, 0, 0};
+	r->pa = adjust ? probe_adjust(ba, bb, ns, nn, hbeta) : (struct padj){0, 0, 0, 0};
 	const struct padj *pa = &r->pa;
 	r->fault_a = side_fault(ba, ns, nn);
 	r->fault_b = side_fault(bb, ns, nn);
@@ -697,7 +700,9 @@ static double family_side(struct rep_res *rr, int nb, int top, int keep_shift, d
 				/* the history knows how far this bench's level moves
 				 * from run to run here (beyond the runs' shifts, as
 				 * the change is tested): two runs differ by 2 h^2 in
-				 * variance, known from hruns - 1 degrees of freedom.
+				 * variance, known from hruns - 1 degrees of freedom
+				 * (hruns - 2 when the levels were adjusted with the
+				 * history's probe slope, estimated from the same runs).
 				 * The repetitions' own Welch variance estimates the
 				 * same (their levels interleave with the other
 				 * benches', so they see the run-to-run noise: ratio
@@ -713,7 +718,7 @@ static double family_side(struct rep_res *rr, int nb, int top, int keep_shift, d
 				 * spread went unfound: the floor rule and the run
 				 * scale decide then, as without a history. */
 				const struct cmp_welch *w = top ? &r->st : &r->sw;
-				double dh = r->hruns - 1, dw = isfinite(w->df) && w->se2 > 0 ? w->df : 0;
+				double dh = r->hruns - 1 - r->hadj, dw = isfinite(w->df) && w->se2 > 0 ? w->df : 0;
 				struct cmp_test ht = {f[j].d, (dh * 2 * h * h + dw * (dw > 0 ? w->se2 : 0)) / (dh + dw),
 						      dh + dw};
 				f[j] = ht;
@@ -829,7 +834,8 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 		 * unit of ln fault time, and how far the sides' fault times
 		 * were apart (a change the adjustment took off) */
 		json_object_set_new(*out, "probe_adjust",
-				    r->pa.on ? json_pack("{s:f,s:o}", "beta", r->pa.beta, "fault_change_pct",
+				    r->pa.on ? json_pack("{s:f,s:s,s:o}", "beta", r->pa.beta, "beta_from",
+							       r->pa.hist ? "history" : "sides", "fault_change_pct",
 							       num(100 * expm1(r->fault_b - r->fault_a)))
 						   : json_null());
 	}
@@ -845,9 +851,9 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 					      num(100 * expm1(ds)), "top_pct", num(100 * expm1(dt))));
 	if (*out && isfinite(r->hs) && r->hs > 0) /* the test's variance from the history */
 		json_object_set_new(*out, "history",
-				    json_pack("{s:i,s:o,s:o,s:b}", "runs", r->hruns, "spread_pct",
+				    json_pack("{s:i,s:o,s:o,s:b,s:b}", "runs", r->hruns, "spread_pct",
 					      num(100 * r->hs), "spread_top_pct", num(100 * r->ht),
-					      "beyond_shift", r->hbeyond));
+					      "beyond_shift", r->hbeyond, "probe_adjusted", r->hadj));
 	return word;
 }
 
@@ -1326,23 +1332,32 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 		    !(bb = find_bench(b, ka)) || ba->version != bb->version ||
 		    !reps_with_points(ba) || !reps_with_points(bb))
 			continue;
-		uint64_t *ns = common_n(ba, bb, &nn);
-		if (ns && nn > 0)
-			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, &rr[i]);
-		rr[i].ok = rr[i].lv && (rr[i].paired ? rr[i].pairs >= need
-						     : rr[i].ka >= need && rr[i].kb >= need);
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);
 		int fneed = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
+		int hist = f && f->runs >= fneed;
+		/* with a history, its slope adjusts the levels (an unpaired
+		 * test: the history's spread is then the test's variance) */
+		double hbeta = hist && !paired ? f->beta : NAN;
+		uint64_t *ns = common_n(ba, bb, &nn);
+		if (ns && nn > 0)
+			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, hbeta, &rr[i]);
+		rr[i].ok = rr[i].lv && (rr[i].paired ? rr[i].pairs >= need
+						     : rr[i].ka >= need && rr[i].kb >= need);
 		rr[i].hs = rr[i].ht = NAN;
-		if (f && f->runs >= fneed && !rr[i].paired) {
+		if (hist && !rr[i].paired) {
 			/* beyond each earlier run's shift, as the change is tested
-			 * beyond this compare's (not with --keep-shift) */
-			int beyond = !o->keep_shift && isfinite(f->spread_beyond);
-			rr[i].hs = beyond ? f->spread_beyond : f->spread;
-			rr[i].ht = beyond && isfinite(f->spread_top_beyond) ? f->spread_top_beyond
-									    : f->spread_top;
+			 * beyond this compare's (not with --keep-shift); adjusted
+			 * for the probe as the levels under test were */
+			int adj = rr[i].pa.hist && rr[i].pa.on;
+			double sw = adj ? f->adj_spread : f->spread, st = adj ? f->adj_spread_top : f->spread_top;
+			double bw = adj ? f->adj_spread_beyond : f->spread_beyond;
+			double bt = adj ? f->adj_spread_top_beyond : f->spread_top_beyond;
+			int beyond = !o->keep_shift && isfinite(bw);
+			rr[i].hs = beyond ? bw : sw;
+			rr[i].ht = beyond && isfinite(bt) ? bt : st;
 			rr[i].hbeyond = beyond;
 			rr[i].hruns = f->runs;
+			rr[i].hadj = adj;
 		}
 		free(ns);
 	}
@@ -1500,12 +1515,13 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	 * times each bench's slope: named when the sides' fault times were
 	 * apart (docs/compare.md, "Probe-adjusted levels") */
 	double fsum = 0, bsum = 0;
-	int fk = 0;
+	int fk = 0, hk = 0;
 	for (int i = 0; i < a->nbenches; i++)
 		if (rr[i].pa.on && rr[i].pa.beta > 0 && isfinite(rr[i].fault_b - rr[i].fault_a)) {
 			fsum += rr[i].fault_b - rr[i].fault_a;
 			bsum += rr[i].pa.beta;
 			fk++;
+			hk += rr[i].pa.hist;
 		}
 	free(rr);
 	*regression = t.regression;
@@ -1520,13 +1536,17 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 							    ia, ib));
 	conditions(a, b, caveats);
 	shift_caveats(&sh, &fm, caveats);
-	if (fk && fabs(fsum / fk) >= log(1 + CMP_PROBE_FAULT_APART))
+	if (fk && fabs(fsum / fk) >= log(1 + CMP_PROBE_FAULT_APART)) {
+		char hist[64] = "";
+		if (hk)
+			snprintf(hist, sizeof(hist), ", %d of the slopes from the history", hk);
 		json_array_append_new(caveats,
 				      json_sprintf("the machine-speed probe's page-fault time was %+.0f%% on B's "
 						   "side against A's: %d bench%s had their levels adjusted for it "
-						   "(mean slope %.2f); if the systems differ in their page-fault "
+						   "(mean slope %.2f%s); if the systems differ in their page-fault "
 						   "path, compare with --no-probe-adjust",
-						   100 * expm1(fsum / fk), fk, fk == 1 ? "" : "es", bsum / fk));
+						   100 * expm1(fsum / fk), fk, fk == 1 ? "" : "es", bsum / fk, hist));
+	}
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,

@@ -28,6 +28,11 @@ struct cmp_floor {
 	 * the change under test); NAN when fewer than CMP_SCALE_MIN_TESTS
 	 * benches had the runs */
 	double spread_beyond, spread_top_beyond;
+	/* the slope of the runs' levels on their probe page-fault time (NAN:
+	 * too few runs, or a point without the probe) and spread,
+	 * spread_top and the two beyond the shift with each run's level
+	 * adjusted by it (noise.c, 5; NAN without a slope) */
+	double beta, adj_spread, adj_spread_top, adj_spread_beyond, adj_spread_top_beyond;
 };
 
 struct cmp_opts {

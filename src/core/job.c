@@ -331,6 +331,7 @@ int job_from_sweep(struct job *j, const char *bench, const struct sweep_opts *so
 		j->probe_clock_ns = isnan(r[PROBE_CLOCK]) ? 0 : r[PROBE_CLOCK];
 		j->probe_syscall_ns = isnan(r[PROBE_SYSCALL]) ? 0 : r[PROBE_SYSCALL];
 		j->probe_fault_ns = isnan(r[PROBE_FAULT]) ? 0 : r[PROBE_FAULT];
+		j->probe_unmap_ns = isnan(r[PROBE_UNMAP]) ? 0 : r[PROBE_UNMAP];
 	}
 	return 0;
 }
@@ -352,7 +353,7 @@ void job_sweep_opts(const struct job *j, struct sweep_opts *so, struct bench_net
 	so->net = net;
 	so->clk = clk;
 	const double parts[PROBE_NPARTS] = {j->probe_loop_ns, j->probe_clock_ns, j->probe_syscall_ns,
-					    j->probe_fault_ns};
+					    j->probe_fault_ns, j->probe_unmap_ns};
 	for (int i = 0; i < PROBE_NPARTS; i++) {
 		so->probe_ref.ns[i] = parts[i] > 0 ? parts[i] : NAN;
 		so->has_probe_ref |= parts[i] > 0;

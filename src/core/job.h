@@ -82,6 +82,7 @@
 	X(probe_clock_ns, DBL, OPT, 0, "... one clock read (ns; 0: none)")                            \
 	X(probe_syscall_ns, DBL, OPT, 0, "... one system call (ns; 0: none)")                         \
 	X(probe_fault_ns, DBL, OPT, 0, "... one page fault (ns; 0: none)")                            \
+	X(probe_unmap_ns, DBL, OPT, 0, "... one unmap (ns; 0: none)")                                 \
 	X(no_remeasure, BOOL, OPT, 0, "points the probe reads slow are not measured again")
 
 #define JOB_CTYPE_STR char *

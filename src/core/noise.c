@@ -30,7 +30,18 @@
  *    (cmp_center); so each earlier run's shift, the median over the
  *    benches of its level less the bench's mean level, is taken off each
  *    level before the spread. That is the spread compare's history test
- *    wants (docs/compare.md, "Power"); the floor keeps the whole one. */
+ *    wants (docs/compare.md, "Power"); the floor keeps the whole one.
+ * 5. And the same spreads with each run's level adjusted for the
+ *    machine-speed probe, as compare adjusts the levels it tests
+ *    (docs/compare.md, "Probe-adjusted levels"): with NOISE_ADJ_MIN_RUNS
+ *    runs or more, the slope beta of the runs' levels on their mean ln
+ *    page-fault time (least squares over the runs, clamped to 0..2), and
+ *    level - beta x (the run's fault time - the runs' mean). On this
+ *    project's VM the fault time moves 30-40% between stretches of runs
+ *    and the same-placed and two-sided benches with it: over 11 quick runs
+ *    the run-to-run spread of net.udp went from 18% to 6%, of proc.fork
+ *    from 13% to 4.3%. compare then adjusts both sides with the history's
+ *    slope, estimated across runs, which is where the fault time varies. */
 #include "core/noise.h"
 
 #include "core/cmpstat.h"
@@ -39,11 +50,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NOISE_ADJ_MIN_RUNS 5 /* earlier runs a probe slope is estimated from */
+#define NOISE_ADJ_MAX_BETA 2.0 /* as compare's own slope (compare.c) */
+
 struct noise_run {
 	int id; /* which earlier run: the order noise_add_run got them in */
 	int npts;
 	uint64_t *n;
 	double *lp; /* mean ln(median) over the repetitions at n[i] */
+	double *lf; /* the same of the probe's ln page-fault time; NAN when a
+		     * repetition's point lacks the probe */
 };
 
 struct noise_acc {
@@ -66,12 +82,12 @@ double noise_spread(const double *x, int n)
 	return sqrt(q / (n - 1));
 }
 
-static double rep_lp(const struct repetition *r, uint64_t n)
+static const struct point *rep_point(const struct repetition *r, uint64_t n)
 {
 	for (int i = 0; i < r->npts; i++)
 		if (r->pts[i].n == n)
-			return r->pts[i].st.p50 > 0 ? log(r->pts[i].st.p50) : NAN;
-	return NAN;
+			return &r->pts[i];
+	return NULL;
 }
 
 /* One run of bench b: per N of its first repetition with points, the mean
@@ -87,22 +103,25 @@ static int run_values(const struct bench_result *b, struct noise_run *out)
 		return 0;
 	out->n = calloc((size_t)first->npts, sizeof(*out->n));
 	out->lp = calloc((size_t)first->npts, sizeof(*out->lp));
-	if (!out->n || !out->lp)
+	out->lf = calloc((size_t)first->npts, sizeof(*out->lf));
+	if (!out->n || !out->lp || !out->lf)
 		return -1;
 	for (int i = 0; i < first->npts; i++) {
 		uint64_t n = first->pts[i].n;
-		double sum = 0;
+		double sum = 0, fsum = 0;
 		int k = 0, ok = 1;
 		for (int r = 0; r < b->nreps && ok; r++) {
 			if (!b->reps[r].npts)
 				continue;
-			double v = rep_lp(&b->reps[r], n);
-			ok = isfinite(v);
-			sum += v;
+			const struct point *p = rep_point(&b->reps[r], n);
+			ok = p && p->st.p50 > 0;
+			sum += ok ? log(p->st.p50) : 0;
+			fsum += ok ? point_fault_ln(p) : 0;
 			k++;
 		}
 		if (ok && k) {
 			out->n[out->npts] = n;
+			out->lf[out->npts] = fsum / k;
 			out->lp[out->npts++] = sum / k;
 		}
 	}
@@ -137,21 +156,21 @@ int noise_add_run(struct noise_set *s, const struct run_result *r)
 		if (!a)
 			return -1;
 		struct noise_run v;
-		if (run_values(b, &v)) {
+		int bad = run_values(b, &v);
+		if (bad || !v.npts) {
 			free(v.n);
 			free(v.lp);
-			return -1;
-		}
-		if (!v.npts) { /* the bench measured nothing in that run */
-			free(v.n);
-			free(v.lp);
-			continue;
+			free(v.lf);
+			if (bad)
+				return -1;
+			continue; /* the bench measured nothing in that run */
 		}
 		v.id = s->nadded;
 		struct noise_run *rs = realloc(a->runs, (size_t)(a->nruns + 1) * sizeof(*rs));
 		if (!rs) {
 			free(v.n);
 			free(v.lp);
+			free(v.lf);
 			return -1;
 		}
 		a->runs = rs;
@@ -194,17 +213,104 @@ static void run_shifts(const struct noise_set *s, double *const *lv, double *shi
 	free(mean);
 }
 
+static double run_fault_at(const struct noise_run *r, uint64_t n)
+{
+	for (int i = 0; i < r->npts; i++)
+		if (r->n[i] == n)
+			return r->lf[i];
+	return NAN;
+}
+
+/* Bench a's runs over points at[from..k) of the common N (indices into
+ * its first run): lv[r] the mean ln median, fv[r] the mean ln page-fault
+ * time (NAN when a point lacks the probe). */
+static void window_levels(const struct noise_acc *a, const int *at, int from, int k, double *lv,
+			  double *fv)
+{
+	const struct noise_run *r0 = &a->runs[0];
+	for (int r = 0; r < a->nruns; r++) {
+		lv[r] = fv[r] = 0;
+		for (int j = from; j < k; j++) {
+			lv[r] += run_at(&a->runs[r], r0->n[at[j]]);
+			fv[r] += run_fault_at(&a->runs[r], r0->n[at[j]]);
+		}
+		lv[r] /= k - from;
+		fv[r] /= k - from;
+	}
+}
+
+/* The least-squares slope of y on x over n runs, clamped to
+ * [0, NOISE_ADJ_MAX_BETA]; NAN when an x is not finite or the x do not
+ * vary. */
+static double fault_slope(const double *y, const double *x, int n)
+{
+	double my = 0, mx = 0, sxy = 0, sxx = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(x[i]))
+			return NAN;
+		my += y[i] / n;
+		mx += x[i] / n;
+	}
+	for (int i = 0; i < n; i++) {
+		sxy += (x[i] - mx) * (y[i] - my);
+		sxx += (x[i] - mx) * (x[i] - mx);
+	}
+	return sxx > 0 ? fmin(NOISE_ADJ_MAX_BETA, fmax(0, sxy / sxx)) : NAN;
+}
+
+/* The spread of levels that had a slope taken off: n - 2 degrees of
+ * freedom, not noise_spread's n - 1. */
+static double adj_spread(const double *x, int n)
+{
+	return n > 2 ? noise_spread(x, n) * sqrt((double)(n - 1) / (n - 2)) : NAN;
+}
+
+/* Each bench's spread of window w beyond each earlier run's shift, from
+ * lv[i] (bench i's levels, one per run; NULL: none) into *field(i). */
+static void spreads_beyond(struct noise_set *s, double *const *lv, int adjusted, double *shift,
+			   double *x, double *(*field)(struct cmp_floor *))
+{
+	run_shifts(s, lv, shift);
+	for (int i = 0; i < s->n; i++) {
+		const struct noise_acc *a = &s->acc[i];
+		int k = 0;
+		for (int r = 0; lv[i] && r < a->nruns && k >= 0; r++)
+			if (isfinite(shift[a->runs[r].id]))
+				x[k++] = lv[i][r] - shift[a->runs[r].id];
+			else
+				k = -1; /* a run without a shift: none for this bench */
+		if (k == a->nruns && (!adjusted || isfinite(s->floors[i].beta)))
+			*field(&s->floors[i]) = adjusted ? adj_spread(x, k) : noise_spread(x, k);
+	}
+}
+
+static double *f_beyond(struct cmp_floor *f) { return &f->spread_beyond; }
+static double *f_top_beyond(struct cmp_floor *f) { return &f->spread_top_beyond; }
+static double *f_adj_beyond(struct cmp_floor *f) { return &f->adj_spread_beyond; }
+static double *f_adj_top_beyond(struct cmp_floor *f) { return &f->adj_spread_top_beyond; }
+
 void noise_finish(struct noise_set *s)
 {
 	free(s->floors);
 	s->floors = s->n ? calloc((size_t)s->n, sizeof(*s->floors)) : NULL;
 	if (!s->floors)
 		return; /* out of memory: no floors, noise_find finds none */
-	/* each bench's levels per window (sweep, top third), kept for the run
-	 * shifts */
-	double **lvs[2];
-	lvs[0] = calloc((size_t)s->n, sizeof(double *));
-	lvs[1] = calloc((size_t)s->n, sizeof(double *));
+	/* each bench's levels per window (sweep, top third), as measured [0]
+	 * and adjusted for the probe [1] (as measured when it has no slope),
+	 * kept for the run shifts */
+	double **lvs[2][2];
+	int nomem = 0;
+	for (int w = 0; w < 2; w++)
+		for (int j = 0; j < 2; j++)
+			nomem |= !(lvs[w][j] = calloc((size_t)s->n, sizeof(double *)));
+	if (nomem) { /* no floors, as above */
+		for (int w = 0; w < 2; w++)
+			for (int j = 0; j < 2; j++)
+				free(lvs[w][j]);
+		free(s->floors);
+		s->floors = NULL;
+		return;
+	}
 	for (int i = 0; i < s->n; i++) {
 		struct noise_acc *a = &s->acc[i];
 		struct cmp_floor *f = &s->floors[i];
@@ -213,12 +319,16 @@ void noise_finish(struct noise_set *s)
 		f->runs = a->nruns;
 		f->spread = f->spread_top = f->spread_top2 = NAN;
 		f->spread_beyond = f->spread_top_beyond = NAN;
+		f->beta = f->adj_spread = f->adj_spread_top = NAN;
+		f->adj_spread_beyond = f->adj_spread_top_beyond = NAN;
 		if (a->nruns < 1)
 			continue;
 		double *lv = calloc((size_t)a->nruns, sizeof(*lv));
+		double *fv = calloc((size_t)a->nruns, sizeof(*fv));
 		int *at = calloc((size_t)a->runs[0].npts + 1, sizeof(*at));
-		if (!lv || !at) {
+		if (!lv || !fv || !at) {
 			free(lv);
+			free(fv);
 			free(at);
 			continue;
 		}
@@ -235,45 +345,50 @@ void noise_finish(struct noise_set *s)
 		int k = f->points, top = k / 3 < 2 ? 2 : k / 3;
 		int from[3] = {0, k > top ? k - top : 0, k >= 2 ? k - 2 : 0};
 		double *out[3] = {&f->spread, &f->spread_top, &f->spread_top2};
+		double *adj[2] = {&f->adj_spread, &f->adj_spread_top};
 		for (int w = 0; w < 3 && k; w++) {
 			if (w == 1 && !from[1])
 				continue; /* no top third apart from the sweep */
-			for (int r = 0; r < a->nruns; r++) {
-				lv[r] = 0;
-				for (int j = from[w]; j < k; j++)
-					lv[r] += run_at(&a->runs[r], r0->n[at[j]]);
-				lv[r] /= k - from[w];
-			}
+			window_levels(a, at, from[w], k, lv, fv);
 			*out[w] = noise_spread(lv, a->nruns);
-			if (w < 2 && lvs[w] && (lvs[w][i] = malloc((size_t)a->nruns * sizeof(*lv))))
-				memcpy(lvs[w][i], lv, (size_t)a->nruns * sizeof(*lv));
+			if (w == 2)
+				continue;
+			if (w == 0 && a->nruns >= NOISE_ADJ_MIN_RUNS) /* the slope of the sweep */
+				f->beta = fault_slope(lv, fv, a->nruns);
+			if ((lvs[w][0][i] = malloc((size_t)a->nruns * sizeof(*lv))))
+				memcpy(lvs[w][0][i], lv, (size_t)a->nruns * sizeof(*lv));
+			if (isfinite(f->beta)) {
+				double mf = 0;
+				for (int r = 0; r < a->nruns; r++)
+					mf += fv[r] / a->nruns;
+				for (int r = 0; r < a->nruns; r++)
+					lv[r] -= f->beta * (fv[r] - mf);
+				*adj[w] = adj_spread(lv, a->nruns);
+			}
+			if ((lvs[w][1][i] = malloc((size_t)a->nruns * sizeof(*lv))))
+				memcpy(lvs[w][1][i], lv, (size_t)a->nruns * sizeof(*lv));
 		}
 		free(lv);
+		free(fv);
 		free(at);
 	}
-	/* the spreads beyond each run's shift */
+	/* the spreads beyond each run's shift, as measured and adjusted (the
+	 * shifts of adjusted levels: what the whole run did beyond what the
+	 * probe read) */
 	double *shift = calloc((size_t)s->nadded + 1, sizeof(*shift));
 	double *x = calloc((size_t)s->nadded + 1, sizeof(*x));
-	for (int w = 0; w < 2 && shift && x && lvs[w]; w++) {
-		run_shifts(s, lvs[w], shift);
-		for (int i = 0; i < s->n; i++) {
-			const struct noise_acc *a = &s->acc[i];
-			int k = 0;
-			for (int r = 0; lvs[w][i] && r < a->nruns && k >= 0; r++)
-				if (isfinite(shift[a->runs[r].id]))
-					x[k++] = lvs[w][i][r] - shift[a->runs[r].id];
-				else
-					k = -1; /* a run without a shift: none for this bench */
-			if (k == a->nruns)
-				*(w ? &s->floors[i].spread_top_beyond : &s->floors[i].spread_beyond) =
-					noise_spread(x, k);
+	if (shift && x) {
+		spreads_beyond(s, lvs[0][0], 0, shift, x, f_beyond);
+		spreads_beyond(s, lvs[1][0], 0, shift, x, f_top_beyond);
+		spreads_beyond(s, lvs[0][1], 1, shift, x, f_adj_beyond);
+		spreads_beyond(s, lvs[1][1], 1, shift, x, f_adj_top_beyond);
+	}
+	for (int w = 0; w < 2; w++)
+		for (int j = 0; j < 2; j++) {
+			for (int i = 0; lvs[w][j] && i < s->n; i++)
+				free(lvs[w][j][i]);
+			free(lvs[w][j]);
 		}
-	}
-	for (int w = 0; w < 2; w++) {
-		for (int i = 0; lvs[w] && i < s->n; i++)
-			free(lvs[w][i]);
-		free(lvs[w]);
-	}
 	free(shift);
 	free(x);
 }
@@ -292,6 +407,7 @@ void noise_free(struct noise_set *s)
 		for (int r = 0; r < s->acc[i].nruns; r++) {
 			free(s->acc[i].runs[r].n);
 			free(s->acc[i].runs[r].lp);
+			free(s->acc[i].runs[r].lf);
 		}
 		free(s->acc[i].runs);
 	}

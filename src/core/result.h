@@ -228,6 +228,11 @@ void bench_add_note(struct bench_result *b, const char *fmt, ...)
 void bench_drop_notes(struct bench_result *b, const char *prefix);
 /* A point other processes crowded (probe.h, CPU_LOST_CROWDED). */
 int point_crowded(const struct point *p);
+/* The machine-speed probe's page-fault time around p: the mean of ln ns
+ * read before and after it (after alone when it has no reading before),
+ * or NAN without the probe. compare adjusts levels for it, and the
+ * history's spread likewise (docs/compare.md, "Probe-adjusted levels"). */
+double point_fault_ln(const struct point *p);
 
 /* Measuring a point again, in a sweep (sweep.c) and in --decide's rounds
  * (verdict.c): at most POINT_AGAIN_MAX times, for the reason

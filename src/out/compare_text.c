@@ -178,9 +178,10 @@ static void print_bench_line(const json_t *v, FILE *f)
 		const json_t *hi = json_object_get(rt, "history");
 		char hs[80] = "";
 		if (json_is_object(hi))
-			snprintf(hs, sizeof(hs), "; run-to-run spread %.2g%% (%lld earlier runs)",
+			snprintf(hs, sizeof(hs), "; run-to-run spread %.2g%% (%lld earlier runs%s)",
 				 jnum(hi, "spread_pct"),
-				 (long long)json_integer_value(json_object_get(hi, "runs")));
+				 (long long)json_integer_value(json_object_get(hi, "runs")),
+				 json_is_true(json_object_get(hi, "probe_adjusted")) ? ", probe-adjusted" : "");
 		if (json_is_number(json_object_get(rt, "p_holm")))
 			snprintf(ph, sizeof(ph), "%s; family p %.3g (Holm, %lld benches)", hs,
 				 jnum(rt, "p_holm"),

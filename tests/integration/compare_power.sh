@@ -60,3 +60,26 @@ check "... fs.stat SLOWER on its repetitions (not decisive), the other three not
 	"[(b['name'], b['test']) for b in d['comparisons'][0]['benches'] if b['word'] == 'slower'] == [('fs.stat', 'repetitions')]"
 "$SB" compare "$T/a.json" "$T/small.json" --decisive 1000000 --format json >"$T/s.json" 2>/dev/null; rc=$?
 check "... B with fs.stat 1% slower (under the 5% threshold): exit 0" test $rc -eq 0
+# a history of five more runs (--history-from): the slope of each bench's
+# level on the probe's page-fault time across them adjusts both sides and
+# the history's spread (docs/compare.md, "The history's slope"), and not
+# with --no-probe-adjust
+H5=""
+for i in 1 2 3 4 5; do
+	"$SB" run fs.stat mem.mmap --quick -r 1 --dir "$T/d" -q --no-db -o "$T/h$i.json" >/dev/null 2>&1
+	H5="$H5 --history-from $T/h$i.json"
+done
+# shellcheck disable=SC2086
+"$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 --format json >"$T/hist.json" 2>/dev/null; rc=$?
+check "a history of 5 runs: A/A exit 0" test $rc -eq 0
+check "... fs.stat and mem.mmap adjusted with the history's slope, their history spread adjusted too" jtrue "$T/hist.json" \
+	"all(b['repetition_test']['probe_adjust']['beta_from'] == 'history' and b['repetition_test']['history']['probe_adjusted'] is True and b['repetition_test']['history']['runs'] == 5 for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.stat', 'mem.mmap'))"
+check "... the two others (no history of them) with their sides' own" jtrue "$T/hist.json" \
+	"all(b['repetition_test']['probe_adjust']['beta_from'] == 'sides' and 'history' not in b['repetition_test'] for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.open', 'net.bind'))"
+# shellcheck disable=SC2086
+"$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 >"$T/hist.txt" 2>/dev/null
+check "... the text says the history's spread is probe-adjusted" grep -q "run-to-run spread .*(5 earlier runs, probe-adjusted)" "$T/hist.txt"
+# shellcheck disable=SC2086
+"$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 --no-probe-adjust --format json >"$T/hist-raw.json" 2>/dev/null
+check "... --no-probe-adjust: the history's spread as measured" jtrue "$T/hist-raw.json" \
+	"all(b['repetition_test']['probe_adjust'] is None and b['repetition_test']['history']['probe_adjusted'] is False for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.stat', 'mem.mmap'))"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "core/cmpstat.h"
 #include "core/compare.h"
+#include "core/noise.h"
 #include "core/probe.h"
 #include "t.h"
 #include "core/verdict.h"
@@ -811,6 +812,107 @@ static void probe_adjust_tests(void)
 	probed_last = NULL;
 }
 
+/* One run of NB benches on a machine whose speed moves from run to run
+ * (sd 15% in log, the run's repetitions within 1% of it), read by the
+ * probe's page-fault time: the six benches i % 11 == 6 cost that factor
+ * to the power 1.4 (as net.udp and proc.fork did on this project's VM,
+ * noise.c), the others do not move with it; every bench also 2% from run
+ * to run of its own and 1% between repetitions. Bench `slowed` (-1: none)
+ * costs `factor` times as much. */
+static void hist_probed_run(uint64_t *seed, struct run_result *r, int slowed, double factor)
+{
+	static double lv[3 * NB], fv[3 * NB];
+	double m = exp(0.15 * gauss(seed));
+	for (int i = 0; i < NB; i++) {
+		double own = exp(0.02 * gauss(seed)), sens = i % 11 == 6 ? 1.4 : 0;
+		for (int q = 0; q < 3; q++) {
+			fv[3 * i + q] = m * exp(0.01 * gauss(seed));
+			lv[3 * i + q] = pow(fv[3 * i + q], sens) * own * exp(0.01 * gauss(seed)) *
+					(i == slowed ? factor : 1);
+		}
+	}
+	make_family_probed(r, NB, 3, lv, NULL, NULL, fv);
+}
+
+/* Histories of 10 such runs (noise.c: its probe slope and the spread
+ * adjusted by it), each followed by compares of two more runs: A/A, and
+ * bench 17 (one of the six) 1.25x slower in B; a new history every
+ * HP_EACH trials, so the figures are not one history's luck. The three
+ * repetitions a side barely move the fault time, so their own slope is
+ * weak; the history's, from runs 15% apart, is ~1.4, and with it a 25%
+ * change of a bench whose level moves 22% from run to run is found most
+ * of the time without false alarms; --no-probe-adjust and no history find
+ * it less often. */
+#define HP_EACH 5
+static void history_probe_tests(void)
+{
+	uint64_t seed = 4242;
+	int trials = getenv("SB_TEST_QUICK") ? HP_EACH : 8 * HP_EACH, alarms = 0, hit = 0, hit_raw = 0,
+	    hit_none = 0, slow;
+	struct noise_set s = {0};
+	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
+	struct cmp_opts raw = o, none = o;
+	raw.no_probe_adjust = 1;
+	for (int k = 0; k < trials; k++) {
+		if (k % HP_EACH == 0) {
+			noise_free(&s);
+			for (int r = 0; r < 10; r++) {
+				struct run_result rr;
+				hist_probed_run(&seed, &rr, -1, 1);
+				CHECK(noise_add_run(&s, &rr) == 0, "history run %d added", r);
+				result_free(&rr);
+			}
+			noise_finish(&s);
+			o.floors = raw.floors = s.floors;
+			o.nfloors = raw.nfloors = s.n;
+		}
+		struct run_result a, b;
+		int reg = -1, h;
+		hist_probed_run(&seed, &a, -1, 1);
+		hist_probed_run(&seed, &b, -1, 1);
+		json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
+		alarms += reg == 1;
+		if (k == 0) {
+			json_t *rt = json_object_get(json_array_get(json_object_get(c, "benches"), 17),
+						     "repetition_test");
+			json_t *pa = json_object_get(rt, "probe_adjust");
+			const char *from = json_string_value(json_object_get(pa, "beta_from"));
+			double beta = json_number_value(json_object_get(pa, "beta"));
+			CHECK(from && !strcmp(from, "history") && fabs(beta - 1.4) < 0.3 &&
+				      json_is_true(json_object_get(json_object_get(rt, "history"),
+								   "probe_adjusted")),
+			      "bench 17 adjusted with the history's slope: beta_from %s, beta %.3f",
+			      from ? from : "(none)", beta);
+		}
+		json_decref(c);
+		result_free(&b);
+		hist_probed_run(&seed, &b, 17, 1.25);
+		c = compare_results(&a, "a", &b, "b", &o, &reg);
+		count_slower(c, 17, &slow, &h);
+		hit += h && reg == 1;
+		json_decref(c);
+		c = compare_results(&a, "a", &b, "b", &raw, &reg);
+		count_slower(c, 17, &slow, &h);
+		hit_raw += h && reg == 1;
+		json_decref(c);
+		c = compare_results(&a, "a", &b, "b", &none, &reg);
+		count_slower(c, 17, &slow, &h);
+		hit_none += h && reg == 1;
+		json_decref(c);
+		result_free(&a);
+		result_free(&b);
+	}
+	noise_free(&s);
+	if (getenv("SB_TEST_VERBOSE"))
+		fprintf(stderr, "history probe slope: A/A exit 3 in %d of %d; x1.25 found %d, "
+			"--no-probe-adjust %d, no history %d\n", alarms, trials, hit, hit_raw, hit_none);
+	CHECK(alarms * 20 <= trials, "history with a probe slope: A/A exit 3 in %d of %d (at most 1 in 20)",
+	      alarms, trials);
+	CHECK(hit * 4 >= trials * 3, "history with a probe slope: x1.25 found in %d of %d", hit, trials);
+	CHECK(hit_raw < hit && hit_none < hit,
+	      "... against %d with --no-probe-adjust and %d without the history: fewer", hit_raw, hit_none);
+}
+
 /* compare --ab --detect (ab.c): the rule of how many pairs a bench gets,
  * and the whole procedure on synthetic pairs. DNB benches whose pairs'
  * levels scatter 1% to 8% (sd, log-spaced) under a drift of 10% from pair
@@ -935,6 +1037,7 @@ int main(void)
 	added_partial();
 	power_tests();
 	history_power_tests();
+	history_probe_tests();
 	double same[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
 	double one[9] = {1, 1, 1, 1.4, 1, 1, 1, 1, 1};
 	double all[9] = {1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2};

@@ -10,6 +10,7 @@
 #include "core/cmpstat.h"
 #include "core/compare.h"
 #include "core/noise.h"
+#include "core/probe.h"
 #include "out/report.h"
 #include "t.h"
 #include "core/verdict.h"
@@ -99,6 +100,87 @@ static void spread_beyond_shift(void)
 			      "%d benches: no run shift, no spread beyond it", nb);
 		noise_free(&s);
 	}
+}
+
+/* Every point of bench b (the last added) carries the probe, its
+ * page-fault time fault_ns before and after, the other parts 1 ns. */
+static void set_fault(struct run_result *r, double fault_ns)
+{
+	struct bench_result *b = &r->benches[r->nbenches - 1];
+	for (int q = 0; q < b->nreps; q++)
+		for (int i = 0; i < b->reps[q].npts; i++) {
+			struct point *p = &b->reps[q].pts[i];
+			p->has_probe = 1;
+			for (int s = 0; s < 2; s++)
+				for (int part = 0; part < PROBE_NPARTS; part++)
+					p->probe[s].ns[part] = part == PROBE_FAULT ? fault_ns : 1;
+		}
+}
+
+/* Runs on a machine whose page-fault time moves 0.9-1.4x from run to run
+ * (this project's VM in stretches: docs/compare.md, "Probe-adjusted
+ * levels"), read by the probe: bench b0.op costs that factor to the power
+ * 1.4, within 1% beyond it (as net.udp and proc.fork did), the other nine
+ * do not move with it. The history's slope is b0's 1.4 and its adjusted
+ * spread is the 1% wobble, not the whole run-to-run spread; the others'
+ * slope is ~0 and their adjusted spread their own; with fewer runs than
+ * a slope needs, or a run without the probe, no slope and no adjusted
+ * spread. */
+static void probe_slope(void)
+{
+	const double mach[8] = {1.00, 1.35, 0.92, 1.10, 1.40, 0.95, 1.20, 1.05};
+	const double wob[8] = {1.000, 1.010, 0.990, 1.005, 0.995, 1.008, 0.992, 1.000};
+	for (int nruns = 8; nruns >= 4; nruns -= 4)
+		for (int noprobe = 0; noprobe < 2; noprobe++) {
+			if (nruns == 4 && noprobe)
+				continue;
+			struct noise_set s = {0};
+			for (int r = 0; r < nruns; r++) {
+				struct run_result rr;
+				memset(&rr, 0, sizeof(rr));
+				rr.schema_version = SB_SCHEMA_VERSION;
+				rr.snapshot = json_object();
+				for (int j = 0; j < 10; j++) {
+					char name[16];
+					snprintf(name, sizeof(name), "b%d.op", j);
+					double w = wob[(r + j) % 8];
+					add(&rr, name, NULL, 1, 6, 2, j ? w : pow(mach[r], 1.4) * w, NULL);
+					if (!(noprobe && r == 3))
+						set_fault(&rr, 10000 * mach[r]);
+				}
+				CHECK(noise_add_run(&s, &rr) == 0, "probe slope: run %d added", r);
+				result_free(&rr);
+			}
+			noise_finish(&s);
+			const struct cmp_floor *f0 = noise_find(&s, "b0.op", 1), *f1 = noise_find(&s, "b1.op", 1);
+			double lw[8];
+			for (int r = 0; r < 8; r++)
+				lw[r] = log(wob[r]);
+			if (!f0 || !f1) {
+				CHECK(0, "probe slope: floors found");
+			} else if (nruns == 8 && !noprobe) {
+				CHECK(fabs(f0->beta - 1.4) < 0.1 && f0->spread > 0.12,
+				      "probe slope: b0's slope %.3f (1.4), its whole spread %.3f", f0->beta,
+				      f0->spread);
+				CHECK(f0->adj_spread < 2 * noise_spread(lw, 8) + 0.003 &&
+					      f0->adj_spread_beyond < 2 * noise_spread(lw, 8) + 0.003 &&
+					      isfinite(f0->adj_spread_top) && isfinite(f0->adj_spread_top_beyond),
+				      "probe slope: b0's adjusted spread %.4f, beyond the shift %.4f (its own "
+				      "wobble %.4f), top third %.4f",
+				      f0->adj_spread, f0->adj_spread_beyond, noise_spread(lw, 8),
+				      f0->adj_spread_top);
+				CHECK(f1->beta < 0.05 && f1->adj_spread < 1.3 * f1->spread + 0.002,
+				      "probe slope: b1 does not move with the probe: slope %.3f, adjusted spread "
+				      "%.4f (%.4f as measured)",
+				      f1->beta, f1->adj_spread, f1->spread);
+			} else {
+				CHECK(isnan(f0->beta) && isnan(f0->adj_spread) && isnan(f0->adj_spread_beyond) &&
+					      isfinite(f0->spread),
+				      "probe slope: %d runs%s: no slope, no adjusted spread (the whole one %.3f)",
+				      nruns, noprobe ? ", one without the probe" : "", f0->spread);
+			}
+			noise_free(&s);
+		}
 }
 
 static void spread_math(void)
@@ -259,6 +341,7 @@ int main(void)
 	spread_math();
 	spread_of_runs();
 	spread_beyond_shift();
+	probe_slope();
 	threshold_rule();
 	decision();
 	return t_done("test_noise");

@@ -122,6 +122,7 @@ int main(void)
 	      p.ns[PROBE_SYSCALL]);
 #ifdef MAP_ANONYMOUS
 	CHECK(p.ns[PROBE_FAULT] > 0 && p.ns[PROBE_FAULT] < 1e7, "page fault %.1f ns", p.ns[PROBE_FAULT]);
+	CHECK(p.ns[PROBE_UNMAP] > 0 && p.ns[PROBE_UNMAP] < 1e8, "unmap %.1f ns", p.ns[PROBE_UNMAP]);
 #endif
 	CHECK(fabs(probe_slowness(&p, &p) - 1) < 1e-9, "a reading against itself: 1");
 	ref = p;
@@ -137,6 +138,10 @@ int main(void)
 	ref = p;
 	ref.ns[PROBE_CLOCK] = p.ns[PROBE_CLOCK] / 10;
 	CHECK(fabs(probe_slowness(&p, &ref) - 1) < 1e-9, "the clock read is not judged");
+	ref = p;
+	ref.ns[PROBE_UNMAP] = p.ns[PROBE_UNMAP] / 10;
+	CHECK(fabs(probe_slowness(&p, &ref) - 1) < 1e-9 || isnan(p.ns[PROBE_UNMAP]),
+	      "the unmap is not judged (what other CPUs run, not this one's speed)");
 	q = p;
 	q.ns[PROBE_LOOP] = NAN;
 	q.ns[PROBE_SYSCALL] = p.ns[PROBE_SYSCALL] / 4;

@@ -982,12 +982,10 @@ static json_t *compare_bench(const struct bench_result *ba, const struct bench_r
 	return out;
 }
 
-/* The machine's speed over a run as its probe read it (probe.h): the
- * median over every point's readings, before and after, of the log of
- * the geometric mean of the loop, system call and page fault times (the
- * clock read aside, as probe_slowness does); NAN without probes (results
- * older than the probe). */
-static double machine_level(const struct run_result *r)
+/* The median over every point's probe readings of a run, before and
+ * after, of the log of the geometric mean of parts[0..np); NAN without
+ * them (results older than the probe, or than the part). */
+static double probe_level(const struct run_result *r, const int *parts, int np)
 {
 	size_t cap = 0, k = 0;
 	for (int i = 0; i < r->nbenches; i++)
@@ -996,7 +994,6 @@ static double machine_level(const struct run_result *r)
 	double *v = malloc((cap + 1) * sizeof(double));
 	if (!v)
 		return NAN;
-	const int parts[] = {PROBE_LOOP, PROBE_SYSCALL, PROBE_FAULT};
 	for (int i = 0; i < r->nbenches; i++)
 		for (int j = 0; j < r->benches[i].nreps; j++)
 			for (int q = 0; q < r->benches[i].reps[j].npts; q++) {
@@ -1004,12 +1001,12 @@ static double machine_level(const struct run_result *r)
 				for (int s = 0; pt->has_probe && s < 2; s++) {
 					double sum = 0;
 					int m = 0;
-					for (size_t x = 0; x < sizeof(parts) / sizeof(parts[0]); x++)
+					for (int x = 0; x < np; x++)
 						if (pt->probe[s].ns[parts[x]] > 0) {
 							sum += log(pt->probe[s].ns[parts[x]]);
 							m++;
 						}
-					if (m == (int)(sizeof(parts) / sizeof(parts[0])))
+					if (m == np)
 						v[k++] = sum / m;
 				}
 			}
@@ -1020,6 +1017,23 @@ static double machine_level(const struct run_result *r)
 	}
 	free(v);
 	return med;
+}
+
+/* The machine's speed over a run as its probe read it (probe.h): the
+ * loop, system call and page fault times (the clock read and the unmap
+ * aside, as probe_slowness does). */
+static double machine_level(const struct run_result *r)
+{
+	const int parts[] = {PROBE_LOOP, PROBE_SYSCALL, PROBE_FAULT};
+	return probe_level(r, parts, 3);
+}
+
+/* The probe's unmap time over a run (probe.h): how busy the other CPUs
+ * were around its points. */
+static double unmap_level(const struct run_result *r)
+{
+	const int parts[] = {PROBE_UNMAP};
+	return probe_level(r, parts, 1);
 }
 
 /* Where the run swept its benches; results from before workers have no
@@ -1547,6 +1561,15 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 						   "path, compare with --no-probe-adjust",
 						   100 * expm1(fsum / fk), fk, fk == 1 ? "" : "es", bsum / fk, hist));
 	}
+	double ud = unmap_level(b) - unmap_level(a);
+	if (isfinite(ud) && fabs(ud) >= log(CMP_PROBE_UNMAP_APART))
+		json_array_append_new(caveats,
+				      json_sprintf("the machine-speed probe's unmap time was %+.0f%% on B's side "
+						   "against A's (median over the points): other CPUs were %s busy "
+						   "during B's run; on a virtual machine fork, exit and munmap can "
+						   "cost 2x or more while another vCPU runs anything (docs/method.md, "
+						   "\"Machine drift\")",
+						   100 * expm1(ud), ud > 0 ? "more" : "less"));
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,

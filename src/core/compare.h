@@ -70,6 +70,11 @@ struct cmp_opts {
 /* The sides' page-fault probe times this far apart (fraction) are named
  * as a caveat when levels were adjusted for them. */
 #define CMP_PROBE_FAULT_APART 0.10
+/* The sides' probe unmap times (median over the points) this many times
+ * apart are named as a caveat: the other CPUs were busier on one side
+ * (probe.h, PROBE_UNMAP; ~4x between idle and busy on this project's VM,
+ * 100-157 us idle reading to reading). */
+#define CMP_PROBE_UNMAP_APART 1.5
 #define CMP_DECISIVE_DEFAULT 6.0
 #define CMP_DECISIVE_SD 6.0
 /* The run shift (the median change of a compare's benches) is the

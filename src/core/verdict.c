@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/cmpstat.h"
 #include "core/registry.h"
 #include "sys/sys.h"
 
@@ -89,8 +90,13 @@ void rep_fit(struct repetition *rep, int axis_kind)
  * apart), and the levels share N: not a step of growth) says so in its
  * reason instead of "noise": "bimodal: placement"
  * when a side moved during a point (point.placement.moved) or the two
- * levels ran on different CPUs (the sides' CPUs, or the harness's), else
- * "bimodal" with the placement found the same. */
+ * levels ran on different CPUs (the sides' CPUs, or the harness's); else
+ * "bimodal: other CPUs busy" when the probe's unmap time (probe.h,
+ * PROBE_UNMAP) around the higher level's points was, in the median,
+ * BIMODAL_UNMAP times the lower's or more (another vCPU running: on a
+ * virtual machine fork, exit and munmap cost more then); else "bimodal"
+ * with the placement found the same. */
+#define BIMODAL_UNMAP 1.5
 
 struct lvl { double l; const struct point *p; };
 
@@ -122,6 +128,22 @@ static void place_sig(const struct point *p, char *buf, size_t len)
 	} else if (p->cpu_start >= 0) {
 		snprintf(buf, len, "harness:%d,%d", p->cpu_start, p->cpu_end);
 	}
+}
+
+/* The median over points v[from..to) of their probe unmap time (the mean
+ * of ln ns before and after); NAN when none has it. */
+static double level_unmap(const struct lvl *v, int from, int to)
+{
+	double *x = calloc((size_t)(to - from) + 1, sizeof(*x));
+	int k = 0;
+	for (int i = from; x && i < to; i++) {
+		const struct point *p = v[i].p;
+		if (p->has_probe && p->probe[0].ns[PROBE_UNMAP] > 0 && p->probe[1].ns[PROBE_UNMAP] > 0)
+			x[k++] = (log(p->probe[0].ns[PROBE_UNMAP]) + log(p->probe[1].ns[PROBE_UNMAP])) / 2;
+	}
+	double m = k ? cmp_median(x, k) : NAN;
+	free(x);
+	return m;
 }
 
 int bench_bimodal(struct bench_result *b)
@@ -183,11 +205,17 @@ int bench_bimodal(struct bench_result *b)
 			char l1[16], l2[16];
 			fmt_ns(exp(v[g / 2].l), l1, sizeof(l1));
 			fmt_ns(exp(v[(g + 1 + k) / 2].l), l2, sizeof(l2));
+			double ur = exp(level_unmap(v, g + 1, k) - level_unmap(v, 0, g + 1));
 			if (moved || differ)
 				snprintf(b->v.reason, sizeof(b->v.reason),
 					 "bimodal: placement: two levels, ~%s (%d points) and ~%s (%d); %s", l1,
 					 g + 1, l2, k - g - 1,
 					 moved ? "a side moved during some points" : "the levels ran on other CPUs");
+			else if (ur >= BIMODAL_UNMAP)
+				snprintf(b->v.reason, sizeof(b->v.reason),
+					 "bimodal: other CPUs busy: two levels, ~%s (%d points) and ~%s (%d), "
+					 "the probe's unmap %.1fx as long around the higher (another vCPU "
+					 "running; docs/method.md)", l1, g + 1, l2, k - g - 1, ur);
 			else
 				snprintf(b->v.reason, sizeof(b->v.reason),
 					 "bimodal: two levels, ~%s (%d points) and ~%s (%d), with the same "

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/hist.h"
+#include "core/probe.h"
 #include "out/result_io.h"
 #include "core/result.h"
 #include "t.h"
@@ -30,6 +31,11 @@ static json_t *where(int server_cpu, int moved)
 			 "moved", moved);
 }
 
+/* With unmap_high > 0, each point carries the probe, its unmap part
+ * unmap_high ns around the high level's points and 100 us around the
+ * others (the other parts 1 ns). */
+static double unmap_high;
+
 /* A sweep of 8 points at 17 us or 30 us (high[i]); server on CPU cpu[i]. */
 static void sweep(struct bench_result *b, struct hist *h, const int *high, const int *cpu,
 		  const int *moved, double grow)
@@ -46,6 +52,11 @@ static void sweep(struct bench_result *b, struct hist *h, const int *high, const
 		p->samples = p->ops = p->st.count;
 		p->cpu_start = p->cpu_end = 0;
 		p->placement = where(cpu[i], moved[i]);
+		for (int s = 0; unmap_high > 0 && s < 2; s++) {
+			p->has_probe = 1;
+			for (int part = 0; part < PROBE_NPARTS; part++)
+				p->probe[s].ns[part] = part == PROBE_UNMAP ? (high[i] ? unmap_high : 1e5) : 1;
+		}
 		point_set_bins(p, h);
 	}
 	rep_fit(rp, 0);
@@ -92,6 +103,19 @@ int main(void)
 	CHECK(!strncmp(b.v.reason, "bimodal: two levels", 19) && strstr(b.v.reason, "same placement"),
 	      "not placement: %s", b.v.reason);
 	bench_result_clear(&b);
+
+	/* same placement, the probe's unmap 4x around the higher level: other
+	 * CPUs busy (probe.h, PROBE_UNMAP); 1.2x: not said */
+	unmap_high = 4e5;
+	sweep(&b, h, alt, cpu0, none, 0);
+	CHECK(!strncmp(b.v.reason, "bimodal: other CPUs busy", 24) && strstr(b.v.reason, "unmap 4.0x"),
+	      "unmap 4x around the higher level: %s", b.v.reason);
+	bench_result_clear(&b);
+	unmap_high = 1.2e5;
+	sweep(&b, h, alt, cpu0, none, 0);
+	CHECK(!strncmp(b.v.reason, "bimodal: two levels", 19), "unmap 1.2x: not said: %s", b.v.reason);
+	bench_result_clear(&b);
+	unmap_high = 0;
 
 	/* one level: no bimodal reason */
 	sweep(&b, h, none, cpu0, none, 0);

@@ -367,6 +367,11 @@ struct padj {
 	int on; /* estimated (every point has the probe) */
 	int hist; /* beta is the history's (noise.c), not the sides' own */
 	double beta, ref;
+	/* beta's standard error (the history's, or from the sides'
+	 * repetitions: each one's mean deviation over N from its side's
+	 * medians, the points of one repetition sharing its machine);
+	 * INFINITY when too few repetitions tell it */
+	double se;
 };
 
 /* A repetition's level: the mean over ns[from..to) of ln(median), less
@@ -411,11 +416,13 @@ static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, 
  * 0 (no adjustment) when a point lacks the probe or there are too few
  * deviations. */
 static struct padj probe_adjust(const struct bench_result *ba, const struct bench_result *bb,
-				const uint64_t *ns, int nn, double hbeta)
+				const uint64_t *ns, int nn, double hbeta, double hbeta_se)
 {
-	struct padj pa = {0, 0, 0, 0};
+	struct padj pa = {0, 0, 0, 0, INFINITY};
 	double sxy = 0, sxx = 0, all = 0, c[PADJ_MAX_REPS], q[PADJ_MAX_REPS], cs[PADJ_MAX_REPS],
 	       qs[PADJ_MAX_REPS];
+	double rl[2][PADJ_MAX_REPS] = {{0}}, rq[2][PADJ_MAX_REPS] = {{0}};
+	int rk[2] = {0, 0};
 	int m = 0, na = 0;
 	const struct bench_result *sides[2] = {ba, bb};
 	for (int sd = 0; sd < 2; sd++)
@@ -441,8 +448,11 @@ static struct padj probe_adjust(const struct bench_result *ba, const struct benc
 			for (int j = 0; j < k; j++) {
 				sxy += (q[j] - mq) * (c[j] - mc);
 				sxx += (q[j] - mq) * (q[j] - mq);
+				rl[sd][j] += (c[j] - mc) / nn;
+				rq[sd][j] += (q[j] - mq) / nn;
 				m++;
 			}
+			rk[sd] = k;
 		}
 	if (!na)
 		return pa;
@@ -452,6 +462,21 @@ static struct padj probe_adjust(const struct bench_result *ba, const struct benc
 	pa.on = 1;
 	pa.beta = pa.hist ? hbeta : fmin(PADJ_MAX_BETA, fmax(0, sxy / sxx));
 	pa.ref = all / na;
+	if (pa.hist) {
+		pa.se = isfinite(hbeta_se) ? hbeta_se : INFINITY;
+	} else if (rk[0] + rk[1] >= 4) {
+		/* the slope's error from the repetitions' mean deviations: the
+		 * points of one repetition share its machine, so they are not
+		 * independent evidence of the slope */
+		double b0 = sxy / sxx, rss = 0, qq = 0;
+		for (int sd = 0; sd < 2; sd++)
+			for (int j = 0; j < rk[sd]; j++) {
+				rss += (rl[sd][j] - b0 * rq[sd][j]) * (rl[sd][j] - b0 * rq[sd][j]);
+				qq += rq[sd][j] * rq[sd][j];
+			}
+		if (qq > 0)
+			pa.se = sqrt(rss / (rk[0] + rk[1] - 3) / qq);
+	}
 	return pa;
 }
 
@@ -540,6 +565,7 @@ struct rep_res {
 	double hs, ht;
 	int hruns, hbeyond; /* hbeyond: hs, ht beyond the earlier runs' shifts */
 	int hadj; /* hs, ht of levels adjusted with the history's probe slope */
+	double sv; /* the adjustment's variance: (B's fault - A's)^2 x beta's se^2 */
 	double es_s, es_t; /* the scale each test was made with (1 with a history) */
 	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
@@ -596,7 +622,7 @@ static double side_fault(const struct bench_result *b, const uint64_t *ns, int n
 
 static void rep_stats(const struct bench_result *ba, const struct bench_result *bb,
 		      const uint64_t *ns, int nn, int paired, int adjust, double hbeta,
-		      struct rep_res *r)
+		      double hbeta_se, struct rep_res *r)
 {
 	double *la = calloc((size_t)ba->nreps + 1, sizeof(double));
 	double *lb = calloc((size_t)bb->nreps + 1, sizeof(double));
@@ -608,10 +634,16 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
 	r->two = from > 0;
 	r->nn = nn;
-	r->pa = adjust ? probe_adjust(ba, bb, ns, nn, hbeta) : (struct padj){0, 0, 0, 0};
+	r->pa = adjust ? probe_adjust(ba, bb, ns, nn, hbeta, hbeta_se) : (struct padj){0, 0, 0, 0, INFINITY};
 	const struct padj *pa = &r->pa;
 	r->fault_a = side_fault(ba, ns, nn);
 	r->fault_b = side_fault(bb, ns, nn);
+	/* the slope times the sides' fault difference was taken off the
+	 * change: its error adds to the change's variance, whatever the
+	 * slope (0 too: the truth may be steeper), in an unpaired test; a
+	 * slope the runs hardly determine then cannot make a change */
+	double dfl = r->fault_b - r->fault_a;
+	r->sv = pa->on && !paired && isfinite(dfl) && dfl != 0 ? dfl * dfl * pa->se * pa->se : 0;
 	r->ka = rep_levels(ba, ns, nn, 0, nn, pa, la);
 	r->kb = rep_levels(bb, ns, nn, 0, nn, pa, lb);
 	cmp_welch(la, r->ka, lb, r->kb, &r->sw);
@@ -719,12 +751,14 @@ static double family_side(struct rep_res *rr, int nb, int top, int keep_shift, d
 				 * scale decide then, as without a history. */
 				const struct cmp_welch *w = top ? &r->st : &r->sw;
 				double dh = r->hruns - 1 - r->hadj, dw = isfinite(w->df) && w->se2 > 0 ? w->df : 0;
-				struct cmp_test ht = {f[j].d, (dh * 2 * h * h + dw * (dw > 0 ? w->se2 : 0)) / (dh + dw),
+				struct cmp_test ht = {f[j].d,
+						      (dh * 2 * h * h + dw * (dw > 0 ? w->se2 : 0)) / (dh + dw) + r->sv,
 						      dh + dw};
 				f[j] = ht;
 				p = cmp_test_p(&ht, 1);
 				*(top ? &r->es_t : &r->es_s) = 1;
 			} else {
+				f[j].se2 += r->sv;
 				p = cmp_test_p(&f[j], scale);
 				*(top ? &r->es_t : &r->es_s) = scale;
 			}
@@ -834,7 +868,8 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 		 * unit of ln fault time, and how far the sides' fault times
 		 * were apart (a change the adjustment took off) */
 		json_object_set_new(*out, "probe_adjust",
-				    r->pa.on ? json_pack("{s:f,s:s,s:o}", "beta", r->pa.beta, "beta_from",
+				    r->pa.on ? json_pack("{s:f,s:o,s:s,s:o}", "beta", r->pa.beta, "beta_se",
+							       num(r->pa.se), "beta_from",
 							       r->pa.hist ? "history" : "sides", "fault_change_pct",
 							       num(100 * expm1(r->fault_b - r->fault_a)))
 						   : json_null());
@@ -1354,7 +1389,8 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 		double hbeta = hist && !paired ? f->beta : NAN;
 		uint64_t *ns = common_n(ba, bb, &nn);
 		if (ns && nn > 0)
-			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, hbeta, &rr[i]);
+			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, hbeta,
+				  hist && !paired ? f->beta_se : NAN, &rr[i]);
 		rr[i].ok = rr[i].lv && (rr[i].paired ? rr[i].pairs >= need
 						     : rr[i].ka >= need && rr[i].kb >= need);
 		rr[i].hs = rr[i].ht = NAN;

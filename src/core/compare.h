@@ -33,6 +33,11 @@ struct cmp_floor {
 	 * spread_top and the two beyond the shift with each run's level
 	 * adjusted by it (noise.c, 5; NAN without a slope) */
 	double beta, adj_spread, adj_spread_top, adj_spread_beyond, adj_spread_top_beyond;
+	/* the slope's standard error (NAN without a slope): a compare whose
+	 * sides' fault times differ by d adds d^2 beta_se^2 to its test's
+	 * variance, so that a slope the runs hardly determine (their fault
+	 * times alike) cannot make a change */
+	double beta_se;
 };
 
 struct cmp_opts {

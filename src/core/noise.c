@@ -241,8 +241,9 @@ static void window_levels(const struct noise_acc *a, const int *at, int from, in
 
 /* The least-squares slope of y on x over n runs, clamped to
  * [0, NOISE_ADJ_MAX_BETA]; NAN when an x is not finite or the x do not
- * vary. */
-static double fault_slope(const double *y, const double *x, int n)
+ * vary. *sxx: the x's sum of squared deviations (the slope's standard
+ * error is the residual spread over its root). */
+static double fault_slope(const double *y, const double *x, int n, double *sxx_out)
 {
 	double my = 0, mx = 0, sxy = 0, sxx = 0;
 	for (int i = 0; i < n; i++) {
@@ -255,6 +256,7 @@ static double fault_slope(const double *y, const double *x, int n)
 		sxy += (x[i] - mx) * (y[i] - my);
 		sxx += (x[i] - mx) * (x[i] - mx);
 	}
+	*sxx_out = sxx;
 	return sxx > 0 ? fmin(NOISE_ADJ_MAX_BETA, fmax(0, sxy / sxx)) : NAN;
 }
 
@@ -319,7 +321,8 @@ void noise_finish(struct noise_set *s)
 		f->runs = a->nruns;
 		f->spread = f->spread_top = f->spread_top2 = NAN;
 		f->spread_beyond = f->spread_top_beyond = NAN;
-		f->beta = f->adj_spread = f->adj_spread_top = NAN;
+		f->beta = f->beta_se = f->adj_spread = f->adj_spread_top = NAN;
+		double sxx = 0;
 		f->adj_spread_beyond = f->adj_spread_top_beyond = NAN;
 		if (a->nruns < 1)
 			continue;
@@ -354,7 +357,7 @@ void noise_finish(struct noise_set *s)
 			if (w == 2)
 				continue;
 			if (w == 0 && a->nruns >= NOISE_ADJ_MIN_RUNS) /* the slope of the sweep */
-				f->beta = fault_slope(lv, fv, a->nruns);
+				f->beta = fault_slope(lv, fv, a->nruns, &sxx);
 			if ((lvs[w][0][i] = malloc((size_t)a->nruns * sizeof(*lv))))
 				memcpy(lvs[w][0][i], lv, (size_t)a->nruns * sizeof(*lv));
 			if (isfinite(f->beta)) {
@@ -364,6 +367,8 @@ void noise_finish(struct noise_set *s)
 				for (int r = 0; r < a->nruns; r++)
 					lv[r] -= f->beta * (fv[r] - mf);
 				*adj[w] = adj_spread(lv, a->nruns);
+				if (w == 0)
+					f->beta_se = *adj[w] / sqrt(sxx);
 			}
 			if ((lvs[w][1][i] = malloc((size_t)a->nruns * sizeof(*lv))))
 				memcpy(lvs[w][1][i], lv, (size_t)a->nruns * sizeof(*lv));

@@ -180,13 +180,16 @@ int noise_add_run(struct noise_set *s, const struct run_result *r)
 	return 0;
 }
 
-static double run_at(const struct noise_run *r, uint64_t n)
+/* Run r's value at n from v (its lp or lf), or NAN when it has no n. */
+static double run_value(const struct noise_run *r, uint64_t n, const double *v)
 {
 	for (int i = 0; i < r->npts; i++)
 		if (r->n[i] == n)
-			return r->lp[i];
+			return v[i];
 	return NAN;
 }
+
+static double run_at(const struct noise_run *r, uint64_t n) { return run_value(r, n, r->lp); }
 
 /* The run shifts of window w (0 sweep, 1 top third): per earlier run, the
  * median over the benches that have it (at least CMP_SCALE_MIN_TESTS) of
@@ -213,14 +216,6 @@ static void run_shifts(const struct noise_set *s, double *const *lv, double *shi
 	free(mean);
 }
 
-static double run_fault_at(const struct noise_run *r, uint64_t n)
-{
-	for (int i = 0; i < r->npts; i++)
-		if (r->n[i] == n)
-			return r->lf[i];
-	return NAN;
-}
-
 /* Bench a's runs over points at[from..k) of the common N (indices into
  * its first run): lv[r] the mean ln median, fv[r] the mean ln page-fault
  * time (NAN when a point lacks the probe). */
@@ -232,7 +227,7 @@ static void window_levels(const struct noise_acc *a, const int *at, int from, in
 		lv[r] = fv[r] = 0;
 		for (int j = from; j < k; j++) {
 			lv[r] += run_at(&a->runs[r], r0->n[at[j]]);
-			fv[r] += run_fault_at(&a->runs[r], r0->n[at[j]]);
+			fv[r] += run_value(&a->runs[r], r0->n[at[j]], a->runs[r].lf);
 		}
 		lv[r] /= k - from;
 		fv[r] /= k - from;

@@ -835,6 +835,19 @@ static void hist_probed_run(uint64_t *seed, struct run_result *r, int slowed, do
 	make_family_probed(r, NB, 3, lv, NULL, NULL, fv);
 }
 
+/* A history of nruns such runs into s (emptied first), finished. */
+static void hist_probed_history(uint64_t *seed, struct noise_set *s, int nruns)
+{
+	noise_free(s);
+	for (int r = 0; r < nruns; r++) {
+		struct run_result rr;
+		hist_probed_run(seed, &rr, -1, 1);
+		CHECK(noise_add_run(s, &rr) == 0, "history run %d added", r);
+		result_free(&rr);
+	}
+	noise_finish(s);
+}
+
 /* Histories of 10 such runs (noise.c: its probe slope and the spread
  * adjusted by it), each followed by compares of two more runs: A/A, and
  * bench 17 (one of the six) 1.25x slower in B; a new history every
@@ -858,14 +871,7 @@ static void history_probe_tests(void)
 	raw.no_probe_adjust = 1;
 	for (int k = 0; k < trials; k++) {
 		if (k % HP_EACH == 0) {
-			noise_free(&s);
-			for (int r = 0; r < 10; r++) {
-				struct run_result rr;
-				hist_probed_run(&seed, &rr, -1, 1);
-				CHECK(noise_add_run(&s, &rr) == 0, "history run %d added", r);
-				result_free(&rr);
-			}
-			noise_finish(&s);
+			hist_probed_history(&seed, &s, 10);
 			o.floors = raw.floors = s.floors;
 			o.nfloors = raw.nfloors = s.n;
 		}
@@ -975,13 +981,7 @@ static void history_slope_unsure(void)
 	for (int k = 0; k < trials; k++) {
 		struct noise_set s = {0};
 		hp_mach_sd = 0.01;
-		for (int r = 0; r < 6; r++) {
-			struct run_result rr;
-			hist_probed_run(&seed, &rr, -1, 1);
-			CHECK(noise_add_run(&s, &rr) == 0, "history run %d added", r);
-			result_free(&rr);
-		}
-		noise_finish(&s);
+		hist_probed_history(&seed, &s, 6);
 		struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .floors = s.floors, .nfloors = s.n};
 		struct run_result a, b;
 		int reg = -1;

@@ -552,6 +552,11 @@ static json_t *verdict_change(const char *name, const struct bench_result *ba,
 			 "worse", worse, "judged", judged, "repetitions_p", num(rep_p));
 }
 
+/* The probe adjustments a test with a history chooses from (rep_tests):
+ * by the history's slope, by the sides' own, none. */
+enum { ADJ_HISTORY, ADJ_SIDES, ADJ_NONE, ADJ_KINDS };
+static const char *const adj_name[ADJ_KINDS] = {"history_slope", "sides_slope", "none"};
+
 /* The repetition tests of one bench, made before any word is given: the
  * scale and the family correction need every bench's test first. */
 struct rep_res {
@@ -565,6 +570,10 @@ struct rep_res {
 	double hs, ht;
 	int hruns, hbeyond; /* hbeyond: hs, ht beyond the earlier runs' shifts */
 	int hadj; /* hs, ht of levels adjusted with the history's probe slope */
+	/* with a history: the change (log, mean of sweep and top) the test
+	 * finds with each adjustment (slope_det; INFINITY: none), the
+	 * smallest chosen; NAN: no choice made */
+	double det[ADJ_KINDS];
 	double sv; /* the adjustment's variance: (B's fault - A's)^2 x beta's se^2 */
 	double es_s, es_t; /* the scale each test was made with (1 with a history) */
 	struct cmp_welch s2; /* the top two points' levels, B against A */
@@ -595,6 +604,24 @@ struct fam { /* what family() found */
 	int used, used_t;
 	int paired; /* tests made on pairs (compare --ab) */
 };
+
+/* The adjustments a test with a history chose from: the change each
+ * would find (percent, null: not possible) and the one chosen; null when
+ * no choice was made (--no-probe-adjust, a short history). */
+static json_t *adj_choice(const struct rep_res *r)
+{
+	if (isnan(r->det[ADJ_NONE]))
+		return json_null();
+	json_t *j = json_object();
+	int best = ADJ_NONE;
+	for (int k = 0; k < ADJ_KINDS; k++) {
+		json_object_set_new(j, adj_name[k], num(100 * expm1(r->det[k])));
+		if (r->det[k] < r->det[best])
+			best = k;
+	}
+	json_object_set_new(j, "chosen", json_string(adj_name[best]));
+	return j;
+}
 
 static void range(const double *x, int k, double *lo, double *hi)
 {
@@ -689,6 +716,18 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	free(lb);
 }
 
+/* A bench's test with the history's spread h over hruns earlier runs
+ * (hadj: of levels adjusted with the history's probe slope, estimated
+ * from the same runs: a degree of freedom fewer) pooled with its
+ * repetitions' own Welch variance w, each by its degrees of freedom, and
+ * the adjustment's variance sv added (family_side says why). */
+static struct cmp_test hist_test(double d, double h, int hruns, int hadj, const struct cmp_welch *w,
+				 double sv)
+{
+	double dh = hruns - 1 - hadj, dw = isfinite(w->df) && w->se2 > 0 ? w->df : 0;
+	return (struct cmp_test){d, (dh * 2 * h * h + dw * (dw > 0 ? w->se2 : 0)) / (dh + dw) + sv, dh + dw};
+}
+
 /* The moderated, scaled tests of every tested bench (sweep, or top: the
  * top-third tests) into r->fs / r->ft and r->ps / r->pt; returns the
  * scale, *d0 the prior's degrees of freedom, *used the tests. */
@@ -749,11 +788,7 @@ static double family_side(struct rep_res *rr, int nb, int top, int keep_shift, d
 				 * wide (df 2: ~14) that a 3x change beside a 6%
 				 * spread went unfound: the floor rule and the run
 				 * scale decide then, as without a history. */
-				const struct cmp_welch *w = top ? &r->st : &r->sw;
-				double dh = r->hruns - 1 - r->hadj, dw = isfinite(w->df) && w->se2 > 0 ? w->df : 0;
-				struct cmp_test ht = {f[j].d,
-						      (dh * 2 * h * h + dw * (dw > 0 ? w->se2 : 0)) / (dh + dw) + r->sv,
-						      dh + dw};
+				struct cmp_test ht = hist_test(f[j].d, h, r->hruns, r->hadj, top ? &r->st : &r->sw, r->sv);
 				f[j] = ht;
 				p = cmp_test_p(&ht, 1);
 				*(top ? &r->es_t : &r->es_s) = 1;
@@ -886,9 +921,10 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 					      num(100 * expm1(ds)), "top_pct", num(100 * expm1(dt))));
 	if (*out && isfinite(r->hs) && r->hs > 0) /* the test's variance from the history */
 		json_object_set_new(*out, "history",
-				    json_pack("{s:i,s:o,s:o,s:b,s:b}", "runs", r->hruns, "spread_pct",
+				    json_pack("{s:i,s:o,s:o,s:b,s:b,s:o}", "runs", r->hruns, "spread_pct",
 					      num(100 * r->hs), "spread_top_pct", num(100 * r->ht),
-					      "beyond_shift", r->hbeyond, "probe_adjusted", r->hadj));
+					      "beyond_shift", r->hbeyond, "probe_adjusted", r->hadj,
+					      "adjustments", adj_choice(r)));
 	return word;
 }
 
@@ -1366,6 +1402,45 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 	return j;
 }
 
+/* The history's spread that tests a bench, sweep [0] or top [1]: beyond
+ * each earlier run's shift (not with --keep-shift) when known, of levels
+ * adjusted with the history's probe slope or not (adj). */
+static double hist_spread(const struct cmp_floor *f, int adj, int keep_shift, int top, int *beyond)
+{
+	double bw = adj ? f->adj_spread_beyond : f->spread_beyond;
+	double bt = adj ? f->adj_spread_top_beyond : f->spread_top_beyond;
+	double sw = adj ? f->adj_spread : f->spread, st = adj ? f->adj_spread_top : f->spread_top;
+	*beyond = !keep_shift && isfinite(bw);
+	if (!top)
+		return *beyond ? bw : sw;
+	return *beyond && isfinite(bt) ? bt : st;
+}
+
+/* The change (log; the mean of sweep's and top third's) the history's
+ * test of a bench (hist_test) would find 9 times in 10 at Holm's first
+ * step, its levels r adjusted with the history's probe slope (adj: the
+ * spread of the runs so adjusted, a degree of freedom fewer, the slope's
+ * error in sv) or with the sides' own (the runs' spread as measured):
+ * made from the variances alone, before the change is looked at, so that
+ * choosing the smaller keeps the test's level. INFINITY: untestable. */
+static double slope_det(const struct cmp_floor *f, int adj, int keep_shift, const struct rep_res *r,
+			double alpha)
+{
+	double det = 0;
+	for (int top = 0; top <= r->two; top++) {
+		int beyond;
+		double h = hist_spread(f, adj, keep_shift, top, &beyond);
+		if (!(isfinite(h) && h > 0) || f->runs < CMP_HISTORY_TEST_RUNS)
+			return INFINITY;
+		struct cmp_test t = hist_test(0, h, f->runs, adj, top ? &r->st : &r->sw, r->sv);
+		double d = cmp_detectable(sqrt(t.se2), t.df, alpha, CMP_POWER);
+		if (!isfinite(d))
+			return INFINITY;
+		det += d;
+	}
+	return det / (r->two + 1);
+}
+
 /* Every bench's repetition tests (rep_stats), before any word: the run
  * shift, the scale and the family correction need them all first. */
 static void rep_tests(const struct run_result *a, const struct run_result *b,
@@ -1388,9 +1463,51 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 		 * test: the history's spread is then the test's variance) */
 		double hbeta = hist && !paired ? f->beta : NAN;
 		uint64_t *ns = common_n(ba, bb, &nn);
+		for (int k = 0; k < ADJ_KINDS; k++)
+			rr[i].det[k] = NAN;
 		if (ns && nn > 0)
 			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, hbeta,
 				  hist && !paired ? f->beta_se : NAN, &rr[i]);
+		if (ns && nn > 0 && hist && !paired && !o->no_probe_adjust &&
+		    f->runs >= CMP_HISTORY_TEST_RUNS) {
+			/* which adjustment (docs/compare.md "Which adjustment"):
+			 * the history's slope, the sides' own or none, each a
+			 * valid test; with a short history the slope's degree of
+			 * freedom and error, or the sides' slope's error, can
+			 * cost more than the adjustment gains (qb): the one whose
+			 * test finds the smallest change, from the variances */
+			struct rep_res c[ADJ_KINDS];
+			double ae = o->alpha / (a->nbenches > 1 ? a->nbenches : 1) / (rr[i].two ? 2 : 1);
+			int best = 0;
+			for (int k = 0; k < ADJ_KINDS; k++) {
+				c[k] = rr[i];
+				c[k].det[k] = INFINITY;
+				if (k == ADJ_HISTORY && !isfinite(hbeta))
+					continue;
+				if (k != ADJ_HISTORY)
+					rep_stats(ba, bb, ns, nn, 0, k == ADJ_SIDES, NAN, NAN, &c[k]);
+				if (k == ADJ_NONE) {
+					/* the sides' fault difference left in: as far
+					 * as a slope may carry it (the history's, else
+					 * the sides' own, each with its error) */
+					const struct padj *q = c[ADJ_HISTORY].pa.on && c[ADJ_HISTORY].pa.hist
+								       ? &c[ADJ_HISTORY].pa
+								       : &c[ADJ_SIDES].pa;
+					double dfl = c[k].fault_b - c[k].fault_a;
+					c[k].sv = q->on && isfinite(dfl) && dfl != 0 ? dfl * dfl * (q->beta * q->beta + q->se * q->se) : 0;
+				}
+				if (c[k].lv && (k != ADJ_SIDES || c[k].pa.on))
+					c[k].det[k] = slope_det(f, k == ADJ_HISTORY && c[k].pa.on,
+								o->keep_shift, &c[k], ae);
+				if (c[k].det[k] < c[best].det[best])
+					best = k;
+			}
+			double det[ADJ_KINDS];
+			for (int k = 0; k < ADJ_KINDS; k++)
+				det[k] = c[k].det[k];
+			rr[i] = c[best];
+			memcpy(rr[i].det, det, sizeof(det));
+		}
 		rr[i].ok = rr[i].lv && (rr[i].paired ? rr[i].pairs >= need
 						     : rr[i].ka >= need && rr[i].kb >= need);
 		rr[i].hs = rr[i].ht = NAN;
@@ -1398,13 +1515,9 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 			/* beyond each earlier run's shift, as the change is tested
 			 * beyond this compare's (not with --keep-shift); adjusted
 			 * for the probe as the levels under test were */
-			int adj = rr[i].pa.hist && rr[i].pa.on;
-			double sw = adj ? f->adj_spread : f->spread, st = adj ? f->adj_spread_top : f->spread_top;
-			double bw = adj ? f->adj_spread_beyond : f->spread_beyond;
-			double bt = adj ? f->adj_spread_top_beyond : f->spread_top_beyond;
-			int beyond = !o->keep_shift && isfinite(bw);
-			rr[i].hs = beyond ? bw : sw;
-			rr[i].ht = beyond && isfinite(bt) ? bt : st;
+			int adj = rr[i].pa.hist && rr[i].pa.on, beyond;
+			rr[i].hs = hist_spread(f, adj, o->keep_shift, 0, &beyond);
+			rr[i].ht = hist_spread(f, adj, o->keep_shift, 1, &beyond);
 			rr[i].hbeyond = beyond;
 			rr[i].hruns = f->runs;
 			rr[i].hadj = adj;

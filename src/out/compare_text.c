@@ -177,11 +177,16 @@ static void print_bench_line(const json_t *v, FILE *f)
 		char ph[160] = ""; /* Holm over the compare's benches (absent in old JSON) */
 		const json_t *hi = json_object_get(rt, "history");
 		char hs[80] = "";
+		/* the probe adjustment the test chose (compare.c, rep_tests) */
+		const char *ch = json_string_value(json_object_get(json_object_get(hi, "adjustments"), "chosen"));
+		const char *adj = json_is_true(json_object_get(hi, "probe_adjusted")) ? ", probe-adjusted"
+				  : !ch					     ? ""
+				  : !strcmp(ch, "sides_slope")		     ? ", sides' probe slope"
+									     : ", not probe-adjusted";
 		if (json_is_object(hi))
 			snprintf(hs, sizeof(hs), "; run-to-run spread %.2g%% (%lld earlier runs%s)",
 				 jnum(hi, "spread_pct"),
-				 (long long)json_integer_value(json_object_get(hi, "runs")),
-				 json_is_true(json_object_get(hi, "probe_adjusted")) ? ", probe-adjusted" : "");
+				 (long long)json_integer_value(json_object_get(hi, "runs")), adj);
 		if (json_is_number(json_object_get(rt, "p_holm")))
 			snprintf(ph, sizeof(ph), "%s; family p %.3g (Holm, %lld benches)", hs,
 				 jnum(rt, "p_holm"),

@@ -72,13 +72,23 @@ done
 # shellcheck disable=SC2086
 "$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 --format json >"$T/hist.json" 2>/dev/null; rc=$?
 check "a history of 5 runs: A/A exit 0" test $rc -eq 0
-check "... fs.stat and mem.mmap adjusted with the history's slope, their history spread adjusted too" jtrue "$T/hist.json" \
-	"all(b['repetition_test']['probe_adjust']['beta_from'] == 'history' and b['repetition_test']['history']['probe_adjusted'] is True and b['repetition_test']['history']['runs'] == 5 for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.stat', 'mem.mmap'))"
+# each of the two tested with the adjustment that finds the smallest
+# change (the history's slope, the sides' own, none: docs/compare.md
+# "Which adjustment"), its levels and the history's spread as it says
+ADJ="[(b['repetition_test']['history']['adjustments'], b['repetition_test']['probe_adjust'], b['repetition_test']['history']) for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.stat', 'mem.mmap')]"
+check "... fs.stat and mem.mmap: the history's slope among the adjustments, the one that finds the least chosen" jtrue "$T/hist.json" \
+	"len($ADJ) == 2 and all(j['history_slope'] is not None and j['chosen'] == min((k for k in ('history_slope', 'sides_slope', 'none') if j[k] is not None), key=lambda k: j[k]) and h['runs'] == 5 for j, p, h in $ADJ)"
+check "... levels and spread as chosen" jtrue "$T/hist.json" \
+	"all((j['chosen'] == 'history_slope') == (p is not None and p['beta_from'] == 'history') == h['probe_adjusted'] and (j['chosen'] != 'none' or p is None) for j, p, h in $ADJ)"
 check "... the two others (no history of them) with their sides' own" jtrue "$T/hist.json" \
 	"all(b['repetition_test']['probe_adjust']['beta_from'] == 'sides' and 'history' not in b['repetition_test'] for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.open', 'net.bind'))"
 # shellcheck disable=SC2086
 "$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 >"$T/hist.txt" 2>/dev/null
-check "... the text says the history's spread is probe-adjusted" grep -q "run-to-run spread .*(5 earlier runs, probe-adjusted)" "$T/hist.txt"
+for w in "history_slope:, probe-adjusted" "sides_slope:, sides' probe slope" "none:, not probe-adjusted"; do
+	if jtrue "$T/hist.json" "any(j['chosen'] == '${w%%:*}' for j, p, h in $ADJ)"; then
+		check "... the text says the ${w%%:*} adjustment" grep -q "run-to-run spread .*(5 earlier runs${w#*:})" "$T/hist.txt"
+	fi
+done
 # shellcheck disable=SC2086
 "$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 --no-probe-adjust --format json >"$T/hist-raw.json" 2>/dev/null
 check "... --no-probe-adjust: the history's spread as measured" jtrue "$T/hist-raw.json" \

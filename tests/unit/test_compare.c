@@ -859,12 +859,49 @@ static void hist_probed_history(uint64_t *seed, struct noise_set *s, int nruns)
  * the sides' fault difference, is in the test's variance); with
  * --no-probe-adjust and with no history (the sides' own slope, hardly
  * determined) it is found far less often. */
+/* Every bench of compare c whose test had a history: its adjustments
+ * (compare.c, rep_tests) state the change each finds, the one chosen is
+ * the smallest, and its levels and spread are the chosen one's; *kinds
+ * gets a bit per adjustment chosen. Returns the benches that break it. */
+static int check_choice(json_t *c, int *kinds)
+{
+	static const char *const nm[3] = {"history_slope", "sides_slope", "none"};
+	json_t *v;
+	size_t i;
+	int bad = 0;
+	json_array_foreach(json_object_get(c, "benches"), i, v) {
+		json_t *rt = json_object_get(v, "repetition_test");
+		json_t *h = json_object_get(rt, "history"), *j = json_object_get(h, "adjustments");
+		if (!json_is_object(j))
+			continue;
+		const char *ch = json_string_value(json_object_get(j, "chosen"));
+		int best = -1, at = -1;
+		for (int k = 0; k < 3; k++) {
+			json_t *d = json_object_get(j, nm[k]);
+			if (json_is_number(d) && (best < 0 || json_number_value(d) < json_number_value(json_object_get(j, nm[best]))))
+				best = k;
+			if (ch && !strcmp(ch, nm[k]))
+				at = k;
+		}
+		json_t *pa = json_object_get(rt, "probe_adjust");
+		const char *from = json_string_value(json_object_get(pa, "beta_from"));
+		int ok = at >= 0 && (best < 0 ? at == 2 : at == best) &&
+			 (at == 0) == (from && !strcmp(from, "history")) &&
+			 (at == 0) == json_is_true(json_object_get(h, "probe_adjusted")) &&
+			 (at != 1 || (from && !strcmp(from, "sides"))) && (at != 2 || json_is_null(pa));
+		bad += !ok;
+		if (at >= 0)
+			*kinds |= 1 << at;
+	}
+	return bad;
+}
+
 #define HP_EACH 5
 static void history_probe_tests(void)
 {
 	uint64_t seed = 4242;
 	int trials = getenv("SB_TEST_QUICK") ? HP_EACH : 8 * HP_EACH, alarms = 0, hit = 0, hit_raw = 0,
-	    hit_none = 0, slow;
+	    hit_none = 0, slow, bad_choice = 0, kinds = 0;
 	struct noise_set s = {0};
 	struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01};
 	struct cmp_opts raw = o, none = o;
@@ -881,6 +918,7 @@ static void history_probe_tests(void)
 		hist_probed_run(&seed, &b, -1, 1);
 		json_t *c = compare_results(&a, "a", &b, "b", &o, &reg);
 		alarms += reg == 1;
+		bad_choice += check_choice(c, &kinds);
 		if (k == 0) {
 			json_t *rt = json_object_get(json_array_get(json_object_get(c, "benches"), 17),
 						     "repetition_test");
@@ -917,6 +955,9 @@ static void history_probe_tests(void)
 			"--no-probe-adjust %d, no history %d\n", alarms, trials, hit, hit_raw, hit_none);
 	CHECK(alarms * 20 <= trials, "history with a probe slope: A/A exit 3 in %d of %d (at most 1 in 20)",
 	      alarms, trials);
+	CHECK(!bad_choice && (kinds & 1) && (kinds & 6),
+	      "each bench tested with the adjustment that finds the least (%d not; kinds chosen 0x%x: "
+	      "the history's slope and another)", bad_choice, kinds);
 	CHECK(hit * 5 >= trials * 3, "history with a probe slope: x1.25 found in %d of %d", hit, trials);
 	CHECK(hit_raw < hit && hit_none < hit,
 	      "... against %d with --no-probe-adjust and %d without the history: fewer", hit_raw, hit_none);

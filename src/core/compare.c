@@ -352,11 +352,11 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
  * own time: on the stored quick runs of docs/compare.md ("Probe-adjusted
  * levels"), a one-bench x1.25 was found 6 of 90 times adjusted so, 1 of
  * 90 on the reading after alone. */
-static double rep_fault(const struct repetition *r, uint64_t n)
+static double rep_probe(const struct repetition *r, uint64_t n, int part)
 {
 	for (int i = 0; i < r->npts; i++)
 		if (r->pts[i].n == n)
-			return point_fault_ln(&r->pts[i]);
+			return point_probe_ln(&r->pts[i], part);
 	return NAN;
 }
 
@@ -366,6 +366,7 @@ static double rep_fault(const struct repetition *r, uint64_t n)
 struct padj {
 	int on; /* estimated (every point has the probe) */
 	int hist; /* beta is the history's (noise.c), not the sides' own */
+	int part; /* the probe part the levels are adjusted on (PROBE_FAULT, PROBE_UNMAP) */
 	double beta, ref;
 	/* beta's standard error (the history's, or from the sides'
 	 * repetitions: each one's mean deviation over N from its side's
@@ -382,7 +383,7 @@ static double rep_level(const struct repetition *r, const uint64_t *ns, int from
 	double sum = 0, pf = 0;
 	for (int i = from; i < to; i++) {
 		sum += log(rep_p50(r, ns[i]));
-		pf += pa && pa->beta > 0 ? rep_fault(r, ns[i]) : 0;
+		pf += pa && pa->beta > 0 ? rep_probe(r, ns[i], pa->part) : 0;
 	}
 	double lv = sum / (to - from);
 	if (pa && pa->beta > 0 && isfinite(pf))
@@ -416,9 +417,9 @@ static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, 
  * 0 (no adjustment) when a point lacks the probe or there are too few
  * deviations. */
 static struct padj probe_adjust(const struct bench_result *ba, const struct bench_result *bb,
-				const uint64_t *ns, int nn, double hbeta, double hbeta_se)
+				const uint64_t *ns, int nn, double hbeta, double hbeta_se, int part)
 {
-	struct padj pa = {0, 0, 0, 0, INFINITY};
+	struct padj pa = {0, 0, part, 0, 0, INFINITY};
 	double sxy = 0, sxx = 0, all = 0, c[PADJ_MAX_REPS], q[PADJ_MAX_REPS], cs[PADJ_MAX_REPS],
 	       qs[PADJ_MAX_REPS];
 	double rl[2][PADJ_MAX_REPS] = {{0}}, rq[2][PADJ_MAX_REPS] = {{0}};
@@ -433,7 +434,7 @@ static struct padj probe_adjust(const struct bench_result *ba, const struct benc
 				if (!rep_whole(rp, ns, nn))
 					continue;
 				c[k] = log(rep_p50(rp, ns[i]));
-				q[k] = rep_fault(rp, ns[i]);
+				q[k] = rep_probe(rp, ns[i], part);
 				if (!isfinite(q[k]) || !isfinite(c[k]))
 					return pa;
 				all += q[k];
@@ -553,9 +554,11 @@ static json_t *verdict_change(const char *name, const struct bench_result *ba,
 }
 
 /* The probe adjustments a test with a history chooses from (rep_tests):
- * by the history's slope, by the sides' own, none. */
-enum { ADJ_HISTORY, ADJ_SIDES, ADJ_NONE, ADJ_KINDS };
-static const char *const adj_name[ADJ_KINDS] = {"history_slope", "sides_slope", "none"};
+ * by the history's slope on the page-fault time or on the unmap time
+ * (ADJ_HISTORY + CMP_SLOPE_*), by the sides' own, none. */
+enum { ADJ_HISTORY, ADJ_SIDES = ADJ_HISTORY + CMP_SLOPES, ADJ_NONE, ADJ_KINDS };
+static const char *const adj_name[ADJ_KINDS] = {"history_fault_slope", "history_unmap_slope",
+						"sides_slope", "none"};
 
 /* The repetition tests of one bench, made before any word is given: the
  * scale and the family correction need every bench's test first. */
@@ -574,7 +577,8 @@ struct rep_res {
 	 * finds with each adjustment (slope_det; INFINITY: none), the
 	 * smallest chosen; NAN: no choice made */
 	double det[ADJ_KINDS];
-	double sv; /* the adjustment's variance: (B's fault - A's)^2 x beta's se^2 */
+	int chosen; /* the adjustment taken (ADJ_*) when det was made */
+	double sv; /* the adjustment's variance: (B's probe time - A's)^2 x beta's se^2 */
 	double es_s, es_t; /* the scale each test was made with (1 with a history) */
 	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
@@ -613,13 +617,9 @@ static json_t *adj_choice(const struct rep_res *r)
 	if (isnan(r->det[ADJ_NONE]))
 		return json_null();
 	json_t *j = json_object();
-	int best = ADJ_NONE;
-	for (int k = 0; k < ADJ_KINDS; k++) {
+	for (int k = 0; k < ADJ_KINDS; k++)
 		json_object_set_new(j, adj_name[k], num(100 * expm1(r->det[k])));
-		if (r->det[k] < r->det[best])
-			best = k;
-	}
-	json_object_set_new(j, "chosen", json_string(adj_name[best]));
+	json_object_set_new(j, "chosen", json_string(adj_name[r->chosen]));
 	return j;
 }
 
@@ -635,21 +635,24 @@ static void range(const double *x, int k, double *lo, double *hi)
 
 /* The levels over every common N (a change of the whole sweep) and over
  * its top third, at least 2 points (growth that only shows at large N). */
-/* The mean ln page-fault time over a side's whole repetitions and ns, or
- * NAN when a point lacks the probe. */
-static double side_fault(const struct bench_result *b, const uint64_t *ns, int nn)
+/* The mean ln time of a probe part over a side's whole repetitions and
+ * ns, or NAN when a point lacks it. */
+static double side_probe(const struct bench_result *b, const uint64_t *ns, int nn, int part)
 {
 	double sum = 0;
 	int k = 0;
 	for (int r = 0; r < b->nreps; r++)
 		for (int i = 0; rep_whole(&b->reps[r], ns, nn) && i < nn; i++, k++)
-			sum += rep_fault(&b->reps[r], ns[i]);
+			sum += rep_probe(&b->reps[r], ns[i], part);
 	return k ? sum / k : NAN;
 }
 
+/* A bench's repetition tests into r, its levels adjusted (adjust) by a
+ * history's slope hs on probe part `part` or, hs NULL, by the sides' own
+ * slope on the page-fault time. */
 static void rep_stats(const struct bench_result *ba, const struct bench_result *bb,
-		      const uint64_t *ns, int nn, int paired, int adjust, double hbeta,
-		      double hbeta_se, struct rep_res *r)
+		      const uint64_t *ns, int nn, int paired, int adjust, const struct cmp_slope *hs,
+		      int part, struct rep_res *r)
 {
 	double *la = calloc((size_t)ba->nreps + 1, sizeof(double));
 	double *lb = calloc((size_t)bb->nreps + 1, sizeof(double));
@@ -661,15 +664,17 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
 	r->two = from > 0;
 	r->nn = nn;
-	r->pa = adjust ? probe_adjust(ba, bb, ns, nn, hbeta, hbeta_se) : (struct padj){0, 0, 0, 0, INFINITY};
+	r->pa = adjust ? probe_adjust(ba, bb, ns, nn, hs ? hs->beta : NAN, hs ? hs->se : NAN, part)
+		       : (struct padj){0, 0, part, 0, 0, INFINITY};
 	const struct padj *pa = &r->pa;
-	r->fault_a = side_fault(ba, ns, nn);
-	r->fault_b = side_fault(bb, ns, nn);
-	/* the slope times the sides' fault difference was taken off the
+	r->fault_a = side_probe(ba, ns, nn, PROBE_FAULT);
+	r->fault_b = side_probe(bb, ns, nn, PROBE_FAULT);
+	/* the slope times the sides' probe difference was taken off the
 	 * change: its error adds to the change's variance, whatever the
 	 * slope (0 too: the truth may be steeper), in an unpaired test; a
 	 * slope the runs hardly determine then cannot make a change */
-	double dfl = r->fault_b - r->fault_a;
+	double dfl = part == PROBE_FAULT ? r->fault_b - r->fault_a
+					 : side_probe(bb, ns, nn, part) - side_probe(ba, ns, nn, part);
 	r->sv = pa->on && !paired && isfinite(dfl) && dfl != 0 ? dfl * dfl * pa->se * pa->se : 0;
 	r->ka = rep_levels(ba, ns, nn, 0, nn, pa, la);
 	r->kb = rep_levels(bb, ns, nn, 0, nn, pa, lb);
@@ -903,9 +908,11 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 		 * unit of ln fault time, and how far the sides' fault times
 		 * were apart (a change the adjustment took off) */
 		json_object_set_new(*out, "probe_adjust",
-				    r->pa.on ? json_pack("{s:f,s:o,s:s,s:o}", "beta", r->pa.beta, "beta_se",
+				    r->pa.on ? json_pack("{s:f,s:o,s:s,s:s,s:o}", "beta", r->pa.beta, "beta_se",
 							       num(r->pa.se), "beta_from",
-							       r->pa.hist ? "history" : "sides", "fault_change_pct",
+							       r->pa.hist ? "history" : "sides", "probe",
+							       r->pa.part == PROBE_UNMAP ? "unmap" : "fault",
+							       "fault_change_pct",
 							       num(100 * expm1(r->fault_b - r->fault_a)))
 						   : json_null());
 	}
@@ -1404,12 +1411,13 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 
 /* The history's spread that tests a bench, sweep [0] or top [1]: beyond
  * each earlier run's shift (not with --keep-shift) when known, of levels
- * adjusted with the history's probe slope or not (adj). */
-static double hist_spread(const struct cmp_floor *f, int adj, int keep_shift, int top, int *beyond)
+ * adjusted with the history's probe slope sl (CMP_SLOPE_*) or not (-1). */
+static double hist_spread(const struct cmp_floor *f, int sl, int keep_shift, int top, int *beyond)
 {
-	double bw = adj ? f->adj_spread_beyond : f->spread_beyond;
-	double bt = adj ? f->adj_spread_top_beyond : f->spread_top_beyond;
-	double sw = adj ? f->adj_spread : f->spread, st = adj ? f->adj_spread_top : f->spread_top;
+	const struct cmp_slope *a = sl >= 0 ? &f->slope[sl] : NULL;
+	double bw = a ? a->spread_beyond : f->spread_beyond;
+	double bt = a ? a->spread_top_beyond : f->spread_top_beyond;
+	double sw = a ? a->spread : f->spread, st = a ? a->spread_top : f->spread_top;
 	*beyond = !keep_shift && isfinite(bw);
 	if (!top)
 		return *beyond ? bw : sw;
@@ -1418,21 +1426,22 @@ static double hist_spread(const struct cmp_floor *f, int adj, int keep_shift, in
 
 /* The change (log; the mean of sweep's and top third's) the history's
  * test of a bench (hist_test) would find 9 times in 10 at Holm's first
- * step, its levels r adjusted with the history's probe slope (adj: the
+ * step, its levels r adjusted with the history's probe slope sl (the
  * spread of the runs so adjusted, a degree of freedom fewer, the slope's
- * error in sv) or with the sides' own (the runs' spread as measured):
- * made from the variances alone, before the change is looked at, so that
- * choosing the smaller keeps the test's level. INFINITY: untestable. */
-static double slope_det(const struct cmp_floor *f, int adj, int keep_shift, const struct rep_res *r,
+ * error in sv) or not (-1: the runs' spread as measured; r's levels
+ * adjusted with the sides' own slope or not at all): made from the
+ * variances alone, before the change is looked at, so that choosing the
+ * smaller keeps the test's level. INFINITY: untestable. */
+static double slope_det(const struct cmp_floor *f, int sl, int keep_shift, const struct rep_res *r,
 			double alpha)
 {
 	double det = 0;
 	for (int top = 0; top <= r->two; top++) {
 		int beyond;
-		double h = hist_spread(f, adj, keep_shift, top, &beyond);
+		double h = hist_spread(f, sl, keep_shift, top, &beyond);
 		if (!(isfinite(h) && h > 0) || f->runs < CMP_HISTORY_TEST_RUNS)
 			return INFINITY;
-		struct cmp_test t = hist_test(0, h, f->runs, adj, top ? &r->st : &r->sw, r->sv);
+		struct cmp_test t = hist_test(0, h, f->runs, sl >= 0, top ? &r->st : &r->sw, r->sv);
 		double d = cmp_detectable(sqrt(t.se2), t.df, alpha, CMP_POWER);
 		if (!isfinite(d))
 			return INFINITY;
@@ -1459,33 +1468,32 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);
 		int fneed = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
 		int hist = f && f->runs >= fneed;
-		/* with a history, its slope adjusts the levels (an unpaired
-		 * test: the history's spread is then the test's variance) */
-		double hbeta = hist && !paired ? f->beta : NAN;
 		uint64_t *ns = common_n(ba, bb, &nn);
 		for (int k = 0; k < ADJ_KINDS; k++)
 			rr[i].det[k] = NAN;
 		if (ns && nn > 0)
-			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, hbeta,
-				  hist && !paired ? f->beta_se : NAN, &rr[i]);
+			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, NULL, PROBE_FAULT, &rr[i]);
 		if (ns && nn > 0 && hist && !paired && !o->no_probe_adjust &&
 		    f->runs >= CMP_HISTORY_TEST_RUNS) {
 			/* which adjustment (docs/compare.md "Which adjustment"):
-			 * the history's slope, the sides' own or none, each a
-			 * valid test; with a short history the slope's degree of
-			 * freedom and error, or the sides' slope's error, can
-			 * cost more than the adjustment gains (qb): the one whose
-			 * test finds the smallest change, from the variances */
+			 * the history's slope on the fault time or on the unmap
+			 * time (then its spread is that of levels so adjusted),
+			 * the sides' own slope or none, each a valid test; with a
+			 * short history a slope's degree of freedom and error, or
+			 * the sides' slope's error, can cost more than the
+			 * adjustment gains (qb): the one whose test finds the
+			 * smallest change, from the variances */
 			struct rep_res c[ADJ_KINDS];
 			double ae = o->alpha / (a->nbenches > 1 ? a->nbenches : 1) / (rr[i].two ? 2 : 1);
-			int best = 0;
+			int best = ADJ_SIDES;
 			for (int k = 0; k < ADJ_KINDS; k++) {
-				c[k] = rr[i];
+				const struct cmp_slope *sl = k < ADJ_SIDES ? &f->slope[k] : NULL;
+				c[k] = rr[i]; /* ADJ_SIDES: as made above */
 				c[k].det[k] = INFINITY;
-				if (k == ADJ_HISTORY && !isfinite(hbeta))
+				if (sl && !isfinite(sl->beta))
 					continue;
-				if (k != ADJ_HISTORY)
-					rep_stats(ba, bb, ns, nn, 0, k == ADJ_SIDES, NAN, NAN, &c[k]);
+				if (k != ADJ_SIDES)
+					rep_stats(ba, bb, ns, nn, 0, k != ADJ_NONE, sl, CMP_SLOPE_PART(k), &c[k]);
 				if (k == ADJ_NONE) {
 					/* the sides' fault difference left in: as far
 					 * as a slope may carry it (the history's, else
@@ -1497,16 +1505,18 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 					c[k].sv = q->on && isfinite(dfl) && dfl != 0 ? dfl * dfl * (q->beta * q->beta + q->se * q->se) : 0;
 				}
 				if (c[k].lv && (k != ADJ_SIDES || c[k].pa.on))
-					c[k].det[k] = slope_det(f, k == ADJ_HISTORY && c[k].pa.on,
-								o->keep_shift, &c[k], ae);
+					c[k].det[k] = slope_det(f, sl && c[k].pa.on ? k : -1, o->keep_shift,
+								&c[k], ae);
+			}
+			for (int k = 0; k < ADJ_KINDS; k++)
 				if (c[k].det[k] < c[best].det[best])
 					best = k;
-			}
 			double det[ADJ_KINDS];
 			for (int k = 0; k < ADJ_KINDS; k++)
 				det[k] = c[k].det[k];
 			rr[i] = c[best];
 			memcpy(rr[i].det, det, sizeof(det));
+			rr[i].chosen = best;
 		}
 		rr[i].ok = rr[i].lv && (rr[i].paired ? rr[i].pairs >= need
 						     : rr[i].ka >= need && rr[i].kb >= need);
@@ -1516,8 +1526,9 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 			 * beyond this compare's (not with --keep-shift); adjusted
 			 * for the probe as the levels under test were */
 			int adj = rr[i].pa.hist && rr[i].pa.on, beyond;
-			rr[i].hs = hist_spread(f, adj, o->keep_shift, 0, &beyond);
-			rr[i].ht = hist_spread(f, adj, o->keep_shift, 1, &beyond);
+			int sl = !adj ? -1 : rr[i].pa.part == PROBE_UNMAP ? CMP_SLOPE_UNMAP : CMP_SLOPE_FAULT;
+			rr[i].hs = hist_spread(f, sl, o->keep_shift, 0, &beyond);
+			rr[i].ht = hist_spread(f, sl, o->keep_shift, 1, &beyond);
 			rr[i].hbeyond = beyond;
 			rr[i].hruns = f->runs;
 			rr[i].hadj = adj;
@@ -1678,14 +1689,17 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	 * times each bench's slope: named when the sides' fault times were
 	 * apart (docs/compare.md, "Probe-adjusted levels") */
 	double fsum = 0, bsum = 0;
-	int fk = 0, hk = 0;
-	for (int i = 0; i < a->nbenches; i++)
-		if (rr[i].pa.on && rr[i].pa.beta > 0 && isfinite(rr[i].fault_b - rr[i].fault_a)) {
+	int fk = 0, hk = 0, uk = 0;
+	for (int i = 0; i < a->nbenches; i++) {
+		uk += rr[i].pa.on && rr[i].pa.beta > 0 && rr[i].pa.part == PROBE_UNMAP;
+		if (rr[i].pa.on && rr[i].pa.beta > 0 && rr[i].pa.part == PROBE_FAULT &&
+		    isfinite(rr[i].fault_b - rr[i].fault_a)) {
 			fsum += rr[i].fault_b - rr[i].fault_a;
 			bsum += rr[i].pa.beta;
 			fk++;
 			hk += rr[i].pa.hist;
 		}
+	}
 	free(rr);
 	*regression = t.regression;
 	/* what the two runs did differently that moves costs without the system
@@ -1711,14 +1725,19 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 						   100 * expm1(fsum / fk), fk, fk == 1 ? "" : "es", bsum / fk, hist));
 	}
 	double ud = unmap_level(b) - unmap_level(a);
-	if (isfinite(ud) && fabs(ud) >= log(CMP_PROBE_UNMAP_APART))
+	if (isfinite(ud) && fabs(ud) >= log(CMP_PROBE_UNMAP_APART)) {
+		char adj[96] = "";
+		if (uk)
+			snprintf(adj, sizeof(adj), "; %d bench%s had their levels adjusted for it (the history's slope)",
+				 uk, uk == 1 ? "" : "es");
 		json_array_append_new(caveats,
 				      json_sprintf("the machine-speed probe's unmap time was %+.0f%% on B's side "
 						   "against A's (median over the points): other CPUs were %s busy "
 						   "during B's run; on a virtual machine fork, exit and munmap can "
 						   "cost 2x or more while another vCPU runs anything (docs/method.md, "
-						   "\"Machine drift\")",
-						   100 * expm1(ud), ud > 0 ? "more" : "less"));
+						   "\"Machine drift\")%s",
+						   100 * expm1(ud), ud > 0 ? "more" : "less", adj));
+	}
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,

@@ -174,15 +174,16 @@ static void print_bench_line(const json_t *v, FILE *f)
 		if (json_is_object(tp))
 			snprintf(pt, sizeof(pt), ", top third %s p %.3g",
 				 pct(jnum(tp, "change_pct"), b3, sizeof(b3)), jnum(tp, "p"));
-		char ph[160] = ""; /* Holm over the compare's benches (absent in old JSON) */
+		char ph[200] = ""; /* Holm over the compare's benches (absent in old JSON) */
 		const json_t *hi = json_object_get(rt, "history");
-		char hs[80] = "";
+		char hs[120] = "";
 		/* the probe adjustment the test chose (compare.c, rep_tests) */
 		const char *ch = json_string_value(json_object_get(json_object_get(hi, "adjustments"), "chosen"));
-		const char *adj = json_is_true(json_object_get(hi, "probe_adjusted")) ? ", probe-adjusted"
-				  : !ch					     ? ""
-				  : !strcmp(ch, "sides_slope")		     ? ", sides' probe slope"
-									     : ", not probe-adjusted";
+		const char *pp = json_string_value(json_object_get(json_object_get(rt, "probe_adjust"), "probe"));
+		const char *adj = !json_is_true(json_object_get(hi, "probe_adjusted"))
+					  ? (!ch ? "" : !strcmp(ch, "sides_slope") ? ", sides' probe slope" : ", not probe-adjusted")
+				  : pp && !strcmp(pp, "unmap") ? ", probe-adjusted on the unmap time"
+							       : ", probe-adjusted";
 		if (json_is_object(hi))
 			snprintf(hs, sizeof(hs), "; run-to-run spread %.2g%% (%lld earlier runs%s)",
 				 jnum(hi, "spread_pct"),

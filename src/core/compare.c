@@ -1450,6 +1450,35 @@ static double slope_det(const struct cmp_floor *f, int sl, int keep_shift, const
 	return det / (r->two + 1);
 }
 
+/* A test that leaves the sides' difference d in probe part j (CMP_SLOPE_*)
+ * unadjusted has it carry whatever the bench's slope on it is: the
+ * history's slope fitted jointly with the other part's (pbeta: the
+ * one-part slope would carry the other part's effect and error too; else,
+ * for the fault time, the sides' own sp) squared
+ * plus its squared error, times d^2 beyond what two of the history's runs
+ * differ by on average (2 xvar: their spread as measured holds that
+ * much). The variance to add; 0 without a slope. Found on real runs: a
+ * bench tested on its unmap slope with B's fault time 20% above A's was
+ * called 46% slower in an A/A pair of two idle runs (io.seqwrite). */
+static double adj_left(const struct cmp_floor *f, int j, const struct bench_result *ba,
+		       const struct bench_result *bb, const uint64_t *ns, int nn,
+		       const struct padj *sp)
+{
+	const struct cmp_slope *sl = &f->slope[j];
+	double beta = sl->pbeta, se = sl->pse, xv = sl->xvar;
+	if (!isfinite(beta)) {
+		if (j != CMP_SLOPE_FAULT || !sp->on)
+			return 0;
+		beta = sp->beta;
+		se = sp->se;
+		xv = 0;
+	}
+	int part = CMP_SLOPE_PART(j);
+	double d = side_probe(bb, ns, nn, part) - side_probe(ba, ns, nn, part);
+	double ex = isfinite(d) ? d * d - 2 * (isfinite(xv) ? xv : 0) : 0;
+	return ex > 0 ? ex * (beta * beta + se * se) : 0;
+}
+
 /* Every bench's repetition tests (rep_stats), before any word: the run
  * shift, the scale and the family correction need them all first. */
 static void rep_tests(const struct run_result *a, const struct run_result *b,
@@ -1494,16 +1523,12 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 					continue;
 				if (k != ADJ_SIDES)
 					rep_stats(ba, bb, ns, nn, 0, k != ADJ_NONE, sl, CMP_SLOPE_PART(k), &c[k]);
-				if (k == ADJ_NONE) {
-					/* the sides' fault difference left in: as far
-					 * as a slope may carry it (the history's, else
-					 * the sides' own, each with its error) */
-					const struct padj *q = c[ADJ_HISTORY].pa.on && c[ADJ_HISTORY].pa.hist
-								       ? &c[ADJ_HISTORY].pa
-								       : &c[ADJ_SIDES].pa;
-					double dfl = c[k].fault_b - c[k].fault_a;
-					c[k].sv = q->on && isfinite(dfl) && dfl != 0 ? dfl * dfl * (q->beta * q->beta + q->se * q->se) : 0;
-				}
+				/* what the probe times it does not adjust for
+				 * could carry (adj_left) */
+				for (int j = 0; j < CMP_SLOPES; j++)
+					if (!(j == CMP_SLOPE_FAULT ? k == ADJ_HISTORY + j || k == ADJ_SIDES
+								  : k == ADJ_HISTORY + j))
+						c[k].sv += adj_left(f, j, ba, bb, ns, nn, &rr[i].pa);
 				if (c[k].lv && (k != ADJ_SIDES || c[k].pa.on))
 					c[k].det[k] = slope_det(f, sl && c[k].pa.on ? k : -1, o->keep_shift,
 								&c[k], ae);

@@ -27,6 +27,14 @@ struct cmp_slope {
 	 * adds d^2 se^2 to its test's variance, so that a slope the runs
 	 * hardly determine (their probe times alike) cannot make a change */
 	double se;
+	/* the variance of the runs' mean ln probe time: two runs' probe times
+	 * differ by 2 xvar in square on average, which the spread as
+	 * measured already holds */
+	double xvar;
+	/* the slope and its error fitted jointly with the other part's (what
+	 * this part's time carries with the other's held): the slope a test
+	 * that adjusts for the other part leaves in (compare.c, adj_left) */
+	double pbeta, pse;
 	/* the floor's spread, spread_top and the two beyond the shift with
 	 * each run's level adjusted by the slope */
 	double spread, spread_top, spread_beyond, spread_top_beyond;

@@ -273,6 +273,43 @@ static double fault_slope(const double *y, const double *x, int n, double *sxx_o
 	return sxx > 0 ? fmin(NOISE_ADJ_MAX_BETA, fmax(0, sxy / sxx)) : NAN;
 }
 
+/* The slopes of y on the two probe parts' times x[0], x[1] fitted
+ * together (least squares with an intercept, n - 3 degrees of freedom)
+ * into sl[c].pbeta and pse; left NAN when an x is not finite or the two
+ * cannot be told apart. */
+static void joint_slopes(const double *y, double *const *x, int n, struct cmp_slope *sl)
+{
+	double m[3] = {0, 0, 0}, s00 = 0, s11 = 0, s01 = 0, s0y = 0, s1y = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(x[0][i]) || !isfinite(x[1][i]))
+			return;
+		m[0] += x[0][i] / n;
+		m[1] += x[1][i] / n;
+		m[2] += y[i] / n;
+	}
+	for (int i = 0; i < n; i++) {
+		double a = x[0][i] - m[0], b = x[1][i] - m[1], c = y[i] - m[2];
+		s00 += a * a;
+		s11 += b * b;
+		s01 += a * b;
+		s0y += a * c;
+		s1y += b * c;
+	}
+	double det = s00 * s11 - s01 * s01;
+	if (!(det > 1e-12 * s00 * s11) || n < 4)
+		return;
+	double b0 = (s11 * s0y - s01 * s1y) / det, b1 = (s00 * s1y - s01 * s0y) / det, rss = 0;
+	for (int i = 0; i < n; i++) {
+		double e = y[i] - m[2] - b0 * (x[0][i] - m[0]) - b1 * (x[1][i] - m[1]);
+		rss += e * e;
+	}
+	double s2 = rss / (n - 3);
+	sl[0].pbeta = b0;
+	sl[0].pse = sqrt(s2 * s11 / det);
+	sl[1].pbeta = b1;
+	sl[1].pse = sqrt(s2 * s00 / det);
+}
+
 /* The spread of levels that had a slope taken off: n - 2 degrees of
  * freedom, not noise_spread's n - 1. */
 static double adj_spread(const double *x, int n)
@@ -359,7 +396,7 @@ void noise_finish(struct noise_set *s)
 		f->spread_beyond = f->spread_top_beyond = NAN;
 		double sxx[CMP_SLOPES] = {0};
 		for (int c = 0; c < CMP_SLOPES; c++)
-			f->slope[c] = (struct cmp_slope){NAN, NAN, NAN, NAN, NAN, NAN};
+			f->slope[c] = (struct cmp_slope){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 		if (a->nruns < 1)
 			continue;
 		size_t sz = (size_t)a->nruns * sizeof(double);
@@ -397,6 +434,8 @@ void noise_finish(struct noise_set *s)
 				continue;
 			if ((lvs[w][0][i] = malloc(sz)))
 				memcpy(lvs[w][0][i], lv, sz);
+			if (w == 0 && a->nruns >= NOISE_ADJ_MIN_RUNS + 1)
+				joint_slopes(lv, fv, a->nruns, f->slope);
 			for (int c = 0; c < CMP_SLOPES; c++) {
 				struct cmp_slope *sl = &f->slope[c];
 				if (w == 0 && a->nruns >= NOISE_ADJ_MIN_RUNS) /* the slope of the sweep */
@@ -405,8 +444,10 @@ void noise_finish(struct noise_set *s)
 				if (!la)
 					continue;
 				adjust_levels(lv, fv[c], a->nruns, sl, la, w ? &sl->spread_top : &sl->spread);
-				if (w == 0 && isfinite(sl->beta))
+				if (w == 0 && isfinite(sl->beta)) {
 					sl->se = sl->spread / sqrt(sxx[c]);
+					sl->xvar = sxx[c] / (a->nruns - 1);
+				}
 			}
 		}
 		free(lv);

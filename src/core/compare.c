@@ -1333,7 +1333,7 @@ static void rep_figures(const struct bench_result *b, uint64_t n, double *sg, do
  * Worse (or mixed) counts as a regression when judged. */
 static json_t *throughput_change(const char *name, const struct bench_result *ba,
 				 const struct bench_result *bb, const struct cmp_opts *o, int judged,
-				 struct tally *t)
+				 int busy, struct tally *t)
 {
 	const struct usl *ua = &ba->usl, *ub = &bb->usl;
 	int fitted = ua->lambda > 0 && ub->lambda > 0;
@@ -1389,13 +1389,17 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 		     (sig_x && chg > 0);
 	const char *word = worse && better ? "mixed" : worse ? "worse" : better ? "better"
 						      : !fitted && !sig_x ? "not fitted" : "same";
-	if (worse && judged)
+	if (worse && judged && !busy)
 		t->regression = 1;
 	json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:s,s:s}", "bench", name,
 			      "verdict_from", usl_word(ua->cls), "verdict_to", usl_word(ub->cls), "word",
 			      word, "sigma_significant", sig_s, "kappa_significant", sig_k,
-			      "ops_significant", sig_x, "judged", judged, "unit",
+			      "ops_significant", sig_x, "judged", judged && !busy, "unit",
 			      bb->unit ? bb->unit : "op", "test", by_reps ? "repetitions" : "within runs");
+	json_object_set_new(j, "not_judged_why",
+			    !judged ? json_string("too few repetitions")
+			    : busy  ? json_string("other CPUs busy on one side")
+				    : json_null());
 	/* null on a side without a fit */
 	json_object_set_new(j, "sigma_from", num(ua->lambda > 0 ? ua->sigma : NAN));
 	json_object_set_new(j, "sigma_to", num(ub->lambda > 0 ? ub->sigma : NAN));
@@ -1654,6 +1658,9 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		free(cb);
 		return NULL;
 	}
+	/* the other CPUs busy on one side and not the other (caveat below) */
+	double ud = unmap_level(b) - unmap_level(a);
+	int busy_apart = isfinite(ud) && fabs(ud) >= log(CMP_PROBE_UNMAP_APART);
 	/* first every bench's repetition tests, then the run-effect scale and
 	 * Holm's adjustment over them (family), then the words */
 	struct rep_res *rr = calloc((size_t)a->nbenches + 1, sizeof(*rr));
@@ -1696,8 +1703,13 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 			json_object_set_new(jb, "noise_floor", floor_json(o, f, ob.threshold, fused, fl));
 		json_array_append_new(benches, jb);
 		int conc = ba->axis_kind == 1 && bb->axis_kind == 1; /* AXIS_CONCURRENCY */
-		if (conc) /* throughput is the verdict there, not latency growth */
-			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, &t));
+		/* throughput is the verdict there, not latency growth; not judged
+		 * when the other CPUs were busy on one side and not the other
+		 * (the probe's unmap time 1.5x apart): the CPUs the load could
+		 * use differed, not the system (an A/A pair, B beside one CPU
+		 * hog, read io.randwrite's throughput WORSE) */
+		if (conc)
+			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, busy_apart, &t));
 		else if (ba->v.cls != bb->v.cls && ba->axis_kind != 3 && bb->axis_kind != 3)
 			/* a category axis (3) has no growth verdict: its points are compared */
 			json_array_append_new(vchg, verdict_change(ka, ba, bb, o, judged, &t));
@@ -1749,8 +1761,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 						   "path, compare with --no-probe-adjust",
 						   100 * expm1(fsum / fk), fk, fk == 1 ? "" : "es", bsum / fk, hist));
 	}
-	double ud = unmap_level(b) - unmap_level(a);
-	if (isfinite(ud) && fabs(ud) >= log(CMP_PROBE_UNMAP_APART)) {
+	if (busy_apart) {
 		char adj[96] = "";
 		if (uk)
 			snprintf(adj, sizeof(adj), "; %d bench%s had their levels adjusted for it (the history's slope)",
@@ -1760,7 +1771,7 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 						   "against A's (median over the points): other CPUs were %s busy "
 						   "during B's run; on a virtual machine fork, exit and munmap can "
 						   "cost 2x or more while another vCPU runs anything (docs/method.md, "
-						   "\"Machine drift\")%s",
+						   "\"Machine drift\")%s; throughput over concurrency not judged",
 						   100 * expm1(ud), ud > 0 ? "more" : "less", adj));
 	}
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"

@@ -352,11 +352,11 @@ static uint64_t *common_n(const struct bench_result *ba, const struct bench_resu
  * own time: on the stored quick runs of docs/compare.md ("Probe-adjusted
  * levels"), a one-bench x1.25 was found 6 of 90 times adjusted so, 1 of
  * 90 on the reading after alone. */
-static double rep_fault(const struct repetition *r, uint64_t n)
+static double rep_probe(const struct repetition *r, uint64_t n, int part)
 {
 	for (int i = 0; i < r->npts; i++)
 		if (r->pts[i].n == n)
-			return point_fault_ln(&r->pts[i]);
+			return point_probe_ln(&r->pts[i], part);
 	return NAN;
 }
 
@@ -366,6 +366,7 @@ static double rep_fault(const struct repetition *r, uint64_t n)
 struct padj {
 	int on; /* estimated (every point has the probe) */
 	int hist; /* beta is the history's (noise.c), not the sides' own */
+	int part; /* the probe part the levels are adjusted on (PROBE_FAULT, PROBE_UNMAP) */
 	double beta, ref;
 	/* beta's standard error (the history's, or from the sides'
 	 * repetitions: each one's mean deviation over N from its side's
@@ -382,7 +383,7 @@ static double rep_level(const struct repetition *r, const uint64_t *ns, int from
 	double sum = 0, pf = 0;
 	for (int i = from; i < to; i++) {
 		sum += log(rep_p50(r, ns[i]));
-		pf += pa && pa->beta > 0 ? rep_fault(r, ns[i]) : 0;
+		pf += pa && pa->beta > 0 ? rep_probe(r, ns[i], pa->part) : 0;
 	}
 	double lv = sum / (to - from);
 	if (pa && pa->beta > 0 && isfinite(pf))
@@ -416,9 +417,9 @@ static int rep_levels(const struct bench_result *b, const uint64_t *ns, int nn, 
  * 0 (no adjustment) when a point lacks the probe or there are too few
  * deviations. */
 static struct padj probe_adjust(const struct bench_result *ba, const struct bench_result *bb,
-				const uint64_t *ns, int nn, double hbeta, double hbeta_se)
+				const uint64_t *ns, int nn, double hbeta, double hbeta_se, int part)
 {
-	struct padj pa = {0, 0, 0, 0, INFINITY};
+	struct padj pa = {0, 0, part, 0, 0, INFINITY};
 	double sxy = 0, sxx = 0, all = 0, c[PADJ_MAX_REPS], q[PADJ_MAX_REPS], cs[PADJ_MAX_REPS],
 	       qs[PADJ_MAX_REPS];
 	double rl[2][PADJ_MAX_REPS] = {{0}}, rq[2][PADJ_MAX_REPS] = {{0}};
@@ -433,7 +434,7 @@ static struct padj probe_adjust(const struct bench_result *ba, const struct benc
 				if (!rep_whole(rp, ns, nn))
 					continue;
 				c[k] = log(rep_p50(rp, ns[i]));
-				q[k] = rep_fault(rp, ns[i]);
+				q[k] = rep_probe(rp, ns[i], part);
 				if (!isfinite(q[k]) || !isfinite(c[k]))
 					return pa;
 				all += q[k];
@@ -553,9 +554,11 @@ static json_t *verdict_change(const char *name, const struct bench_result *ba,
 }
 
 /* The probe adjustments a test with a history chooses from (rep_tests):
- * by the history's slope, by the sides' own, none. */
-enum { ADJ_HISTORY, ADJ_SIDES, ADJ_NONE, ADJ_KINDS };
-static const char *const adj_name[ADJ_KINDS] = {"history_slope", "sides_slope", "none"};
+ * by the history's slope on the page-fault time or on the unmap time
+ * (ADJ_HISTORY + CMP_SLOPE_*), by the sides' own, none. */
+enum { ADJ_HISTORY, ADJ_SIDES = ADJ_HISTORY + CMP_SLOPES, ADJ_NONE, ADJ_KINDS };
+static const char *const adj_name[ADJ_KINDS] = {"history_fault_slope", "history_unmap_slope",
+						"sides_slope", "none"};
 
 /* The repetition tests of one bench, made before any word is given: the
  * scale and the family correction need every bench's test first. */
@@ -574,7 +577,8 @@ struct rep_res {
 	 * finds with each adjustment (slope_det; INFINITY: none), the
 	 * smallest chosen; NAN: no choice made */
 	double det[ADJ_KINDS];
-	double sv; /* the adjustment's variance: (B's fault - A's)^2 x beta's se^2 */
+	int chosen; /* the adjustment taken (ADJ_*) when det was made */
+	double sv; /* the adjustment's variance: (B's probe time - A's)^2 x beta's se^2 */
 	double es_s, es_t; /* the scale each test was made with (1 with a history) */
 	struct cmp_welch s2; /* the top two points' levels, B against A */
 	int two; /* a top third apart from the whole sweep */
@@ -613,13 +617,9 @@ static json_t *adj_choice(const struct rep_res *r)
 	if (isnan(r->det[ADJ_NONE]))
 		return json_null();
 	json_t *j = json_object();
-	int best = ADJ_NONE;
-	for (int k = 0; k < ADJ_KINDS; k++) {
+	for (int k = 0; k < ADJ_KINDS; k++)
 		json_object_set_new(j, adj_name[k], num(100 * expm1(r->det[k])));
-		if (r->det[k] < r->det[best])
-			best = k;
-	}
-	json_object_set_new(j, "chosen", json_string(adj_name[best]));
+	json_object_set_new(j, "chosen", json_string(adj_name[r->chosen]));
 	return j;
 }
 
@@ -635,21 +635,24 @@ static void range(const double *x, int k, double *lo, double *hi)
 
 /* The levels over every common N (a change of the whole sweep) and over
  * its top third, at least 2 points (growth that only shows at large N). */
-/* The mean ln page-fault time over a side's whole repetitions and ns, or
- * NAN when a point lacks the probe. */
-static double side_fault(const struct bench_result *b, const uint64_t *ns, int nn)
+/* The mean ln time of a probe part over a side's whole repetitions and
+ * ns, or NAN when a point lacks it. */
+static double side_probe(const struct bench_result *b, const uint64_t *ns, int nn, int part)
 {
 	double sum = 0;
 	int k = 0;
 	for (int r = 0; r < b->nreps; r++)
 		for (int i = 0; rep_whole(&b->reps[r], ns, nn) && i < nn; i++, k++)
-			sum += rep_fault(&b->reps[r], ns[i]);
+			sum += rep_probe(&b->reps[r], ns[i], part);
 	return k ? sum / k : NAN;
 }
 
+/* A bench's repetition tests into r, its levels adjusted (adjust) by a
+ * history's slope hs on probe part `part` or, hs NULL, by the sides' own
+ * slope on the page-fault time. */
 static void rep_stats(const struct bench_result *ba, const struct bench_result *bb,
-		      const uint64_t *ns, int nn, int paired, int adjust, double hbeta,
-		      double hbeta_se, struct rep_res *r)
+		      const uint64_t *ns, int nn, int paired, int adjust, const struct cmp_slope *hs,
+		      int part, struct rep_res *r)
 {
 	double *la = calloc((size_t)ba->nreps + 1, sizeof(double));
 	double *lb = calloc((size_t)bb->nreps + 1, sizeof(double));
@@ -661,15 +664,17 @@ static void rep_stats(const struct bench_result *ba, const struct bench_result *
 	int top = nn / 3 < 2 ? 2 : nn / 3, from = nn > top ? nn - top : 0;
 	r->two = from > 0;
 	r->nn = nn;
-	r->pa = adjust ? probe_adjust(ba, bb, ns, nn, hbeta, hbeta_se) : (struct padj){0, 0, 0, 0, INFINITY};
+	r->pa = adjust ? probe_adjust(ba, bb, ns, nn, hs ? hs->beta : NAN, hs ? hs->se : NAN, part)
+		       : (struct padj){0, 0, part, 0, 0, INFINITY};
 	const struct padj *pa = &r->pa;
-	r->fault_a = side_fault(ba, ns, nn);
-	r->fault_b = side_fault(bb, ns, nn);
-	/* the slope times the sides' fault difference was taken off the
+	r->fault_a = side_probe(ba, ns, nn, PROBE_FAULT);
+	r->fault_b = side_probe(bb, ns, nn, PROBE_FAULT);
+	/* the slope times the sides' probe difference was taken off the
 	 * change: its error adds to the change's variance, whatever the
 	 * slope (0 too: the truth may be steeper), in an unpaired test; a
 	 * slope the runs hardly determine then cannot make a change */
-	double dfl = r->fault_b - r->fault_a;
+	double dfl = part == PROBE_FAULT ? r->fault_b - r->fault_a
+					 : side_probe(bb, ns, nn, part) - side_probe(ba, ns, nn, part);
 	r->sv = pa->on && !paired && isfinite(dfl) && dfl != 0 ? dfl * dfl * pa->se * pa->se : 0;
 	r->ka = rep_levels(ba, ns, nn, 0, nn, pa, la);
 	r->kb = rep_levels(bb, ns, nn, 0, nn, pa, lb);
@@ -903,9 +908,11 @@ static enum cmp_word rep_test(const struct rep_res *r, const struct cmp_opts *o,
 		 * unit of ln fault time, and how far the sides' fault times
 		 * were apart (a change the adjustment took off) */
 		json_object_set_new(*out, "probe_adjust",
-				    r->pa.on ? json_pack("{s:f,s:o,s:s,s:o}", "beta", r->pa.beta, "beta_se",
+				    r->pa.on ? json_pack("{s:f,s:o,s:s,s:s,s:o}", "beta", r->pa.beta, "beta_se",
 							       num(r->pa.se), "beta_from",
-							       r->pa.hist ? "history" : "sides", "fault_change_pct",
+							       r->pa.hist ? "history" : "sides", "probe",
+							       r->pa.part == PROBE_UNMAP ? "unmap" : "fault",
+							       "fault_change_pct",
 							       num(100 * expm1(r->fault_b - r->fault_a)))
 						   : json_null());
 	}
@@ -1326,7 +1333,7 @@ static void rep_figures(const struct bench_result *b, uint64_t n, double *sg, do
  * Worse (or mixed) counts as a regression when judged. */
 static json_t *throughput_change(const char *name, const struct bench_result *ba,
 				 const struct bench_result *bb, const struct cmp_opts *o, int judged,
-				 struct tally *t)
+				 int busy, struct tally *t)
 {
 	const struct usl *ua = &ba->usl, *ub = &bb->usl;
 	int fitted = ua->lambda > 0 && ub->lambda > 0;
@@ -1382,13 +1389,17 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 		     (sig_x && chg > 0);
 	const char *word = worse && better ? "mixed" : worse ? "worse" : better ? "better"
 						      : !fitted && !sig_x ? "not fitted" : "same";
-	if (worse && judged)
+	if (worse && judged && !busy)
 		t->regression = 1;
 	json_t *j = json_pack("{s:s,s:s,s:s,s:s,s:b,s:b,s:b,s:b,s:s,s:s}", "bench", name,
 			      "verdict_from", usl_word(ua->cls), "verdict_to", usl_word(ub->cls), "word",
 			      word, "sigma_significant", sig_s, "kappa_significant", sig_k,
-			      "ops_significant", sig_x, "judged", judged, "unit",
+			      "ops_significant", sig_x, "judged", judged && !busy, "unit",
 			      bb->unit ? bb->unit : "op", "test", by_reps ? "repetitions" : "within runs");
+	json_object_set_new(j, "not_judged_why",
+			    !judged ? json_string("too few repetitions")
+			    : busy  ? json_string("other CPUs busy on one side")
+				    : json_null());
 	/* null on a side without a fit */
 	json_object_set_new(j, "sigma_from", num(ua->lambda > 0 ? ua->sigma : NAN));
 	json_object_set_new(j, "sigma_to", num(ub->lambda > 0 ? ub->sigma : NAN));
@@ -1404,12 +1415,13 @@ static json_t *throughput_change(const char *name, const struct bench_result *ba
 
 /* The history's spread that tests a bench, sweep [0] or top [1]: beyond
  * each earlier run's shift (not with --keep-shift) when known, of levels
- * adjusted with the history's probe slope or not (adj). */
-static double hist_spread(const struct cmp_floor *f, int adj, int keep_shift, int top, int *beyond)
+ * adjusted with the history's probe slope sl (CMP_SLOPE_*) or not (-1). */
+static double hist_spread(const struct cmp_floor *f, int sl, int keep_shift, int top, int *beyond)
 {
-	double bw = adj ? f->adj_spread_beyond : f->spread_beyond;
-	double bt = adj ? f->adj_spread_top_beyond : f->spread_top_beyond;
-	double sw = adj ? f->adj_spread : f->spread, st = adj ? f->adj_spread_top : f->spread_top;
+	const struct cmp_slope *a = sl >= 0 ? &f->slope[sl] : NULL;
+	double bw = a ? a->spread_beyond : f->spread_beyond;
+	double bt = a ? a->spread_top_beyond : f->spread_top_beyond;
+	double sw = a ? a->spread : f->spread, st = a ? a->spread_top : f->spread_top;
 	*beyond = !keep_shift && isfinite(bw);
 	if (!top)
 		return *beyond ? bw : sw;
@@ -1418,27 +1430,57 @@ static double hist_spread(const struct cmp_floor *f, int adj, int keep_shift, in
 
 /* The change (log; the mean of sweep's and top third's) the history's
  * test of a bench (hist_test) would find 9 times in 10 at Holm's first
- * step, its levels r adjusted with the history's probe slope (adj: the
+ * step, its levels r adjusted with the history's probe slope sl (the
  * spread of the runs so adjusted, a degree of freedom fewer, the slope's
- * error in sv) or with the sides' own (the runs' spread as measured):
- * made from the variances alone, before the change is looked at, so that
- * choosing the smaller keeps the test's level. INFINITY: untestable. */
-static double slope_det(const struct cmp_floor *f, int adj, int keep_shift, const struct rep_res *r,
+ * error in sv) or not (-1: the runs' spread as measured; r's levels
+ * adjusted with the sides' own slope or not at all): made from the
+ * variances alone, before the change is looked at, so that choosing the
+ * smaller keeps the test's level. INFINITY: untestable. */
+static double slope_det(const struct cmp_floor *f, int sl, int keep_shift, const struct rep_res *r,
 			double alpha)
 {
 	double det = 0;
 	for (int top = 0; top <= r->two; top++) {
 		int beyond;
-		double h = hist_spread(f, adj, keep_shift, top, &beyond);
+		double h = hist_spread(f, sl, keep_shift, top, &beyond);
 		if (!(isfinite(h) && h > 0) || f->runs < CMP_HISTORY_TEST_RUNS)
 			return INFINITY;
-		struct cmp_test t = hist_test(0, h, f->runs, adj, top ? &r->st : &r->sw, r->sv);
+		struct cmp_test t = hist_test(0, h, f->runs, sl >= 0, top ? &r->st : &r->sw, r->sv);
 		double d = cmp_detectable(sqrt(t.se2), t.df, alpha, CMP_POWER);
 		if (!isfinite(d))
 			return INFINITY;
 		det += d;
 	}
 	return det / (r->two + 1);
+}
+
+/* A test that leaves the sides' difference d in probe part j (CMP_SLOPE_*)
+ * unadjusted has it carry whatever the bench's slope on it is: the
+ * history's slope fitted jointly with the other part's (pbeta: the
+ * one-part slope would carry the other part's effect and error too; else,
+ * for the fault time, the sides' own sp) squared
+ * plus its squared error, times d^2 beyond what two of the history's runs
+ * differ by on average (2 xvar: their spread as measured holds that
+ * much). The variance to add; 0 without a slope. Found on real runs: a
+ * bench tested on its unmap slope with B's fault time 20% above A's was
+ * called 46% slower in an A/A pair of two idle runs (io.seqwrite). */
+static double adj_left(const struct cmp_floor *f, int j, const struct bench_result *ba,
+		       const struct bench_result *bb, const uint64_t *ns, int nn,
+		       const struct padj *sp)
+{
+	const struct cmp_slope *sl = &f->slope[j];
+	double beta = sl->pbeta, se = sl->pse, xv = sl->xvar;
+	if (!isfinite(beta)) {
+		if (j != CMP_SLOPE_FAULT || !sp->on)
+			return 0;
+		beta = sp->beta;
+		se = sp->se;
+		xv = 0;
+	}
+	int part = CMP_SLOPE_PART(j);
+	double d = side_probe(bb, ns, nn, part) - side_probe(ba, ns, nn, part);
+	double ex = isfinite(d) ? d * d - 2 * (isfinite(xv) ? xv : 0) : 0;
+	return ex > 0 ? ex * (beta * beta + se * se) : 0;
 }
 
 /* Every bench's repetition tests (rep_stats), before any word: the run
@@ -1459,54 +1501,51 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 		const struct cmp_floor *f = floor_of(o, ka, bb->version);
 		int fneed = o->floor_min_runs > 0 ? o->floor_min_runs : 3;
 		int hist = f && f->runs >= fneed;
-		/* with a history, its slope adjusts the levels (an unpaired
-		 * test: the history's spread is then the test's variance) */
-		double hbeta = hist && !paired ? f->beta : NAN;
 		uint64_t *ns = common_n(ba, bb, &nn);
 		for (int k = 0; k < ADJ_KINDS; k++)
 			rr[i].det[k] = NAN;
 		if (ns && nn > 0)
-			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, hbeta,
-				  hist && !paired ? f->beta_se : NAN, &rr[i]);
+			rep_stats(ba, bb, ns, nn, paired, !o->no_probe_adjust, NULL, PROBE_FAULT, &rr[i]);
 		if (ns && nn > 0 && hist && !paired && !o->no_probe_adjust &&
 		    f->runs >= CMP_HISTORY_TEST_RUNS) {
 			/* which adjustment (docs/compare.md "Which adjustment"):
-			 * the history's slope, the sides' own or none, each a
-			 * valid test; with a short history the slope's degree of
-			 * freedom and error, or the sides' slope's error, can
-			 * cost more than the adjustment gains (qb): the one whose
-			 * test finds the smallest change, from the variances */
+			 * the history's slope on the fault time or on the unmap
+			 * time (then its spread is that of levels so adjusted),
+			 * the sides' own slope or none, each a valid test; with a
+			 * short history a slope's degree of freedom and error, or
+			 * the sides' slope's error, can cost more than the
+			 * adjustment gains (qb): the one whose test finds the
+			 * smallest change, from the variances */
 			struct rep_res c[ADJ_KINDS];
 			double ae = o->alpha / (a->nbenches > 1 ? a->nbenches : 1) / (rr[i].two ? 2 : 1);
-			int best = 0;
+			int best = ADJ_SIDES;
 			for (int k = 0; k < ADJ_KINDS; k++) {
-				c[k] = rr[i];
+				const struct cmp_slope *sl = k < ADJ_SIDES ? &f->slope[k] : NULL;
+				c[k] = rr[i]; /* ADJ_SIDES: as made above */
 				c[k].det[k] = INFINITY;
-				if (k == ADJ_HISTORY && !isfinite(hbeta))
+				if (sl && !isfinite(sl->beta))
 					continue;
-				if (k != ADJ_HISTORY)
-					rep_stats(ba, bb, ns, nn, 0, k == ADJ_SIDES, NAN, NAN, &c[k]);
-				if (k == ADJ_NONE) {
-					/* the sides' fault difference left in: as far
-					 * as a slope may carry it (the history's, else
-					 * the sides' own, each with its error) */
-					const struct padj *q = c[ADJ_HISTORY].pa.on && c[ADJ_HISTORY].pa.hist
-								       ? &c[ADJ_HISTORY].pa
-								       : &c[ADJ_SIDES].pa;
-					double dfl = c[k].fault_b - c[k].fault_a;
-					c[k].sv = q->on && isfinite(dfl) && dfl != 0 ? dfl * dfl * (q->beta * q->beta + q->se * q->se) : 0;
-				}
+				if (k != ADJ_SIDES)
+					rep_stats(ba, bb, ns, nn, 0, k != ADJ_NONE, sl, CMP_SLOPE_PART(k), &c[k]);
+				/* what the probe times it does not adjust for
+				 * could carry (adj_left) */
+				for (int j = 0; j < CMP_SLOPES; j++)
+					if (!(j == CMP_SLOPE_FAULT ? k == ADJ_HISTORY + j || k == ADJ_SIDES
+								  : k == ADJ_HISTORY + j))
+						c[k].sv += adj_left(f, j, ba, bb, ns, nn, &rr[i].pa);
 				if (c[k].lv && (k != ADJ_SIDES || c[k].pa.on))
-					c[k].det[k] = slope_det(f, k == ADJ_HISTORY && c[k].pa.on,
-								o->keep_shift, &c[k], ae);
+					c[k].det[k] = slope_det(f, sl && c[k].pa.on ? k : -1, o->keep_shift,
+								&c[k], ae);
+			}
+			for (int k = 0; k < ADJ_KINDS; k++)
 				if (c[k].det[k] < c[best].det[best])
 					best = k;
-			}
 			double det[ADJ_KINDS];
 			for (int k = 0; k < ADJ_KINDS; k++)
 				det[k] = c[k].det[k];
 			rr[i] = c[best];
 			memcpy(rr[i].det, det, sizeof(det));
+			rr[i].chosen = best;
 		}
 		rr[i].ok = rr[i].lv && (rr[i].paired ? rr[i].pairs >= need
 						     : rr[i].ka >= need && rr[i].kb >= need);
@@ -1516,8 +1555,9 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 			 * beyond this compare's (not with --keep-shift); adjusted
 			 * for the probe as the levels under test were */
 			int adj = rr[i].pa.hist && rr[i].pa.on, beyond;
-			rr[i].hs = hist_spread(f, adj, o->keep_shift, 0, &beyond);
-			rr[i].ht = hist_spread(f, adj, o->keep_shift, 1, &beyond);
+			int sl = !adj ? -1 : rr[i].pa.part == PROBE_UNMAP ? CMP_SLOPE_UNMAP : CMP_SLOPE_FAULT;
+			rr[i].hs = hist_spread(f, sl, o->keep_shift, 0, &beyond);
+			rr[i].ht = hist_spread(f, sl, o->keep_shift, 1, &beyond);
 			rr[i].hbeyond = beyond;
 			rr[i].hruns = f->runs;
 			rr[i].hadj = adj;
@@ -1618,6 +1658,9 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 		free(cb);
 		return NULL;
 	}
+	/* the other CPUs busy on one side and not the other (caveat below) */
+	double ud = unmap_level(b) - unmap_level(a);
+	int busy_apart = isfinite(ud) && fabs(ud) >= log(CMP_PROBE_UNMAP_APART);
 	/* first every bench's repetition tests, then the run-effect scale and
 	 * Holm's adjustment over them (family), then the words */
 	struct rep_res *rr = calloc((size_t)a->nbenches + 1, sizeof(*rr));
@@ -1660,8 +1703,13 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 			json_object_set_new(jb, "noise_floor", floor_json(o, f, ob.threshold, fused, fl));
 		json_array_append_new(benches, jb);
 		int conc = ba->axis_kind == 1 && bb->axis_kind == 1; /* AXIS_CONCURRENCY */
-		if (conc) /* throughput is the verdict there, not latency growth */
-			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, &t));
+		/* throughput is the verdict there, not latency growth; not judged
+		 * when the other CPUs were busy on one side and not the other
+		 * (the probe's unmap time 1.5x apart): the CPUs the load could
+		 * use differed, not the system (an A/A pair, B beside one CPU
+		 * hog, read io.randwrite's throughput WORSE) */
+		if (conc)
+			json_array_append_new(tchg, throughput_change(ka, ba, bb, o, judged, busy_apart, &t));
 		else if (ba->v.cls != bb->v.cls && ba->axis_kind != 3 && bb->axis_kind != 3)
 			/* a category axis (3) has no growth verdict: its points are compared */
 			json_array_append_new(vchg, verdict_change(ka, ba, bb, o, judged, &t));
@@ -1678,14 +1726,17 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 	 * times each bench's slope: named when the sides' fault times were
 	 * apart (docs/compare.md, "Probe-adjusted levels") */
 	double fsum = 0, bsum = 0;
-	int fk = 0, hk = 0;
-	for (int i = 0; i < a->nbenches; i++)
-		if (rr[i].pa.on && rr[i].pa.beta > 0 && isfinite(rr[i].fault_b - rr[i].fault_a)) {
+	int fk = 0, hk = 0, uk = 0;
+	for (int i = 0; i < a->nbenches; i++) {
+		uk += rr[i].pa.on && rr[i].pa.beta > 0 && rr[i].pa.part == PROBE_UNMAP;
+		if (rr[i].pa.on && rr[i].pa.beta > 0 && rr[i].pa.part == PROBE_FAULT &&
+		    isfinite(rr[i].fault_b - rr[i].fault_a)) {
 			fsum += rr[i].fault_b - rr[i].fault_a;
 			bsum += rr[i].pa.beta;
 			fk++;
 			hk += rr[i].pa.hist;
 		}
+	}
 	free(rr);
 	*regression = t.regression;
 	/* what the two runs did differently that moves costs without the system
@@ -1710,15 +1761,19 @@ json_t *compare_results(const struct run_result *a, const char *la, const struct
 						   "path, compare with --no-probe-adjust",
 						   100 * expm1(fsum / fk), fk, fk == 1 ? "" : "es", bsum / fk, hist));
 	}
-	double ud = unmap_level(b) - unmap_level(a);
-	if (isfinite(ud) && fabs(ud) >= log(CMP_PROBE_UNMAP_APART))
+	if (busy_apart) {
+		char adj[96] = "";
+		if (uk)
+			snprintf(adj, sizeof(adj), "; %d bench%s had their levels adjusted for it (the history's slope)",
+				 uk, uk == 1 ? "" : "es");
 		json_array_append_new(caveats,
 				      json_sprintf("the machine-speed probe's unmap time was %+.0f%% on B's side "
 						   "against A's (median over the points): other CPUs were %s busy "
 						   "during B's run; on a virtual machine fork, exit and munmap can "
 						   "cost 2x or more while another vCPU runs anything (docs/method.md, "
-						   "\"Machine drift\")",
-						   100 * expm1(ud), ud > 0 ? "more" : "less"));
+						   "\"Machine drift\")%s; throughput over concurrency not judged",
+						   100 * expm1(ud), ud > 0 ? "more" : "less", adj));
+	}
 	json_t *out = json_pack("{s:o,s:o,s:f,s:f,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:{s:i,s:i,s:i,s:i,s:i},"
 			 "s:{s:i,s:i,s:i,s:i},s:b}}",
 			 "a", side(a, la), "b", side(b, lb), "threshold_pct", o->threshold * 100,

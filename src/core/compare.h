@@ -13,6 +13,33 @@
  * spread is the standard deviation, over `runs` earlier runs, of each
  * run's level (the mean of ln(median) over the `points` N they all
  * measured), so expm1(k * spread) is a relative change. */
+/* The probe parts a history's slope is taken on (noise.c): the page
+ * fault (the machine's speed) and the unmap (other CPUs busy: probe.h). */
+enum { CMP_SLOPE_FAULT, CMP_SLOPE_UNMAP, CMP_SLOPES };
+#define CMP_SLOPE_PART(k) ((k) == CMP_SLOPE_UNMAP ? PROBE_UNMAP : PROBE_FAULT)
+
+/* The slope of a bench's run levels (ln) on one probe part's mean ln time
+ * across the runs of a history (noise.c, 5); all NAN when too few runs or
+ * a point lacks that part. */
+struct cmp_slope {
+	double beta;
+	/* its standard error: a compare whose sides' probe times differ by d
+	 * adds d^2 se^2 to its test's variance, so that a slope the runs
+	 * hardly determine (their probe times alike) cannot make a change */
+	double se;
+	/* the variance of the runs' mean ln probe time: two runs' probe times
+	 * differ by 2 xvar in square on average, which the spread as
+	 * measured already holds */
+	double xvar;
+	/* the slope and its error fitted jointly with the other part's (what
+	 * this part's time carries with the other's held): the slope a test
+	 * that adjusts for the other part leaves in (compare.c, adj_left) */
+	double pbeta, pse;
+	/* the floor's spread, spread_top and the two beyond the shift with
+	 * each run's level adjusted by the slope */
+	double spread, spread_top, spread_beyond, spread_top_beyond;
+};
+
 struct cmp_floor {
 	char key[200]; /* as compare names the bench: name[variant]@target */
 	int version;   /* of the bench in those runs */
@@ -28,16 +55,9 @@ struct cmp_floor {
 	 * the change under test); NAN when fewer than CMP_SCALE_MIN_TESTS
 	 * benches had the runs */
 	double spread_beyond, spread_top_beyond;
-	/* the slope of the runs' levels on their probe page-fault time (NAN:
-	 * too few runs, or a point without the probe) and spread,
-	 * spread_top and the two beyond the shift with each run's level
-	 * adjusted by it (noise.c, 5; NAN without a slope) */
-	double beta, adj_spread, adj_spread_top, adj_spread_beyond, adj_spread_top_beyond;
-	/* the slope's standard error (NAN without a slope): a compare whose
-	 * sides' fault times differ by d adds d^2 beta_se^2 to its test's
-	 * variance, so that a slope the runs hardly determine (their fault
-	 * times alike) cannot make a change */
-	double beta_se;
+	/* the slopes of the runs' levels on their probe page-fault time and
+	 * on their probe unmap time (CMP_SLOPE_*) */
+	struct cmp_slope slope[CMP_SLOPES];
 };
 
 struct cmp_opts {

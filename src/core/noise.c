@@ -41,7 +41,11 @@
  *    and the same-placed and two-sided benches with it: over 11 quick runs
  *    the run-to-run spread of net.udp went from 18% to 6%, of proc.fork
  *    from 13% to 4.3%. compare then adjusts both sides with the history's
- *    slope, estimated across runs, which is where the fault time varies. */
+ *    slope, estimated across runs, which is where the fault time varies.
+ *    The same again on the probe's unmap time (one slope at a time, each
+ *    its own spreads: cmp_slope): on this VM an unmap, a fork or an exit
+ *    costs 2-3x while the other vCPU runs anything, which the fault time
+ *    does not see (docs/compare.md, "Why proc.fork"). */
 #include "core/noise.h"
 
 #include "core/cmpstat.h"
@@ -58,8 +62,10 @@ struct noise_run {
 	int npts;
 	uint64_t *n;
 	double *lp; /* mean ln(median) over the repetitions at n[i] */
-	double *lf; /* the same of the probe's ln page-fault time; NAN when a
-		     * repetition's point lacks the probe */
+	/* the same of the probe's ln time of each part a slope is taken on
+	 * (CMP_SLOPE_*: page fault, unmap); NAN when a repetition's point
+	 * lacks it */
+	double *lc[CMP_SLOPES];
 };
 
 struct noise_acc {
@@ -103,12 +109,14 @@ static int run_values(const struct bench_result *b, struct noise_run *out)
 		return 0;
 	out->n = calloc((size_t)first->npts, sizeof(*out->n));
 	out->lp = calloc((size_t)first->npts, sizeof(*out->lp));
-	out->lf = calloc((size_t)first->npts, sizeof(*out->lf));
-	if (!out->n || !out->lp || !out->lf)
+	int nomem = !out->n || !out->lp;
+	for (int c = 0; c < CMP_SLOPES; c++)
+		nomem |= !(out->lc[c] = calloc((size_t)first->npts, sizeof(double)));
+	if (nomem)
 		return -1;
 	for (int i = 0; i < first->npts; i++) {
 		uint64_t n = first->pts[i].n;
-		double sum = 0, fsum = 0;
+		double sum = 0, csum[CMP_SLOPES] = {0};
 		int k = 0, ok = 1;
 		for (int r = 0; r < b->nreps && ok; r++) {
 			if (!b->reps[r].npts)
@@ -116,16 +124,26 @@ static int run_values(const struct bench_result *b, struct noise_run *out)
 			const struct point *p = rep_point(&b->reps[r], n);
 			ok = p && p->st.p50 > 0;
 			sum += ok ? log(p->st.p50) : 0;
-			fsum += ok ? point_fault_ln(p) : 0;
+			for (int c = 0; c < CMP_SLOPES; c++)
+				csum[c] += ok ? point_probe_ln(p, CMP_SLOPE_PART(c)) : 0;
 			k++;
 		}
 		if (ok && k) {
 			out->n[out->npts] = n;
-			out->lf[out->npts] = fsum / k;
+			for (int c = 0; c < CMP_SLOPES; c++)
+				out->lc[c][out->npts] = csum[c] / k;
 			out->lp[out->npts++] = sum / k;
 		}
 	}
 	return 0;
+}
+
+static void run_free(struct noise_run *r)
+{
+	free(r->n);
+	free(r->lp);
+	for (int c = 0; c < CMP_SLOPES; c++)
+		free(r->lc[c]);
 }
 
 static struct noise_acc *acc_get(struct noise_set *s, const char *key, int version)
@@ -158,9 +176,7 @@ int noise_add_run(struct noise_set *s, const struct run_result *r)
 		struct noise_run v;
 		int bad = run_values(b, &v);
 		if (bad || !v.npts) {
-			free(v.n);
-			free(v.lp);
-			free(v.lf);
+			run_free(&v);
 			if (bad)
 				return -1;
 			continue; /* the bench measured nothing in that run */
@@ -168,9 +184,7 @@ int noise_add_run(struct noise_set *s, const struct run_result *r)
 		v.id = s->nadded;
 		struct noise_run *rs = realloc(a->runs, (size_t)(a->nruns + 1) * sizeof(*rs));
 		if (!rs) {
-			free(v.n);
-			free(v.lp);
-			free(v.lf);
+			run_free(&v);
 			return -1;
 		}
 		a->runs = rs;
@@ -180,7 +194,7 @@ int noise_add_run(struct noise_set *s, const struct run_result *r)
 	return 0;
 }
 
-/* Run r's value at n from v (its lp or lf), or NAN when it has no n. */
+/* Run r's value at n from v (its lp or an lc), or NAN when it has no n. */
 static double run_value(const struct noise_run *r, uint64_t n, const double *v)
 {
 	for (int i = 0; i < r->npts; i++)
@@ -217,20 +231,24 @@ static void run_shifts(const struct noise_set *s, double *const *lv, double *shi
 }
 
 /* Bench a's runs over points at[from..k) of the common N (indices into
- * its first run): lv[r] the mean ln median, fv[r] the mean ln page-fault
- * time (NAN when a point lacks the probe). */
+ * its first run): lv[r] the mean ln median, fv[c][r] the mean ln time of
+ * probe part c (CMP_SLOPE_*; NAN when a point lacks it). */
 static void window_levels(const struct noise_acc *a, const int *at, int from, int k, double *lv,
-			  double *fv)
+			  double *const *fv)
 {
 	const struct noise_run *r0 = &a->runs[0];
 	for (int r = 0; r < a->nruns; r++) {
-		lv[r] = fv[r] = 0;
+		lv[r] = 0;
+		for (int c = 0; c < CMP_SLOPES; c++)
+			fv[c][r] = 0;
 		for (int j = from; j < k; j++) {
 			lv[r] += run_at(&a->runs[r], r0->n[at[j]]);
-			fv[r] += run_value(&a->runs[r], r0->n[at[j]], a->runs[r].lf);
+			for (int c = 0; c < CMP_SLOPES; c++)
+				fv[c][r] += run_value(&a->runs[r], r0->n[at[j]], a->runs[r].lc[c]);
 		}
 		lv[r] /= k - from;
-		fv[r] /= k - from;
+		for (int c = 0; c < CMP_SLOPES; c++)
+			fv[c][r] /= k - from;
 	}
 }
 
@@ -255,6 +273,43 @@ static double fault_slope(const double *y, const double *x, int n, double *sxx_o
 	return sxx > 0 ? fmin(NOISE_ADJ_MAX_BETA, fmax(0, sxy / sxx)) : NAN;
 }
 
+/* The slopes of y on the two probe parts' times x[0], x[1] fitted
+ * together (least squares with an intercept, n - 3 degrees of freedom)
+ * into sl[c].pbeta and pse; left NAN when an x is not finite or the two
+ * cannot be told apart. */
+static void joint_slopes(const double *y, double *const *x, int n, struct cmp_slope *sl)
+{
+	double m[3] = {0, 0, 0}, s00 = 0, s11 = 0, s01 = 0, s0y = 0, s1y = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(x[0][i]) || !isfinite(x[1][i]))
+			return;
+		m[0] += x[0][i] / n;
+		m[1] += x[1][i] / n;
+		m[2] += y[i] / n;
+	}
+	for (int i = 0; i < n; i++) {
+		double a = x[0][i] - m[0], b = x[1][i] - m[1], c = y[i] - m[2];
+		s00 += a * a;
+		s11 += b * b;
+		s01 += a * b;
+		s0y += a * c;
+		s1y += b * c;
+	}
+	double det = s00 * s11 - s01 * s01;
+	if (!(det > 1e-12 * s00 * s11) || n < 4)
+		return;
+	double b0 = (s11 * s0y - s01 * s1y) / det, b1 = (s00 * s1y - s01 * s0y) / det, rss = 0;
+	for (int i = 0; i < n; i++) {
+		double e = y[i] - m[2] - b0 * (x[0][i] - m[0]) - b1 * (x[1][i] - m[1]);
+		rss += e * e;
+	}
+	double s2 = rss / (n - 3);
+	sl[0].pbeta = b0;
+	sl[0].pse = sqrt(s2 * s11 / det);
+	sl[1].pbeta = b1;
+	sl[1].pse = sqrt(s2 * s00 / det);
+}
+
 /* The spread of levels that had a slope taken off: n - 2 degrees of
  * freedom, not noise_spread's n - 1. */
 static double adj_spread(const double *x, int n)
@@ -262,10 +317,20 @@ static double adj_spread(const double *x, int n)
 	return n > 2 ? noise_spread(x, n) * sqrt((double)(n - 1) / (n - 2)) : NAN;
 }
 
+/* Where the spread of window w (0 sweep, 1 top third) beyond each run's
+ * shift goes: as measured (j 0) or adjusted by slope j - 1. */
+static double *beyond_field(struct cmp_floor *f, int w, int j)
+{
+	if (!j)
+		return w ? &f->spread_top_beyond : &f->spread_beyond;
+	return w ? &f->slope[j - 1].spread_top_beyond : &f->slope[j - 1].spread_beyond;
+}
+
 /* Each bench's spread of window w beyond each earlier run's shift, from
- * lv[i] (bench i's levels, one per run; NULL: none) into *field(i). */
-static void spreads_beyond(struct noise_set *s, double *const *lv, int adjusted, double *shift,
-			   double *x, double *(*field)(struct cmp_floor *))
+ * lv[i] (bench i's levels, one per run, as measured or adjusted by slope
+ * j - 1; NULL: none). */
+static void spreads_beyond(struct noise_set *s, double *const *lv, int w, int j, double *shift,
+			   double *x)
 {
 	run_shifts(s, lv, shift);
 	for (int i = 0; i < s->n; i++) {
@@ -276,15 +341,27 @@ static void spreads_beyond(struct noise_set *s, double *const *lv, int adjusted,
 				x[k++] = lv[i][r] - shift[a->runs[r].id];
 			else
 				k = -1; /* a run without a shift: none for this bench */
-		if (k == a->nruns && (!adjusted || isfinite(s->floors[i].beta)))
-			*field(&s->floors[i]) = adjusted ? adj_spread(x, k) : noise_spread(x, k);
+		if (k == a->nruns && (!j || isfinite(s->floors[i].slope[j - 1].beta)))
+			*beyond_field(&s->floors[i], w, j) = j ? adj_spread(x, k) : noise_spread(x, k);
 	}
 }
 
-static double *f_beyond(struct cmp_floor *f) { return &f->spread_beyond; }
-static double *f_top_beyond(struct cmp_floor *f) { return &f->spread_top_beyond; }
-static double *f_adj_beyond(struct cmp_floor *f) { return &f->adj_spread_beyond; }
-static double *f_adj_top_beyond(struct cmp_floor *f) { return &f->adj_spread_top_beyond; }
+/* The levels lv of a bench's runs adjusted by slope sl on fv (its probe
+ * part's times) into la, and their spread into *spread (la = lv when sl
+ * has no slope). */
+static void adjust_levels(const double *lv, const double *fv, int n, const struct cmp_slope *sl,
+			  double *la, double *spread)
+{
+	memcpy(la, lv, (size_t)n * sizeof(*la));
+	if (!isfinite(sl->beta))
+		return;
+	double mf = 0;
+	for (int r = 0; r < n; r++)
+		mf += fv[r] / n;
+	for (int r = 0; r < n; r++)
+		la[r] -= sl->beta * (fv[r] - mf);
+	*spread = adj_spread(la, n);
+}
 
 void noise_finish(struct noise_set *s)
 {
@@ -293,16 +370,17 @@ void noise_finish(struct noise_set *s)
 	if (!s->floors)
 		return; /* out of memory: no floors, noise_find finds none */
 	/* each bench's levels per window (sweep, top third), as measured [0]
-	 * and adjusted for the probe [1] (as measured when it has no slope),
+	 * and adjusted by each slope [1 + c] (as measured when it has none),
 	 * kept for the run shifts */
-	double **lvs[2][2];
+	enum { LV = 1 + CMP_SLOPES };
+	double **lvs[2][LV];
 	int nomem = 0;
 	for (int w = 0; w < 2; w++)
-		for (int j = 0; j < 2; j++)
+		for (int j = 0; j < LV; j++)
 			nomem |= !(lvs[w][j] = calloc((size_t)s->n, sizeof(double *)));
 	if (nomem) { /* no floors, as above */
 		for (int w = 0; w < 2; w++)
-			for (int j = 0; j < 2; j++)
+			for (int j = 0; j < LV; j++)
 				free(lvs[w][j]);
 		free(s->floors);
 		s->floors = NULL;
@@ -316,18 +394,22 @@ void noise_finish(struct noise_set *s)
 		f->runs = a->nruns;
 		f->spread = f->spread_top = f->spread_top2 = NAN;
 		f->spread_beyond = f->spread_top_beyond = NAN;
-		f->beta = f->beta_se = f->adj_spread = f->adj_spread_top = NAN;
-		double sxx = 0;
-		f->adj_spread_beyond = f->adj_spread_top_beyond = NAN;
+		double sxx[CMP_SLOPES] = {0};
+		for (int c = 0; c < CMP_SLOPES; c++)
+			f->slope[c] = (struct cmp_slope){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 		if (a->nruns < 1)
 			continue;
-		double *lv = calloc((size_t)a->nruns, sizeof(*lv));
-		double *fv = calloc((size_t)a->nruns, sizeof(*fv));
+		size_t sz = (size_t)a->nruns * sizeof(double);
+		double *lv = malloc(sz), *fv[CMP_SLOPES];
 		int *at = calloc((size_t)a->runs[0].npts + 1, sizeof(*at));
-		if (!lv || !fv || !at) {
+		nomem = !lv || !at;
+		for (int c = 0; c < CMP_SLOPES; c++)
+			nomem |= !(fv[c] = malloc(sz));
+		if (nomem) {
 			free(lv);
-			free(fv);
 			free(at);
+			for (int c = 0; c < CMP_SLOPES; c++)
+				free(fv[c]);
 			continue;
 		}
 		const struct noise_run *r0 = &a->runs[0];
@@ -343,7 +425,6 @@ void noise_finish(struct noise_set *s)
 		int k = f->points, top = k / 3 < 2 ? 2 : k / 3;
 		int from[3] = {0, k > top ? k - top : 0, k >= 2 ? k - 2 : 0};
 		double *out[3] = {&f->spread, &f->spread_top, &f->spread_top2};
-		double *adj[2] = {&f->adj_spread, &f->adj_spread_top};
 		for (int w = 0; w < 3 && k; w++) {
 			if (w == 1 && !from[1])
 				continue; /* no top third apart from the sweep */
@@ -351,40 +432,39 @@ void noise_finish(struct noise_set *s)
 			*out[w] = noise_spread(lv, a->nruns);
 			if (w == 2)
 				continue;
-			if (w == 0 && a->nruns >= NOISE_ADJ_MIN_RUNS) /* the slope of the sweep */
-				f->beta = fault_slope(lv, fv, a->nruns, &sxx);
-			if ((lvs[w][0][i] = malloc((size_t)a->nruns * sizeof(*lv))))
-				memcpy(lvs[w][0][i], lv, (size_t)a->nruns * sizeof(*lv));
-			if (isfinite(f->beta)) {
-				double mf = 0;
-				for (int r = 0; r < a->nruns; r++)
-					mf += fv[r] / a->nruns;
-				for (int r = 0; r < a->nruns; r++)
-					lv[r] -= f->beta * (fv[r] - mf);
-				*adj[w] = adj_spread(lv, a->nruns);
-				if (w == 0)
-					f->beta_se = *adj[w] / sqrt(sxx);
+			if ((lvs[w][0][i] = malloc(sz)))
+				memcpy(lvs[w][0][i], lv, sz);
+			if (w == 0 && a->nruns >= NOISE_ADJ_MIN_RUNS + 1)
+				joint_slopes(lv, fv, a->nruns, f->slope);
+			for (int c = 0; c < CMP_SLOPES; c++) {
+				struct cmp_slope *sl = &f->slope[c];
+				if (w == 0 && a->nruns >= NOISE_ADJ_MIN_RUNS) /* the slope of the sweep */
+					sl->beta = fault_slope(lv, fv[c], a->nruns, &sxx[c]);
+				double *la = lvs[w][1 + c][i] = malloc(sz);
+				if (!la)
+					continue;
+				adjust_levels(lv, fv[c], a->nruns, sl, la, w ? &sl->spread_top : &sl->spread);
+				if (w == 0 && isfinite(sl->beta)) {
+					sl->se = sl->spread / sqrt(sxx[c]);
+					sl->xvar = sxx[c] / (a->nruns - 1);
+				}
 			}
-			if ((lvs[w][1][i] = malloc((size_t)a->nruns * sizeof(*lv))))
-				memcpy(lvs[w][1][i], lv, (size_t)a->nruns * sizeof(*lv));
 		}
 		free(lv);
-		free(fv);
 		free(at);
+		for (int c = 0; c < CMP_SLOPES; c++)
+			free(fv[c]);
 	}
 	/* the spreads beyond each run's shift, as measured and adjusted (the
 	 * shifts of adjusted levels: what the whole run did beyond what the
 	 * probe read) */
 	double *shift = calloc((size_t)s->nadded + 1, sizeof(*shift));
 	double *x = calloc((size_t)s->nadded + 1, sizeof(*x));
-	if (shift && x) {
-		spreads_beyond(s, lvs[0][0], 0, shift, x, f_beyond);
-		spreads_beyond(s, lvs[1][0], 0, shift, x, f_top_beyond);
-		spreads_beyond(s, lvs[0][1], 1, shift, x, f_adj_beyond);
-		spreads_beyond(s, lvs[1][1], 1, shift, x, f_adj_top_beyond);
-	}
+	for (int w = 0; shift && x && w < 2; w++)
+		for (int j = 0; j < LV; j++)
+			spreads_beyond(s, lvs[w][j], w, j, shift, x);
 	for (int w = 0; w < 2; w++)
-		for (int j = 0; j < 2; j++) {
+		for (int j = 0; j < LV; j++) {
 			for (int i = 0; lvs[w][j] && i < s->n; i++)
 				free(lvs[w][j][i]);
 			free(lvs[w][j]);
@@ -404,11 +484,8 @@ const struct cmp_floor *noise_find(const struct noise_set *s, const char *key, i
 void noise_free(struct noise_set *s)
 {
 	for (int i = 0; i < s->n; i++) {
-		for (int r = 0; r < s->acc[i].nruns; r++) {
-			free(s->acc[i].runs[r].n);
-			free(s->acc[i].runs[r].lp);
-			free(s->acc[i].runs[r].lf);
-		}
+		for (int r = 0; r < s->acc[i].nruns; r++)
+			run_free(&s->acc[i].runs[r]);
 		free(s->acc[i].runs);
 	}
 	free(s->acc);

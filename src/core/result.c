@@ -181,13 +181,15 @@ void bench_drop_notes(struct bench_result *b, const char *prefix)
 
 int point_crowded(const struct point *p) { return p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED; }
 
-double point_fault_ln(const struct point *p)
+double point_probe_ln(const struct point *p, int part)
 {
-	if (!p->has_probe || !(p->probe[1].ns[PROBE_FAULT] > 0))
+	if (!p->has_probe || !(p->probe[1].ns[part] > 0))
 		return NAN;
-	double after = log(p->probe[1].ns[PROBE_FAULT]), before = p->probe[0].ns[PROBE_FAULT];
+	double after = log(p->probe[1].ns[part]), before = p->probe[0].ns[part];
 	return before > 0 ? (log(before) + after) / 2 : after;
 }
+
+double point_fault_ln(const struct point *p) { return point_probe_ln(p, PROBE_FAULT); }
 
 int point_again_why(const struct point *p, int load_axis, double ref_p50)
 {

@@ -233,6 +233,8 @@ int point_crowded(const struct point *p);
  * or NAN without the probe. compare adjusts levels for it, and the
  * history's spread likewise (docs/compare.md, "Probe-adjusted levels"). */
 double point_fault_ln(const struct point *p);
+/* The same of any probe part (probe.h, PROBE_FAULT or PROBE_UNMAP). */
+double point_probe_ln(const struct point *p, int part);
 
 /* Measuring a point again, in a sweep (sweep.c) and in --decide's rounds
  * (verdict.c): at most POINT_AGAIN_MAX times, for the reason

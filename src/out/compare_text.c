@@ -13,7 +13,7 @@
  * printf can take several. */
 static const char *clean(const char *s)
 {
-	static char buf[8][256];
+	static char buf[8][1024];
 	static int next;
 	char *b = buf[next++ & 7];
 	size_t i = 0;
@@ -101,7 +101,9 @@ static void print_throughput_changes(const json_t *c, FILE *f)
 		fprintf(f, "\nthroughput (concurrency axes, Universal Scalability Law):\n");
 		json_array_foreach(tc, i, v) {
 			const char *w = js(v, "word");
-			char s1[24], s2[24], k1[24], k2[24];
+			char s1[24], s2[24], k1[24], k2[24], nj[80];
+			const char *why = json_string_value(json_object_get(v, "not_judged_why"));
+			snprintf(nj, sizeof(nj), " (not judged: %s)", why ? why : "too few repetitions");
 			fprintf(f, "  %-12s %s -> %s  sigma %s -> %s%s  kappa %s -> %s%s  "
 				   "%s/s at N=%lld %.4g -> %.4g (%+.1f%%)%s  %s%s\n",
 				js(v, "bench"), js(v, "verdict_from"), js(v, "verdict_to"),
@@ -115,7 +117,7 @@ static void print_throughput_changes(const json_t *c, FILE *f)
 				!strcmp(w, "worse") || !strcmp(w, "mixed") ? "WORSE" : w,
 				(!strcmp(w, "worse") || !strcmp(w, "mixed")) &&
 						!json_is_true(json_object_get(v, "judged"))
-					? " (not judged: too few repetitions)"
+					? nj
 					: "");
 		}
 		fprintf(f, "  (* significant: 95%% intervals apart, or p < alpha and beyond the threshold)\n");
@@ -174,15 +176,16 @@ static void print_bench_line(const json_t *v, FILE *f)
 		if (json_is_object(tp))
 			snprintf(pt, sizeof(pt), ", top third %s p %.3g",
 				 pct(jnum(tp, "change_pct"), b3, sizeof(b3)), jnum(tp, "p"));
-		char ph[160] = ""; /* Holm over the compare's benches (absent in old JSON) */
+		char ph[200] = ""; /* Holm over the compare's benches (absent in old JSON) */
 		const json_t *hi = json_object_get(rt, "history");
-		char hs[80] = "";
+		char hs[120] = "";
 		/* the probe adjustment the test chose (compare.c, rep_tests) */
 		const char *ch = json_string_value(json_object_get(json_object_get(hi, "adjustments"), "chosen"));
-		const char *adj = json_is_true(json_object_get(hi, "probe_adjusted")) ? ", probe-adjusted"
-				  : !ch					     ? ""
-				  : !strcmp(ch, "sides_slope")		     ? ", sides' probe slope"
-									     : ", not probe-adjusted";
+		const char *pp = json_string_value(json_object_get(json_object_get(rt, "probe_adjust"), "probe"));
+		const char *adj = !json_is_true(json_object_get(hi, "probe_adjusted"))
+					  ? (!ch ? "" : !strcmp(ch, "sides_slope") ? ", sides' probe slope" : ", not probe-adjusted")
+				  : pp && !strcmp(pp, "unmap") ? ", probe-adjusted on the unmap time"
+							       : ", probe-adjusted";
 		if (json_is_object(hi))
 			snprintf(hs, sizeof(hs), "; run-to-run spread %.2g%% (%lld earlier runs%s)",
 				 jnum(hi, "spread_pct"),

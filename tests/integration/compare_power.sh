@@ -73,18 +73,19 @@ done
 "$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 --format json >"$T/hist.json" 2>/dev/null; rc=$?
 check "a history of 5 runs: A/A exit 0" test $rc -eq 0
 # each of the two tested with the adjustment that finds the smallest
-# change (the history's slope, the sides' own, none: docs/compare.md
+# change (the history's slope on the fault time or on the unmap time, the
+# sides' own, none: docs/compare.md
 # "Which adjustment"), its levels and the history's spread as it says
 ADJ="[(b['repetition_test']['history']['adjustments'], b['repetition_test']['probe_adjust'], b['repetition_test']['history']) for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.stat', 'mem.mmap')]"
 check "... fs.stat and mem.mmap: the history's slope among the adjustments, the one that finds the least chosen" jtrue "$T/hist.json" \
-	"len($ADJ) == 2 and all(j['history_slope'] is not None and j['chosen'] == min((k for k in ('history_slope', 'sides_slope', 'none') if j[k] is not None), key=lambda k: j[k]) and h['runs'] == 5 for j, p, h in $ADJ)"
+	"len($ADJ) == 2 and all(j['history_fault_slope'] is not None and j['history_unmap_slope'] is not None and j[j['chosen']] == min(j[k] for k in ('history_fault_slope', 'history_unmap_slope', 'sides_slope', 'none') if j[k] is not None) and h['runs'] == 5 for j, p, h in $ADJ)"
 check "... levels and spread as chosen" jtrue "$T/hist.json" \
-	"all((j['chosen'] == 'history_slope') == (p is not None and p['beta_from'] == 'history') == h['probe_adjusted'] and (j['chosen'] != 'none' or p is None) for j, p, h in $ADJ)"
+	"all(j['chosen'].startswith('history') == (p is not None and p['beta_from'] == 'history') == h['probe_adjusted'] and (not h['probe_adjusted'] or p['probe'] == j['chosen'].split('_')[1]) and (j['chosen'] != 'none' or p is None) for j, p, h in $ADJ)"
 check "... the two others (no history of them) with their sides' own" jtrue "$T/hist.json" \
 	"all(b['repetition_test']['probe_adjust']['beta_from'] == 'sides' and 'history' not in b['repetition_test'] for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.open', 'net.bind'))"
 # shellcheck disable=SC2086
 "$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 >"$T/hist.txt" 2>/dev/null
-for w in "history_slope:, probe-adjusted" "sides_slope:, sides' probe slope" "none:, not probe-adjusted"; do
+for w in "history_fault_slope:, probe-adjusted)" "history_unmap_slope:, probe-adjusted on the unmap time" "sides_slope:, sides' probe slope" "none:, not probe-adjusted"; do
 	if jtrue "$T/hist.json" "any(j['chosen'] == '${w%%:*}' for j, p, h in $ADJ)"; then
 		check "... the text says the ${w%%:*} adjustment" grep -q "run-to-run spread .*(5 earlier runs${w#*:})" "$T/hist.txt"
 	fi

@@ -64,6 +64,23 @@ check "a tenth of the throughput at the top: exit 3, io.randread WORSE, -90%" \
 	sh -c '[ $1 = 3 ] && grep -Eq "^  io.randread.*at N=16 .*\(-90.0%\)\*  WORSE$" "$2"' _ $? "$T/half.txt"
 "$SB" compare "$T/a.json" "$T/half.json" >/dev/null 2>&1
 check "one repetition a side without --strict: not judged (exit 0)" test $? = 0
+# the same drop with B's probe unmap times 4x A's (the other CPUs busy
+# during B's run, as beside a CPU hog on a VM): the CPUs the load could use
+# differed, so throughput is not judged, and the caveat says so
+python3 - "$T/half.json" "$T/busy.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d['benches']:
+    for r in b['repetitions']:
+        for p in r['points']:
+            for s in ('before', 'after'):
+                if (p.get('probe') or {}).get(s) and p['probe'][s].get('unmap_ns'):
+                    p['probe'][s]['unmap_ns'] *= 4
+json.dump(d, open(sys.argv[2], 'w'))
+EOF
+"$SB" compare --strict "$T/a.json" "$T/busy.json" >"$T/busy.txt" 2>&1
+check "... B's probe unmap 4x A's (other CPUs busy): not judged (exit 0), said" \
+	sh -c '[ $1 = 0 ] && grep -q "unmap time was +300% on B.s side.*throughput over concurrency not judged" "$2" && grep -Eq "^  io.randread.*WORSE \(not judged: other CPUs busy on one side\)$" "$2"' _ $? "$T/busy.txt"
 
 "$SB" report "$T/a.json" -o "$T/r.html" >/dev/null 2>&1
 check "report: a throughput plot with the fitted curve and the ideal line" \

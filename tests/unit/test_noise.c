@@ -120,7 +120,41 @@ static void set_probe(struct run_result *r, double fault_ns, double unmap_ns)
 		}
 }
 
-static void set_fault(struct run_result *r, double fault_ns) { set_probe(r, fault_ns, 1); }
+
+/* Each run's own wobble of the benches below (within 1%), and its spread. */
+static const double wob[8] = {1.000, 1.010, 0.990, 1.005, 0.995, 1.008, 0.992, 1.000};
+static double wob_spread(void)
+{
+	double lw[8];
+	for (int r = 0; r < 8; r++)
+		lw[r] = log(wob[r]);
+	return noise_spread(lw, 8);
+}
+
+/* A history of nruns runs of nb benches b0.op ... into s, finished: b0
+ * costs b0[r] in run r, every bench times its wobble; the probe reads
+ * fault[r] and unmap[r] ns in run r (none in run noprobe; -1: every run). */
+static void probed_history(struct noise_set *s, int nruns, int nb, const double *b0, const double *fault,
+			   const double *unmap, int noprobe)
+{
+	for (int r = 0; r < nruns; r++) {
+		struct run_result rr;
+		memset(&rr, 0, sizeof(rr));
+		rr.schema_version = SB_SCHEMA_VERSION;
+		rr.snapshot = json_object();
+		for (int j = 0; j < nb; j++) {
+			char name[16];
+			snprintf(name, sizeof(name), "b%d.op", j);
+			double w = wob[(r + j) % 8];
+			add(&rr, name, NULL, 1, 6, 2, j ? w : b0[r] * w, NULL);
+			if (r != noprobe)
+				set_probe(&rr, fault[r], unmap[r]);
+		}
+		CHECK(noise_add_run(s, &rr) == 0, "probed history: run %d added", r);
+		result_free(&rr);
+	}
+	noise_finish(s);
+}
 
 /* Runs on a machine whose page-fault time moves 0.9-1.4x from run to run
  * (this project's VM in stretches: docs/compare.md, "Probe-adjusted
@@ -134,45 +168,31 @@ static void set_fault(struct run_result *r, double fault_ns) { set_probe(r, faul
 static void probe_slope(void)
 {
 	const double mach[8] = {1.00, 1.35, 0.92, 1.10, 1.40, 0.95, 1.20, 1.05};
-	const double wob[8] = {1.000, 1.010, 0.990, 1.005, 0.995, 1.008, 0.992, 1.000};
+	double b0[8], fault[8], unmap[8];
+	for (int r = 0; r < 8; r++) {
+		b0[r] = pow(mach[r], 1.4);
+		fault[r] = 10000 * mach[r];
+		unmap[r] = 1;
+	}
 	for (int nruns = 8; nruns >= 4; nruns -= 4)
 		for (int noprobe = 0; noprobe < 2; noprobe++) {
 			if (nruns == 4 && noprobe)
 				continue;
 			struct noise_set s = {0};
-			for (int r = 0; r < nruns; r++) {
-				struct run_result rr;
-				memset(&rr, 0, sizeof(rr));
-				rr.schema_version = SB_SCHEMA_VERSION;
-				rr.snapshot = json_object();
-				for (int j = 0; j < 10; j++) {
-					char name[16];
-					snprintf(name, sizeof(name), "b%d.op", j);
-					double w = wob[(r + j) % 8];
-					add(&rr, name, NULL, 1, 6, 2, j ? w : pow(mach[r], 1.4) * w, NULL);
-					if (!(noprobe && r == 3))
-						set_fault(&rr, 10000 * mach[r]);
-				}
-				CHECK(noise_add_run(&s, &rr) == 0, "probe slope: run %d added", r);
-				result_free(&rr);
-			}
-			noise_finish(&s);
+			probed_history(&s, nruns, 10, b0, fault, unmap, noprobe ? 3 : -1);
 			const struct cmp_floor *f0 = noise_find(&s, "b0.op", 1), *f1 = noise_find(&s, "b1.op", 1);
-			double lw[8];
-			for (int r = 0; r < 8; r++)
-				lw[r] = log(wob[r]);
 			if (!f0 || !f1) {
 				CHECK(0, "probe slope: floors found");
 			} else if (nruns == 8 && !noprobe) {
 				CHECK(fabs(f0->slope[0].beta - 1.4) < 0.1 && f0->spread > 0.12,
 				      "probe slope: b0's slope %.3f (1.4), its whole spread %.3f", f0->slope[0].beta,
 				      f0->spread);
-				CHECK(f0->slope[0].spread < 2 * noise_spread(lw, 8) + 0.003 &&
-					      f0->slope[0].spread_beyond < 2 * noise_spread(lw, 8) + 0.003 &&
+				CHECK(f0->slope[0].spread < 2 * wob_spread() + 0.003 &&
+					      f0->slope[0].spread_beyond < 2 * wob_spread() + 0.003 &&
 					      isfinite(f0->slope[0].spread_top) && isfinite(f0->slope[0].spread_top_beyond),
 				      "probe slope: b0's adjusted spread %.4f, beyond the shift %.4f (its own "
 				      "wobble %.4f), top third %.4f",
-				      f0->slope[0].spread, f0->slope[0].spread_beyond, noise_spread(lw, 8),
+				      f0->slope[0].spread, f0->slope[0].spread_beyond, wob_spread(),
 				      f0->slope[0].spread_top);
 				CHECK(f1->slope[0].beta < 0.05 && f1->slope[0].spread < 1.3 * f1->spread + 0.002,
 				      "probe slope: b1 does not move with the probe: slope %.3f, adjusted spread "
@@ -197,36 +217,23 @@ static void probe_slope(void)
 static void unmap_slope(void)
 {
 	const double busy[8] = {1.00, 4.2, 0.95, 3.8, 1.05, 4.0, 0.9, 4.1};
-	const double wob[8] = {1.000, 1.010, 0.990, 1.005, 0.995, 1.008, 0.992, 1.000};
-	struct noise_set s = {0};
+	double b0[8], fault[8], unmap[8];
 	for (int r = 0; r < 8; r++) {
-		struct run_result rr;
-		memset(&rr, 0, sizeof(rr));
-		rr.schema_version = SB_SCHEMA_VERSION;
-		rr.snapshot = json_object();
-		for (int j = 0; j < 2; j++) {
-			char name[16];
-			snprintf(name, sizeof(name), "b%d.op", j);
-			double w = wob[(r + j) % 8];
-			add(&rr, name, NULL, 1, 6, 2, j ? w : sqrt(busy[r]) * w, NULL);
-			set_probe(&rr, 10000, 1e5 * busy[r]);
-		}
-		CHECK(noise_add_run(&s, &rr) == 0, "unmap slope: run %d added", r);
-		result_free(&rr);
+		b0[r] = sqrt(busy[r]);
+		fault[r] = 10000;
+		unmap[r] = 1e5 * busy[r];
 	}
-	noise_finish(&s);
+	struct noise_set s = {0};
+	probed_history(&s, 8, 2, b0, fault, unmap, -1);
 	const struct cmp_floor *f0 = noise_find(&s, "b0.op", 1), *f1 = noise_find(&s, "b1.op", 1);
-	double lw[8];
-	for (int r = 0; r < 8; r++)
-		lw[r] = log(wob[r]);
 	if (!f0 || !f1) {
 		CHECK(0, "unmap slope: floors found");
 	} else {
 		const struct cmp_slope *u0 = &f0->slope[CMP_SLOPE_UNMAP], *u1 = &f1->slope[CMP_SLOPE_UNMAP];
-		CHECK(fabs(u0->beta - 0.5) < 0.05 && f0->spread > 0.3 && u0->spread < 2 * noise_spread(lw, 8) + 0.003 &&
+		CHECK(fabs(u0->beta - 0.5) < 0.05 && f0->spread > 0.3 && u0->spread < 2 * wob_spread() + 0.003 &&
 			      isfinite(u0->se) && u0->se < 0.05,
 		      "unmap slope: b0's %.3f (0.5), se %.3f; spread %.3f as measured, %.4f adjusted (its own "
-		      "wobble %.4f)", u0->beta, u0->se, f0->spread, u0->spread, noise_spread(lw, 8));
+		      "wobble %.4f)", u0->beta, u0->se, f0->spread, u0->spread, wob_spread());
 		CHECK(isnan(f0->slope[CMP_SLOPE_FAULT].beta) && isnan(f0->slope[CMP_SLOPE_FAULT].spread),
 		      "unmap slope: the fault time never moved: no fault slope (%g)",
 		      f0->slope[CMP_SLOPE_FAULT].beta);

@@ -256,7 +256,7 @@ static void window_levels(const struct noise_acc *a, const int *at, int from, in
  * [0, NOISE_ADJ_MAX_BETA]; NAN when an x is not finite or the x do not
  * vary. *sxx: the x's sum of squared deviations (the slope's standard
  * error is the residual spread over its root). */
-static double fault_slope(const double *y, const double *x, int n, double *sxx_out)
+static double part_slope(const double *y, const double *x, int n, double *sxx_out)
 {
 	double my = 0, mx = 0, sxy = 0, sxx = 0;
 	for (int i = 0; i < n; i++) {
@@ -439,7 +439,7 @@ void noise_finish(struct noise_set *s)
 			for (int c = 0; c < CMP_SLOPES; c++) {
 				struct cmp_slope *sl = &f->slope[c];
 				if (w == 0 && a->nruns >= NOISE_ADJ_MIN_RUNS) /* the slope of the sweep */
-					sl->beta = fault_slope(lv, fv[c], a->nruns, &sxx[c]);
+					sl->beta = part_slope(lv, fv[c], a->nruns, &sxx[c]);
 				double *la = lvs[w][1 + c][i] = malloc(sz);
 				if (!la)
 					continue;

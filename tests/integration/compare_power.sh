@@ -85,7 +85,7 @@ check "... the two others (no history of them) with their sides' own" jtrue "$T/
 	"all(b['repetition_test']['probe_adjust']['beta_from'] == 'sides' and 'history' not in b['repetition_test'] for b in d['comparisons'][0]['benches'] if b['name'] in ('fs.open', 'net.bind'))"
 # shellcheck disable=SC2086
 "$SB" compare "$T/a.json" "$T/b.json" --decisive 1000000 $H5 >"$T/hist.txt" 2>/dev/null
-for w in "history_fault_slope:, probe-adjusted)" "history_unmap_slope:, probe-adjusted on the unmap time" "sides_slope:, sides' probe slope" "none:, not probe-adjusted"; do
+for w in "history_fault_slope:, probe-adjusted" "history_unmap_slope:, probe-adjusted on the unmap time" "sides_slope:, sides' probe slope" "none:, not probe-adjusted"; do
 	if jtrue "$T/hist.json" "any(j['chosen'] == '${w%%:*}' for j, p, h in $ADJ)"; then
 		check "... the text says the ${w%%:*} adjustment" grep -q "run-to-run spread .*(5 earlier runs${w#*:})" "$T/hist.txt"
 	fi

@@ -46,12 +46,18 @@ static void add(struct run_result *r, const char *name, const char *variant, int
 	bench_fit(b);
 }
 
-static void make(struct run_result *r, const char *name, const char *variant, int version,
-		 int npts, int nreps, double f, const double *rep)
+/* An empty run of the current schema. */
+static void new_run(struct run_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->schema_version = SB_SCHEMA_VERSION;
 	r->snapshot = json_object();
+}
+
+static void make(struct run_result *r, const char *name, const char *variant, int version,
+		 int npts, int nreps, double f, const double *rep)
+{
+	new_run(r);
 	add(r, name, variant, version, npts, nreps, f, rep);
 }
 
@@ -68,9 +74,7 @@ static void spread_beyond_shift(void)
 		struct noise_set s = {0};
 		for (int r = 0; r < 5; r++) {
 			struct run_result rr;
-			memset(&rr, 0, sizeof(rr));
-			rr.schema_version = SB_SCHEMA_VERSION;
-			rr.snapshot = json_object();
+			new_run(&rr);
 			for (int j = 0; j < nb; j++) {
 				char name[16];
 				snprintf(name, sizeof(name), "b%d.op", j);
@@ -139,9 +143,7 @@ static void probed_history(struct noise_set *s, int nruns, int nb, const double 
 {
 	for (int r = 0; r < nruns; r++) {
 		struct run_result rr;
-		memset(&rr, 0, sizeof(rr));
-		rr.schema_version = SB_SCHEMA_VERSION;
-		rr.snapshot = json_object();
+		new_run(&rr);
 		for (int j = 0; j < nb; j++) {
 			char name[16];
 			snprintf(name, sizeof(name), "b%d.op", j);

@@ -1483,6 +1483,14 @@ static double adj_left(const struct cmp_floor *f, int j, const struct bench_resu
 	return ex > 0 ? ex * (beta * beta + se * se) : 0;
 }
 
+/* Whether adjustment k (ADJ_*) takes the probe's part j (CMP_SLOPE_*) off
+ * the levels: the history's slope on that part does, and the sides' own
+ * slope, which is on the fault time. */
+static int adj_covers(int k, int j)
+{
+	return k == ADJ_HISTORY + j || (k == ADJ_SIDES && j == CMP_SLOPE_FAULT);
+}
+
 /* Every bench's repetition tests (rep_stats), before any word: the run
  * shift, the scale and the family correction need them all first. */
 static void rep_tests(const struct run_result *a, const struct run_result *b,
@@ -1517,12 +1525,12 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 			 * adjustment gains (qb): the one whose test finds the
 			 * smallest change, from the variances */
 			struct rep_res c[ADJ_KINDS];
+			double det[ADJ_KINDS];
 			double ae = o->alpha / (a->nbenches > 1 ? a->nbenches : 1) / (rr[i].two ? 2 : 1);
-			int best = ADJ_SIDES;
 			for (int k = 0; k < ADJ_KINDS; k++) {
 				const struct cmp_slope *sl = k < ADJ_SIDES ? &f->slope[k] : NULL;
 				c[k] = rr[i]; /* ADJ_SIDES: as made above */
-				c[k].det[k] = INFINITY;
+				det[k] = INFINITY;
 				if (sl && !isfinite(sl->beta))
 					continue;
 				if (k != ADJ_SIDES)
@@ -1530,19 +1538,15 @@ static void rep_tests(const struct run_result *a, const struct run_result *b,
 				/* what the probe times it does not adjust for
 				 * could carry (adj_left) */
 				for (int j = 0; j < CMP_SLOPES; j++)
-					if (!(j == CMP_SLOPE_FAULT ? k == ADJ_HISTORY + j || k == ADJ_SIDES
-								  : k == ADJ_HISTORY + j))
+					if (!adj_covers(k, j))
 						c[k].sv += adj_left(f, j, ba, bb, ns, nn, &rr[i].pa);
 				if (c[k].lv && (k != ADJ_SIDES || c[k].pa.on))
-					c[k].det[k] = slope_det(f, sl && c[k].pa.on ? k : -1, o->keep_shift,
-								&c[k], ae);
+					det[k] = slope_det(f, sl && c[k].pa.on ? k : -1, o->keep_shift, &c[k], ae);
 			}
+			int best = ADJ_SIDES;
 			for (int k = 0; k < ADJ_KINDS; k++)
-				if (c[k].det[k] < c[best].det[best])
+				if (det[k] < det[best])
 					best = k;
-			double det[ADJ_KINDS];
-			for (int k = 0; k < ADJ_KINDS; k++)
-				det[k] = c[k].det[k];
 			rr[i] = c[best];
 			memcpy(rr[i].det, det, sizeof(det));
 			rr[i].chosen = best;

@@ -47,6 +47,20 @@
 # against scalebench's and cyclictest's 0.72-1.38 over 48 s each, while
 # every pooled p50 of the three agrees within 0.93-1.11.
 #
+# Where in the interval each tool's wake-ups fall (PHASE): the wake-up
+# that meets the kernel's tick waits for it. Two cyclictest instances at
+# once (3 s, beside the hogs, 2026-12-07) read p99 67-99 us at phase 0
+# and 49-52 us at 250 us, the difference following the phase when the
+# instances swapped. Each tool's threads start their interval where they
+# start (cyclictest without --secaligned), so the two tools' phases were
+# a fresh draw every round, one more thing for the ratio to average over.
+# PHASE=paired (the default of both and side): in each pair of rounds the
+# tools wake half an interval apart, then swapped (rt.wakeup -p phase_us=P,
+# cyclictest --secaligned=P, both started just after a full second of
+# CLOCK_MONOTONIC so that both measure from the next), the pairs stepping
+# through the first half of the interval; each tool meets the same phases.
+# PHASE=free: as before.
+#
 # Why many short runs, pooled: the stretches last tens of seconds (p99 of
 # one 10 s run 75, 915 and 339 us in three idle runs a minute apart);
 # with 3 s runs both tools sample the same stretches, and a percentile
@@ -57,7 +71,8 @@
 # log-linear (0.8% wide) bucket's midpoint, as scalebench reads them.
 #
 # usage: bench/cyclictest-crosscheck.sh [SECONDS per run, default 3] [CPU, default 1] [OUTDIR]
-#   PLACE (both, side or alternate, default both), CPU2 (both, side: the
+#   PLACE (both, side or alternate, default both), PHASE (paired or free;
+#   default paired with both and side, free with alternate), CPU2 (both, side: the
 #   other CPU, default the first allowed CPU other than CPU), BARE (1: the
 #   bare loop too, PLACE=both), ROUNDS (both, side: even,
 #   >= 2, default 8; alternate: odd, >= 3, default 9), PRIO (80) and
@@ -68,6 +83,8 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 D=${1:-3}
+# whole seconds: cyclictest -D reads 1.5 as 1 (and the hogs' timeout is shell arithmetic)
+case $D in *[!0-9]* | "" | 0) echo "SECONDS must be a whole number of seconds, 1 or more" >&2; exit 2 ;; esac
 CPU=${2:-1}
 OUT=${3:-${TMPDIR:-/tmp}/crosscheck-rt-$(date -u +%Y%m%dT%H%M%SZ)}
 PLACE=${PLACE:-both}
@@ -86,6 +103,15 @@ else
 fi
 PRIO=${PRIO:-80}
 INTERVAL_US=${INTERVAL_US:-1000}
+if [ "$PLACE" = alternate ]; then PHASE=${PHASE:-free}; else PHASE=${PHASE:-paired}; fi
+case $PHASE in
+free) ;;
+paired)
+	[ "$PLACE" != alternate ] || { echo "PHASE=paired needs PLACE=both or side (PHASE=free with alternate)" >&2; exit 2; }
+	case $INTERVAL_US in *[!0-9]* | "") echo "INTERVAL_US must be a whole number of us" >&2; exit 2 ;; esac
+	[ $((1000000 % INTERVAL_US)) = 0 ] || { echo "PHASE=paired needs an INTERVAL_US that divides a second (cyclictest --secaligned)" >&2; exit 2; } ;;
+*) echo "PHASE must be paired or free" >&2; exit 2 ;;
+esac
 SB=${SB:-./scalebench}
 [ -x "$SB" ] || { echo "build first: make" >&2; exit 2; }
 for t in cyclictest stress-ng python3; do
@@ -156,15 +182,18 @@ print("%.2f %.2f %.1f" % (q(0.50), q(0.99), mx))
 PY
 }
 
-runA() { # file [cpu]
+runA() { # file [cpu [phase_us]]
 	"$SB" run rt.wakeup --max-n 1 -p cpus="${2:-$CPU}" -p priority="$PRIO" -p interval_us="$INTERVAL_US" \
-		-p duration="$D" -q --no-db -o "$1" >/dev/null 2>"$1.err" || { cat "$1.err" >&2; return 1; }
+		-p duration="$D" -p phase_us="${3:-free}" -q --no-db -o "$1" >/dev/null 2>"$1.err" ||
+		{ cat "$1.err" >&2; return 1; }
 	sb_fig "$1"
 }
-runB() { # file [cpu, or two as A,B: a thread on each]
+runB() { # file [cpu, or two as A,B: a thread on each [phase_us]]
 	nt=1; case ${2:-$CPU} in *,*) nt=2 ;; esac
-	cyclictest -t$nt -a "${2:-$CPU}" -p"$PRIO" -i"$INTERVAL_US" -D"$D" -m -q -h 20000 --json="$1" >/dev/null 2>"$1.err" ||
-		{ cat "$1.err" >&2; return 1; }
+	al=""; [ -n "${3:-}" ] && al="--secaligned=$3"
+	# shellcheck disable=SC2086
+	cyclictest -t$nt -a "${2:-$CPU}" -p"$PRIO" -i"$INTERVAL_US" -D"$D" -m -q -h 20000 $al --json="$1" \
+		>/dev/null 2>"$1.err" || { cat "$1.err" >&2; return 1; }
 	us_bins_fig "$1"
 }
 
@@ -187,12 +216,22 @@ series() {
 		[ $((i % 2)) = 0 ] && { ca=$CPU2; cb=$CPU; }
 		[ "$PLACE" = both ] && { ca=$CPU+$CPU2; cb=$CPU,$CPU2; }
 		fa="$OUT/$label-A$i.json"; fb="$OUT/$label-B$i.json"
+		pha=""; phb=""
+		if [ "$PHASE" = paired ]; then
+			# round pair k: the tools half an interval apart, then swapped;
+			# the pairs step through the first half of the interval
+			pha=$((((i - 1) / 2) * INTERVAL_US / ROUNDS)); phb=$((pha + INTERVAL_US / 2))
+			[ $((i % 2)) = 0 ] && { t=$pha; pha=$phb; phb=$t; }
+			# both just after a full second of CLOCK_MONOTONIC, so that both
+			# start measuring at the next one
+			python3 -c 'import time; time.sleep((1.05 - time.monotonic() % 1) % 1)'
+		fi
 		if [ $((i % 2)) = 1 ]; then
-			runA "$fa" "$ca" >"$fa.fig" & pa=$!
-			runB "$fb" "$cb" >"$fb.fig" & pb=$!
+			runA "$fa" "$ca" "$pha" >"$fa.fig" & pa=$!
+			runB "$fb" "$cb" "$phb" >"$fb.fig" & pb=$!
 		else
-			runB "$fb" "$cb" >"$fb.fig" & pb=$!
-			runA "$fa" "$ca" >"$fa.fig" & pa=$!
+			runB "$fb" "$cb" "$phb" >"$fb.fig" & pb=$!
+			runA "$fa" "$ca" "$pha" >"$fa.fig" & pa=$!
 		fi
 		fc="$OUT/$label-C$i.txt"; rc=0
 		[ "$BARE" != 0 ] && { runC "$fc" >"$fc.fig" & pc=$!; }
@@ -205,9 +244,9 @@ series() {
 		done
 		[ "$BARE" != 0 ] && { cat "$fc.fig" >>"$OUT/$label.C"; cat "$fc.hist" >>"$OUT/$label.C.hist"; }
 		# shellcheck disable=SC2046,SC2183
-		printf '  R%-2s scalebench CPU %s  p50 %8s us  p99 %8s us  max %9s us\n' "$i" "$ca" $(cat "$fa.fig")
+		printf '  R%-2s scalebench CPU %s  p50 %8s us  p99 %8s us  max %9s us%s\n' "$i" "$ca" $(cat "$fa.fig") "${pha:+  phase $pha us}"
 		# shellcheck disable=SC2046,SC2183
-		printf '      cyclictest CPU %s  p50 %8s us  p99 %8s us  max %9s us\n' "$cb" $(cat "$fb.fig")
+		printf '      cyclictest CPU %s  p50 %8s us  p99 %8s us  max %9s us%s\n' "$cb" $(cat "$fb.fig") "${phb:+  phase $phb us}" 
 		# shellcheck disable=SC2046,SC2183
 		[ "$BARE" != 0 ] && printf '      bare loop  CPU %s  p50 %8s us  p99 %8s us  max %9s us\n' "$CPU,$CPU2" $(cat "$fc.fig")
 		i=$((i + 1))

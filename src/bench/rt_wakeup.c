@@ -76,6 +76,7 @@ struct thr {
 	_Atomic uint64_t dropped, overruns;
 	struct samp *ring;
 	struct hist *h;
+	uint64_t first_want; /* the first wake-up wanted (its phase is the result's) */
 	double max_ns;
 	uint64_t max_cycle, max_at;
 };
@@ -83,6 +84,8 @@ struct thr {
 struct st {
 	struct bench_env *env;
 	uint64_t interval_ns, end_ns, t0;
+	int64_t phase_ns; /* -p phase_us in ns; -1: free */
+	uint64_t start_ns; /* with a phase: the full second + phase the wake-ups count from */
 	int prio;
 	double duration_s;
 	unsigned char cpus[SYS_MAX_CPUS], load_cpus[SYS_MAX_CPUS];
@@ -142,6 +145,21 @@ static int check(const json_t *p, char *err, size_t len)
 			 "themselves load the CPU)", v);
 		return -1;
 	}
+	if ((v = pget(p, "phase_us", NULL)) && strcmp(v, "free")) {
+		const char *iv = pget(p, "interval_us", "1000");
+		double ivx;
+		if (num_in(iv, 50, 1e6, &ivx) || num_in(v, 0, ivx - 1, &x) || x != (double)(int64_t)x) {
+			snprintf(err, len, "phase_us=%s: must be free or a whole number of us below "
+				 "interval_us (%s)", v, iv);
+			return -1;
+		}
+		if (!pget(p, "duration", NULL)) {
+			snprintf(err, len, "phase_us=%s: needs duration= (with a phase the measuring "
+				 "starts at the next full second, as cyclictest --secaligned, which "
+				 "the point's budget would spend waiting)", v);
+			return -1;
+		}
+	}
 	if ((v = pget(p, "priority", NULL)) && num_in(v, 1, 99, &x)) {
 		snprintf(err, len, "priority=%s: SCHED_FIFO priorities are 1..99", v);
 		return -1;
@@ -181,9 +199,11 @@ static void *measure(void *arg)
 	struct sched_param sp = {.sched_priority = s->prio};
 	t->fifo_err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	t->fifo = t->fifo_err == 0;
-	struct timespec next, now;
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	ts_add(&next, s->interval_ns);
+	struct timespec next = {0, 0}, now;
+	if (s->phase_ns < 0)
+		clock_gettime(CLOCK_MONOTONIC, &next);
+	ts_add(&next, s->phase_ns < 0 ? s->interval_ns : s->start_ns + s->interval_ns);
+	t->first_want = ts_ns(&next);
 	for (uint64_t cyc = 0; !atomic_load_explicit(&s->stop, memory_order_relaxed); cyc++) {
 		int r;
 		while ((r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL)) == EINTR &&
@@ -229,6 +249,8 @@ static int setup(struct bench_env *env, void **state)
 	s->trace.on_fd = -1;
 	s->interval_ns = bench_param_u64(env, "interval_us") * 1000u;
 	s->prio = (int)bench_param_u64(env, "priority");
+	const char *ph = bench_param(env, "phase_us");
+	s->phase_ns = ph && strcmp(ph, "free") ? (int64_t)strtod(ph, NULL) * 1000 : -1;
 	const char *dur = bench_param(env, "duration");
 	s->duration_s = dur ? strtod(dur, NULL) : 0; /* 0: the point's budget (meter_stop) */
 	s->bound_ns = env->max_latency_ns;
@@ -454,6 +476,9 @@ static void per_cpu_json(const struct st *s, const struct timespec *wall0, json_
 				      "max_ns", num(st.max), "bins", bins_json(t->h),
 				      "max_at_s", (double)t->max_at / 1e9, "max_cycle", (json_int_t)t->max_cycle,
 				      "overruns", (json_int_t)t->overruns, "dropped", (json_int_t)t->dropped);
+		/* where its wake-ups fell in the interval (CLOCK_MONOTONIC) */
+		json_object_set_new(o, "phase_us",
+				    json_real((double)(t->first_want % s->interval_ns) / 1e3));
 		if (t->pin_err)
 			json_object_set_new(o, "pinned", json_string(strerror(-t->pin_err)));
 		json_array_append_new(pc, o);
@@ -489,7 +514,11 @@ static json_t *point_json(const struct st *s, int fifo, int dma, int rt_lim, int
 		json_object_set_new(x, "policy_reason", json_string(strerror(t0->fifo_err ? t0->fifo_err : EPERM)));
 	json_object_set_new(x, "priority", json_integer(fifo ? s->prio : 0));
 	json_object_set_new(x, "interval_us", json_real((double)s->interval_ns / 1e3));
-	json_object_set_new(x, "duration_s", json_real(secs));
+	json_object_set_new(x, "phase_us", s->phase_ns >= 0 ? json_real((double)s->phase_ns / 1e3)
+							    : json_string("free"));
+	/* with a phase, from the full second the wake-ups counted from */
+	double waited = s->phase_ns >= 0 ? (double)(s->start_ns - s->t0) / 1e9 : 0;
+	json_object_set_new(x, "duration_s", json_real(secs - waited));
 	json_object_set_new(x, "mlockall", s->locked ? json_true() : json_string(strerror(s->lock_err)));
 	json_object_set_new(x, "cpu_dma_latency", dma >= 0 ? json_string("held at 0 us")
 							   : json_string(strerror(-dma)));
@@ -560,7 +589,15 @@ static int run(void *state, struct meter *m)
 	s->t0 = meter_now();
 	struct timespec wall0;
 	clock_gettime(CLOCK_REALTIME, &wall0); /* to date the max in UTC */
-	s->end_ns = s->duration_s > 0 ? s->t0 + (uint64_t)(s->duration_s * 1e9) : UINT64_MAX;
+	if (s->phase_ns >= 0) {
+		/* cyclictest --secaligned: from the next full second (the one
+		 * after if that is under 0.1 s away) plus the phase, for every
+		 * thread, the duration counted from there */
+		uint64_t sec = s->t0 / 1000000000u, frac = s->t0 % 1000000000u;
+		s->start_ns = (sec + (frac > 900000000u ? 2 : 1)) * 1000000000u + (uint64_t)s->phase_ns;
+	}
+	uint64_t from = s->phase_ns >= 0 ? s->start_ns : s->t0;
+	s->end_ns = s->duration_s > 0 ? from + (uint64_t)(s->duration_s * 1e9) : UINT64_MAX;
 	uint64_t wd = s->duration_s > 0 ? s->end_ns + GRACE_NS : UINT64_MAX; /* watchdog */
 	unsigned char mine[SYS_MAX_CPUS];
 	int moved = pin_away(s, mine), started = 0;
@@ -610,6 +647,7 @@ static void teardown(void *state)
 static const struct bench_param_spec params[] = {
 	BP_U64("interval_us", "1000", 50, 1000000, "wake-up period of each measuring thread (us; at least 50)"),
 	BP_U64("priority", "80", 1, 99, "SCHED_FIFO priority of the measuring threads"),
+	BP_STR("phase_us", "free", "where in the interval the wake-ups fall: us past a multiple of interval_us on CLOCK_MONOTONIC (cyclictest --secaligned US when interval_us divides a second), or free: one interval after each thread starts"),
 	BP_STR_DERIVED("duration", "the point's budget", "seconds each load level measures (0.01..86400)"),
 	BP_STR_DERIVED("cpus", "every CPU the run may use", "CPU list of the measuring threads, such as 0-1 or 0+2 (online CPUs only)"),
 	BP_STR_DERIVED("load_cpus", "anywhere", "CPU list the load processes run on, such as 0-1 or 0+2 (online CPUs only)"),

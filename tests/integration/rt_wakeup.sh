@@ -61,6 +61,14 @@ nothing_left "run"
 "$SB" run rt.wakeup --dir "$T/target" --min-n 2 --max-n 2 -p duration=0.2 -p load_cpus=0 -p load_procs=1 --no-db -q -o "$T/p.json" >/dev/null 2>&1
 check "load_cpus: the cpu level alone, placement and process count recorded" jtrue "$T/p.json" "len($P) == 1 and $P[0]['n'] == 2 and $P[0]['extra']['rt']['load_cpus'] == '0' and $P[0]['extra']['rt']['load_processes'] == 1 and $P[0]['extra']['rt']['load_throughput']['cpu']['per_s'] > 0"
 
+# phase_us: every thread's wake-ups at that offset in the interval, the
+# measuring from the next full second on (cyclictest --secaligned); free:
+# where the thread's start put them, recorded all the same
+"$SB" run rt.wakeup --dir "$T/target" --max-n 1 -p duration=0.2 -p interval_us=1000 -p phase_us=250 --no-db -q -o "$T/ph.json" >/dev/null 2>&1
+check "phase_us=250: every CPU's wake-ups at 250 us in the interval, recorded" jtrue "$T/ph.json" "$P[0]['extra']['rt']['phase_us'] == 250 and len($P[0]['extra']['rt']['per_cpu']) == $ncpu and all(c['phase_us'] == 250 and c['samples'] > 0 for c in $P[0]['extra']['rt']['per_cpu'])"
+check "phase_us=250: the duration counted from the full second" jtrue "$T/ph.json" "0.19 <= $P[0]['extra']['rt']['duration_s'] < 1.0 and $P[0]['stats']['count'] <= $ncpu * 201"
+check "phase_us free: recorded, each CPU's phase within the interval" jtrue "$T/p.json" "$P[0]['extra']['rt']['phase_us'] == 'free' and all(0 <= c['phase_us'] < 1000 for c in $P[0]['extra']['rt']['per_cpu'])"
+
 # a CPU list with "+" (a parameter's value holds no comma): a thread on each
 if [ "$ncpu" -ge 2 ]; then
 	"$SB" run rt.wakeup --dir "$T/target" --max-n 1 -p duration=0.2 -p cpus=1+0 --no-db -q -o "$T/c.json" >/dev/null 2>&1
@@ -123,6 +131,10 @@ want="load_cpus=$ncpu: CPU $ncpu is not online"; bad -p load_cpus=$ncpu
 want="priority=100"; bad -p priority=100
 want="a value holds no comma.*a CPU list is written 0-1 or 0+2"; bad -p cpus=0,1
 want="cpus=0+: not a CPU list such as 0, 0-1 or 0+2"; bad -p cpus=0+
+want="phase_us=1000: must be free or a whole number of us below interval_us (1000)"; bad -p phase_us=1000 -p duration=0.1
+want="phase_us=2.5: must be free"; bad -p phase_us=2.5 -p duration=0.1
+want="phase_us=300: must be free or a whole number of us below interval_us (200)"; bad -p interval_us=200 -p phase_us=300 -p duration=0.1
+want="phase_us=10: needs duration="; bad -p phase_us=10
 
 # 5. Ctrl-C in the middle of a loaded level: exit 130, loads killed and reaped
 # (the cpu level alone: after 20 s of level none first, the wait below

@@ -143,11 +143,25 @@ int main(void)
 	struct bench_result br;
 
 	per_n_ns = 40; /* 3 us + 40 ns * n: 43 us at n = 1000 */
-	run(&synth, &o, &br);
-	CHECK(br.status == BS_OK && br.nreps == 1 && br.reps[0].npts == 10, "linear: all points");
-	CHECK(br.v.cls == GROWTH_N, "linear cost gets O(n), got %s (%s)", growth_name(br.v.cls), br.v.reason);
-	CHECK(br.reps[0].pts[9].st.p50 > 30000, "p50 at n=1000 is %.0f ns", br.reps[0].pts[9].st.p50);
-	free_br(&br);
+	/* A timed cost on a machine this test does not control: under the
+	 * load of a package build beside a full test run (make check's deb
+	 * tests), one sweep in many read O(n) and O(n log n) as a tie
+	 * (unclear, dAIC 1.3). So up to three sweeps: the first O(n) passes,
+	 * and none may say anything but O(n) or that tie. */
+	int lin_ok = 0, lin_wrong = 0;
+	for (int tries = 0; tries < 3 && !lin_ok && !lin_wrong; tries++) {
+		run(&synth, &o, &br);
+		CHECK(br.status == BS_OK && br.nreps == 1 && br.reps[0].npts == 10, "linear: all points");
+		CHECK(br.reps[0].pts[9].st.p50 > 30000, "p50 at n=1000 is %.0f ns", br.reps[0].pts[9].st.p50);
+		lin_ok = br.v.cls == GROWTH_N;
+		lin_wrong = !lin_ok && !(br.v.cls == GROWTH_UNCLEAR && strstr(br.v.reason, "O(n)") &&
+					 strstr(br.v.reason, "O(n log n)"));
+		if (!lin_ok)
+			fprintf(stderr, "# linear, sweep %d: %s (%s)\n", tries + 1, growth_name(br.v.cls),
+				br.v.reason);
+		free_br(&br);
+	}
+	CHECK(lin_ok && !lin_wrong, "linear cost gets O(n) within three sweeps, never another class");
 
 	per_n_ns = 0;
 	o.repeat = 2;

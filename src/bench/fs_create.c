@@ -18,7 +18,7 @@ static int op(void *state, unsigned slot)
 const struct bench bench_fs_create = {
 	.params = bench_no_params,
 	.name = "fs.create", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
-	.flags = BENCH_ONE_THREAD,
+	.flags = BENCH_ONE_THREAD | BENCH_MAKES_INODES,
 	.summary = "create a new empty file in a directory already holding N entries",
 	.op_desc = "openat(O_CREAT|O_EXCL) + close; the file is unlinked untimed",
 	.needs = NEED_DIR, .tasks = BENCH_TASKS_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,

@@ -437,7 +437,7 @@ const struct bench bench_fs_fileserver = {
 	.name = "fs.fileserver", .version = 3, .axis = "concurrent workers", .axis_kind = AXIS_CONCURRENCY,
 	.summary = "file-server workload: populate, overwrite, random whole-file reads, delete; per phase",
 	.op_desc = "one whole-file operation (create+write, overwrite, read or unlink) of the workload",
-	.needs = NEED_DIR, .unit = "file", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET | BENCH_AXIS_TASKS | BENCH_WHOLE_RUN,
+	.needs = NEED_DIR, .unit = "file", .series = SERIES_POW2, .flags = BENCH_FULL_BUDGET | BENCH_AXIS_TASKS | BENCH_WHOLE_RUN | BENCH_MAKES_INODES,
 	.placement = "spread",
 	.quick_max_n = 4, .default_max_n = 16, .full_max_n = 64, .space_mib = 128,
 	.space_bytes = space_bytes, .setup = setup, .set_n = set_n, .run = run, .teardown = teardown,

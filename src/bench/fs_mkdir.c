@@ -22,7 +22,7 @@ static int undo(void *state, unsigned slot)
 const struct bench bench_fs_mkdir = {
 	.params = bench_no_params,
 	.name = "fs.mkdir", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
-	.flags = BENCH_ONE_THREAD,
+	.flags = BENCH_ONE_THREAD | BENCH_MAKES_INODES,
 	.summary = "make a new directory in a directory already holding N entries",
 	.op_desc = "mkdirat of a fresh name; the directory is removed untimed",
 	.needs = NEED_DIR, .quick_max_n = 10000, .default_max_n = 100000, .full_max_n = 1000000,

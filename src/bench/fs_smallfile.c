@@ -30,7 +30,7 @@ static int op(void *state, unsigned slot)
 const struct bench bench_fs_smallfile = {
 	.params = bench_no_params,
 	.name = "fs.smallfile", .version = 1, .axis = "entries in the directory", .axis_kind = AXIS_LOAD,
-	.flags = BENCH_ONE_THREAD,
+	.flags = BENCH_ONE_THREAD | BENCH_MAKES_INODES,
 	.summary = "create + write 4 KiB + fsync + close a new file in a directory of N entries",
 	.op_desc = "openat(O_CREAT|O_EXCL) + write 4 KiB + fsync + close; unlinked untimed",
 	.needs = NEED_DIR, .quick_max_n = 1000, .default_max_n = 10000, .full_max_n = 100000,

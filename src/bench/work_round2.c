@@ -326,7 +326,7 @@ const struct bench bench_work_round2 = {
 	.name = "work.round2", .version = 1, .axis = "files in the tree", .axis_kind = AXIS_LOAD,
 	.summary = "von Leitner's round 2: make a tar, unpack, unpack over, serve over HTTP, delete; per phase",
 	.op_desc = "one tar entry extracted, one HTTP request served, or one entry removed",
-	.needs = NEED_DIR | NEED_LINUX, .unit = "file", .series = SERIES_125, .flags = BENCH_FULL_BUDGET | BENCH_WHOLE_RUN,
+	.needs = NEED_DIR | NEED_LINUX, .unit = "file", .series = SERIES_125, .flags = BENCH_FULL_BUDGET | BENCH_WHOLE_RUN | BENCH_MAKES_INODES,
 	.quick_max_n = 2000, .default_max_n = 20000, .full_max_n = 1000000,
 	.space_mib = 2200, .max_batch = 1,
 #if defined(HAVE_LIBARCHIVE) && !defined(SB_POSIX_ONLY)

@@ -57,7 +57,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	int fio = 0;
 	runner_defaults(&rn, "run");
 	const struct opt opts[] = {
-		{"dir", 'd', OPT_STR, "PATH", "target directory; a scratch directory is made in it (default $TMPDIR or /tmp)", 0, 0, NULL, &rn.a.dir, NULL},
+		{"dir", 'd', OPT_STR, "PATH", "target directory; a scratch directory is made in it (default $TMPDIR or /tmp); on ext2/ext4 without a journal, a bench making files whose creates cost 3 hard links or more (recent deletions) is unclear", 0, 0, NULL, &rn.a.dir, NULL},
 		{"fio", 0, OPT_FLAG, NULL, "run nothing: print fio's command line for the same job, per variant and point (io.seqread, io.seqwrite, io.randread, io.randwrite, io.streams; docs/benches.md)", 0, 0, NULL, &fio, NULL},
 		RUNNER_OPTS(rn.a),
 		NET_OPTS(na),

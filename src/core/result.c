@@ -96,6 +96,18 @@ struct repetition *bench_add_rep(struct bench_result *b)
 	return &b->reps[b->nreps - 1];
 }
 
+double point_inode_shadow(const struct point *p)
+{
+	return p->inode_create_ns > 0 && p->inode_link_ns > 0 ? p->inode_create_ns / p->inode_link_ns
+							      : NAN;
+}
+
+int point_shadowed(const struct point *p)
+{
+	return point_inode_shadow(p) >= INODE_SHADOW &&
+	       p->inode_create_ns - p->inode_link_ns >= INODE_SHADOW_SHARE * p->st.p50;
+}
+
 struct point *rep_add_point(struct repetition *rep)
 {
 	void *p = append(rep->pts, &rep->npts, sizeof(*rep->pts));

@@ -75,6 +75,11 @@ struct point {
 	struct probe probe[2];
 	double slowness, slowness_first, p50_first;
 	int remeasured;
+	/* A bench whose op makes inodes (BENCH_MAKES_INODES) on an ext2/3/4
+	 * without a journal: the median time to create a file and to hard-link
+	 * one in the bench's directory just before the point (sweep.c,
+	 * inode_probe); 0 where not measured. */
+	double inode_create_ns, inode_link_ns;
 	/* the operation's tasks over the point's measurement (the harness's
 	 * threads, its peers; sweep_int.h, wait_since): CPUs' worth of time
 	 * they ran, waited runnable for a CPU, and of that waiting what other
@@ -112,6 +117,23 @@ struct repetition {
 	 * in it (the order alternates: AB, BA, AB ...) */
 	int ab_pair, ab_order;
 };
+
+/* Such a file system does not reuse an inode within a minute of its
+ * deletion (five while its table block is unwritten), and every file made
+ * meanwhile scans past those (the kernel's recently_deleted): a create
+ * costs 1.3-1.7x a hard link there without recent deletions and 30-60x
+ * within a minute of 20,000. A point whose create cost INODE_SHADOW times
+ * its link or more just before it, the difference INODE_SHADOW_SHARE of
+ * the point's median or more, was measured in that shadow; a load-axis
+ * verdict fitted from it is unclear (verdict.c). Where the op's own cost
+ * dwarfs the scan (fs.smallfile's fsync: 250-320 us against 10-40 us of
+ * scan at 3-10 links) the shadow is said, not held against the verdict. */
+#define INODE_SHADOW 3.0
+#define INODE_SHADOW_SHARE 0.1
+/* The point's create/link (NAN: not measured) */
+double point_inode_shadow(const struct point *p);
+/* Whether it was measured in the shadow (above) */
+int point_shadowed(const struct point *p);
 
 enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };
 

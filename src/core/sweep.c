@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/cmpstat.h"
 #include "core/probe.h"
 #include "core/profile.h"
 #include "core/registry.h"
@@ -87,6 +88,9 @@ struct ctx {
 	int npick;
 	int pick_cpu[POINT_PICK_MAX];
 	unsigned char pick_saved[SYS_MAX_CPUS];
+	/* the shadow of recent deletions (inode_probe): the directory its
+	 * files are moved into, -1 when not probed, and the next name's number */
+	int inofd, inoseq;
 };
 
 /* One sample of k operations; returns elapsed ns or a negative errno. */
@@ -533,6 +537,59 @@ static void pick_end(struct ctx *c)
 	c->npick = 0;
 }
 
+/* The shadow of recent deletions (result.h, INODE_SHADOW): on an ext2/3/4
+ * without a journal, before each point of a bench whose op makes inodes,
+ * the median time of INODE_PROBE_K file creations and as many hard links
+ * in the bench's own directory, where its files are made: an inode comes
+ * from its directory's (flex) group, and a directory beside it may sit in
+ * another. A link makes a directory entry as a create does, without an
+ * inode: their ratio is the inode allocation's share, 1.3-1.7 here without
+ * recent deletions. Before each point, not once before the sweep: the scan
+ * for a free inode passes the recently deleted ones before the first
+ * usable one, so its cost rises as the sweep's own files use up the usable
+ * ones among them (on /tmp a probe before the sweep read a create at 2.7
+ * links, at 11 us, and fs.create's first points then cost 130-180 us,
+ * 10 us from N = 2,000 on, where its files had moved to another group).
+ * The files and links are then moved (renamed: no deletion, which would
+ * cast the shadow measured) into c->inofd, a directory beside the bench's
+ * kept with its trees, which also holds the file linked ("src"). */
+#define INODE_PROBE_K 16
+
+static void inode_probe(struct ctx *c, struct point *p)
+{
+	double cr[INODE_PROBE_K], ln[INODE_PROBE_K];
+	char name[48];
+	int made = 0, first = c->inoseq; /* names made in the bench's directory: f l f l ... */
+	for (int k = 0; k < INODE_PROBE_K; k++, made += 2) {
+		snprintf(name, sizeof(name), ".sb-inode-f%d", first + k);
+		uint64_t t0 = clock_ns();
+		int fd = openat(c->env.dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+		uint64_t t1 = clock_ns();
+		if (fd < 0)
+			break;
+		close(fd);
+		snprintf(name, sizeof(name), ".sb-inode-l%d", first + k);
+		uint64_t t2 = clock_ns();
+		int rc = linkat(c->inofd, "src", c->env.dirfd, name, 0);
+		uint64_t t3 = clock_ns();
+		if (rc) {
+			made++;
+			break;
+		}
+		cr[k] = (double)(t1 - t0);
+		ln[k] = (double)(t3 - t2);
+	}
+	for (int m = 0; m < made; m++) { /* out of the bench's way, untimed */
+		snprintf(name, sizeof(name), ".sb-inode-%c%d", m % 2 ? 'l' : 'f', first + m / 2);
+		renameat(c->env.dirfd, name, c->inofd, name + 1);
+	}
+	c->inoseq += INODE_PROBE_K;
+	if (made < 2 * INODE_PROBE_K)
+		return;
+	p->inode_create_ns = cmp_median(cr, INODE_PROBE_K);
+	p->inode_link_ns = cmp_median(ln, INODE_PROBE_K);
+}
+
 /* The reading before a point: on each CPU of the pick, the thread pinned
  * to it, then pinned to the fastest (into p's pick_*), else where it
  * runs; its slowness. A CPU the thread cannot be pinned to ends the pick
@@ -565,6 +622,8 @@ static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct fai
 {
 	struct probe before, after;
 	struct waitmark wm;
+	if (c->inofd >= 0)
+		inode_probe(c, p);
 	double s0 = probe_before(c, &before, ref, p); /* measure_point leaves p's pick as it is */
 	wait_mark(&c->env, &wm);
 	int rc = measure_point(c, n, p, fail);
@@ -946,6 +1005,26 @@ static int run_rep(const struct bench *b, const struct sweep_opts *o, int repi,
 		c.env.has_spent = c.env.spent_fd >= 0;
 	}
 
+	/* the shadow of recent deletions, before each point (inode_probe) */
+	char inodes[4200];
+	c.inofd = -1;
+	snprintf(inodes, sizeof(inodes), "%s.inodes", dir);
+	if ((b->flags & BENCH_MAKES_INODES) && o->scratch && sys_fs_journal(o->scratch) == 0 &&
+	    !mkdir(inodes, BENCH_DIR_MODE)) {
+		c.inofd = open(inodes, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int fd = c.inofd < 0 ? -1
+				     : openat(c.inofd, "src", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+					      0600);
+		if (fd >= 0) {
+			close(fd);
+		} else { /* not probed */
+			if (c.inofd >= 0)
+				close(c.inofd);
+			c.inofd = -1;
+			reg_remove_tree(inodes);
+		}
+	}
+
 	struct sweep_progress pr = {.bench = b->name, .rep = repi + 1, .nreps = o->repeat,
 				    .npoints = np};
 	int harness_rc = 0, nsaved;
@@ -1049,6 +1128,8 @@ out:
 		sys_pin_set(saved, SYS_MAX_CPUS);
 	if (c.env.note[0])
 		bench_add_note(out, "%s", c.env.note); /* identical notes are kept once */
+	if (c.inofd >= 0)
+		close(c.inofd);
 	close(c.env.dirfd);
 	if (c.env.has_spent)
 		close(c.env.spent_fd);
@@ -1058,6 +1139,8 @@ out:
 	int rr = keep ? 0 : reg_remove_tree(dir);
 	if (!rr && !keep)
 		rr = reg_remove_tree(gone = spent);
+	if (!rr && !keep && c.inofd >= 0) /* closed above; it was made */
+		rr = reg_remove_tree(gone = inodes);
 	if (rr)
 		bench_add_note(out, "could not remove %s: %s", gone, strerror(-rr));
 	if (repi == 0) { /* once per bench, from the first repetition */

@@ -72,6 +72,38 @@ static void fit_points(struct point **pts, int n, struct verdict *v)
 
 static int drop_crowded(const struct repetition *reps, int nreps, int axis_kind);
 
+/* ---- the shadow of recent deletions (result.h, INODE_SHADOW) ----
+ * A load-axis verdict fitted from points measured in it is unclear: what
+ * each file made cost then depends on how many usable inodes the sweep
+ * had used up and how far the deletions had aged, in the order the sweep
+ * went, not on N (fs.mkdir on /tmp just after another run: 490 us a
+ * directory at N = 1, 12 us at 10,000, "O(1) x0.04"); a constant tens of
+ * times the op's own cost hides any growth. The reason says how many
+ * points and how deep. */
+static void shadow_unclear(struct verdict *v, const struct repetition *reps, int nreps,
+			   int axis_kind)
+{
+	double worst = NAN;
+	int hit = 0, all = 0;
+	for (int r = 0; r < nreps; r++)
+		for (int i = 0; i < reps[r].npts; i++) {
+			double s = point_inode_shadow(&reps[r].pts[i]);
+			all += !isnan(s);
+			if (point_shadowed(&reps[r].pts[i])) {
+				hit++;
+				worst = s > worst || isnan(worst) ? s : worst;
+			}
+		}
+	if (axis_kind != AXIS_LOAD || !hit || v->cls == GROWTH_NONE)
+		return;
+	v->cls = GROWTH_UNCLEAR;
+	v->tie = GROWTH_UNCLEAR;
+	snprintf(v->reason, sizeof(v->reason),
+		 "recent deletions shadowed the scratch file system: making a file cost up to %.0fx "
+		 "a hard link before %d of %d points (1.3-1.7x without; docs/method.md)",
+		 worst, hit, all);
+}
+
 void rep_fit(struct repetition *rep, int axis_kind)
 {
 	struct point **pp = rep->npts ? malloc((size_t)rep->npts * sizeof(*pp)) : NULL;
@@ -81,6 +113,7 @@ void rep_fit(struct repetition *rep, int axis_kind)
 			pp[k++] = &rep->pts[i];
 	fit_points(pp, k, &rep->v);
 	free(pp);
+	shadow_unclear(&rep->v, rep, 1, axis_kind);
 }
 
 /* ---- bimodal points: two levels, and whether placement explains them ----
@@ -401,6 +434,7 @@ void bench_fit(struct bench_result *b)
 		confirm_growth(b, pp);
 	free(pp);
 	bench_bimodal(b);
+	shadow_unclear(&b->v, b->reps, b->nreps, b->axis_kind);
 	bench_usl(b);
 }
 

@@ -90,6 +90,10 @@ static json_t *point_json(const struct point *p)
 		json_object_set(o, "extra", p->extra);
 	if (p->placement)
 		json_object_set(o, "placement", p->placement);
+	if (p->inode_create_ns > 0 && p->inode_link_ns > 0) /* result.h: the shadow of deletions */
+		json_object_set_new(o, "inode_probe", json_pack("{s:f,s:f}", "create_ns",
+								 p->inode_create_ns, "link_ns",
+								 p->inode_link_ns));
 	if (p->has_probe) {
 		json_t *pr = json_pack("{s:o,s:o,s:o}", "before", probe_json(&p->probe[0]), "after",
 				       probe_json(&p->probe[1]), "slowness", num(p->slowness));
@@ -527,6 +531,13 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 				p->series_bytes[i] = json_is_number(b) ? json_number_value(b) : NAN;
 			}
 		}
+	}
+	json_t *jino = json_object_get(o, "inode_probe"); /* a bad one: not measured */
+	json_t *ipc = json_object_get(jino, "create_ns"), *ipl = json_object_get(jino, "link_ns");
+	if (json_is_number(ipc) && json_is_number(ipl) && json_number_value(ipc) > 0 &&
+	    json_number_value(ipl) > 0) {
+		p->inode_create_ns = json_number_value(ipc);
+		p->inode_link_ns = json_number_value(ipl);
 	}
 	json_t *pb = json_object_get(o, "probe");
 	if (json_is_object(pb)) {

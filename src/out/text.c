@@ -409,15 +409,34 @@ static void print_fs_condition(const struct run_result *r, FILE *f)
 	const json_t *fs = json_object_get(r->snapshot, "filesystem");
 	if (!json_is_false(json_object_get(fs, "journal")))
 		return;
-	int n = 0;
-	for (int i = 0; i < r->nbenches; i++)
-		n += r->benches[i].status != BS_SKIPPED && bench_makes_files(r->benches[i].name);
+	int n = 0, shadowed = 0;
+	double worst = 0;
+	for (int i = 0; i < r->nbenches; i++) {
+		const struct bench_result *b = &r->benches[i];
+		n += b->status != BS_SKIPPED && bench_makes_files(b->name);
+		int hit = 0;
+		for (int k = 0; k < b->nreps; k++)
+			for (int j = 0; j < b->reps[k].npts; j++) {
+				double s = point_inode_shadow(&b->reps[k].pts[j]);
+				if (s >= INODE_SHADOW) {
+					hit = 1;
+					worst = s > worst ? s : worst;
+				}
+			}
+		shadowed += hit;
+	}
 	if (!n)
 		return;
 	const char *t = json_string_value(json_object_get(fs, "type"));
 	fprintf(f, "  scratch  %s without a journal: the cost of files made after deletions (%d fs/work "
-		   "bench%s) depends on what ran in the minutes before (note below)\n",
+		   "bench%s) depends on what ran in the minutes before (note below)",
 		t ? t : "file system", n, n == 1 ? "" : "es");
+	if (shadowed) /* the probe of sweep.c, inode_probe */
+		fprintf(f, "; %d bench%s measured in the shadow of such deletions (a file made cost "
+			   "up to %.0fx a hard link): run again in a few minutes, or on a fresh file "
+			   "system",
+			shadowed, shadowed == 1 ? "" : "es", worst);
+	fputc('\n', f);
 }
 
 /* The machine-speed probe's word (probe.h), when it read the machine slow

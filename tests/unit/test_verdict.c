@@ -13,6 +13,7 @@
 #include "core/sweep.h"
 #include "core/verdict.h"
 #include "bench/table.h"
+#include "out/result_io.h"
 #include "t.h"
 
 static const uint64_t ns[13] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
@@ -337,6 +338,65 @@ int main(void)
 			      low, full, POINT_AGAIN_MAX);
 		bench_result_clear(&b);
 	}
+
+	/* The shadow of recent deletions (result.h, INODE_SHADOW): a linear
+	 * sweep with a create costing 30 links before two of its points is
+	 * unclear, the repetition's own verdict too, and says how deep and how
+	 * many; at 1.5 links it keeps its class; a concurrency axis keeps its
+	 * verdict; at 3.5 links whose excess is under a tenth of the points'
+	 * cost (the op's own cost dwarfs the scan) too. The readings survive
+	 * the result's JSON. */
+	for (int k = 0; k < 4; k++) {
+		bench(&b);
+		b.axis_kind = k == 2 ? AXIS_CONCURRENCY : AXIS_LOAD;
+		rep_lvl(&b, h, 0, 13, 0.001, 1.0, 0);
+		struct repetition *rp = &b.reps[0];
+		double ratio = k == 0 ? 1.5 : k == 3 ? 3.5 : 30, link = k == 3 ? 100 : 5000;
+		for (int i = 0; i < rp->npts; i++) {
+			rp->pts[i].inode_link_ns = link;
+			rp->pts[i].inode_create_ns = link * (i == 3 || i == 7 ? ratio : 1.4);
+		}
+		rep_fit(rp, b.axis_kind);
+		bench_fit(&b);
+		int shadowed = strstr(b.v.reason, "recent deletions shadowed") != NULL;
+		if (k == 1)
+			CHECK(b.v.cls == GROWTH_UNCLEAR && shadowed &&
+				      strstr(b.v.reason, "30x a hard link before 2 of 13 points") &&
+				      rp->v.cls == GROWTH_UNCLEAR &&
+				      strstr(rp->v.reason, "recent deletions shadowed"),
+			      "shadowed: %s (%s), repetition %s", growth_name(b.v.cls), b.v.reason,
+			      growth_name(rp->v.cls));
+		else
+			CHECK(!shadowed && (k == 2 || b.v.cls == GROWTH_N),
+			      "create/link %.1f, axis %d: %s (%s)", ratio, b.axis_kind,
+			      growth_name(b.v.cls), b.v.reason);
+		CHECK(fabs(point_inode_shadow(&rp->pts[3]) - ratio) < 1e-9, "create/link %.2f",
+		      point_inode_shadow(&rp->pts[3]));
+		json_t *j = bench_to_json(&b);
+		struct bench_result back;
+		memset(&back, 0, sizeof(back));
+		char err[256] = "";
+		int rc = bench_from_json(j, &back, err, sizeof(err));
+		CHECK(rc == 0 && back.nreps == 1 && back.reps[0].npts == 13 &&
+			      back.reps[0].pts[3].inode_create_ns == link * ratio &&
+			      back.reps[0].pts[3].inode_link_ns == link &&
+			      back.reps[0].pts[0].inode_create_ns == link * 1.4,
+		      "inode_probe through JSON: rc %d %s", rc, err);
+		json_decref(j);
+		bench_result_clear(&back);
+		bench_result_clear(&b);
+	}
+	/* a point without the probe reads NAN and has no key */
+	bench(&b);
+	rep_lvl(&b, h, 0, 13, 0.001, 1.0, 0);
+	json_t *j = bench_to_json(&b);
+	json_t *jp = json_array_get(
+		json_object_get(json_array_get(json_object_get(j, "repetitions"), 0), "points"), 0);
+	CHECK(isnan(point_inode_shadow(&b.reps[0].pts[0])) && jp &&
+		      !json_object_get(jp, "inode_probe"),
+	      "no probe: no inode_probe key");
+	json_decref(j);
+	bench_result_clear(&b);
 
 	hist_free(h);
 	return t_done("test_verdict");

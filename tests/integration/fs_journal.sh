@@ -12,17 +12,8 @@
 if ! is_root; then skip "fs journal (needs root: loop devices, mkfs)"; exit 0; fi
 command -v mkfs.ext4 >/dev/null || { skip "fs journal (mkfs.ext4 missing)"; exit 0; }
 
-mkdir -p "$T/d"
-for fs in nj j; do
-	truncate -s 64M "$T/d/$fs.img"
-	if [ $fs = nj ]; then o="-O ^has_journal"; else o=""; fi
-	# shellcheck disable=SC2086
-	mkfs.ext4 -q -F $o "$T/d/$fs.img"
-	loop=$(losetup -f --show "$T/d/$fs.img") || { echo "not ok - losetup $fs"; exit 1; }
-	at_exit "losetup -d $loop"
-	mkdir -p "$T/d/$fs"
-	mount "$loop" "$T/d/$fs" && at_exit "umount '$T/d/$fs'"
-done
+ext4_mount nj 64M -O ^has_journal
+ext4_mount j 64M
 mkdir -p "$T/d/shm"
 mount -t tmpfs -o size=64m sbtest-jtmpfs "$T/d/shm" && at_exit "umount '$T/d/shm'"
 

@@ -14,20 +14,11 @@
 if ! is_root; then skip "inode shadow (needs root: loop devices, mkfs)"; exit 0; fi
 command -v mkfs.ext4 >/dev/null || { skip "inode shadow (mkfs.ext4 missing)"; exit 0; }
 
-mkdir -p "$T/d"
-for fs in nj j; do
-	truncate -s 1G "$T/d/$fs.img"
-	if [ $fs = nj ]; then o="-O ^has_journal"; else o=""; fi
-	# shellcheck disable=SC2086
-	mkfs.ext4 -q -F $o "$T/d/$fs.img"
-	loop=$(losetup -f --show "$T/d/$fs.img") || { echo "not ok - losetup $fs"; exit 1; }
-	at_exit "losetup -d $loop"
-	mkdir -p "$T/d/$fs"
-	mount "$loop" "$T/d/$fs" && at_exit "umount '$T/d/$fs'"
-	# a directory below the root: the scratch directory and the deleted
-	# files' one are placed near it (not spread as top-level ones are)
-	mkdir "$T/d/$fs/sub"
-done
+ext4_mount nj 1G -O ^has_journal
+ext4_mount j 1G
+# a directory below the root in each: the scratch directory and the
+# deleted files' one are placed near it (not spread as top-level ones are)
+mkdir "$T/d/nj/sub" "$T/d/j/sub"
 
 run() { # run NAME DIR BENCH...
 	n=$1 dir=$2; shift 2
@@ -58,7 +49,7 @@ sleep 2
 
 run shadow "$T/d/nj/sub" fs.mkdir
 check "after 20,000 deletions: a create costs 3 links or more before the first point" jtrue \
-	"$T/shadow.json" "$RATIOS[0] >= 3"
+	"$T/shadow.json" "${RATIOS}[0] >= 3"
 check "... the verdict is unclear, the reason says so" jtrue "$T/shadow.json" \
 	"$(B fs.mkdir)['verdict']['class'] == 'unclear' and 'recent deletions shadowed the scratch file system' in $(B fs.mkdir)['verdict']['reason']"
 check "... the repetition's verdict too" jtrue "$T/shadow.json" \

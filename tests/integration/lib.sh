@@ -35,6 +35,20 @@ tmpfs_dir() {
 	fi
 }
 
+# ext4_mount NAME SIZE [MKFS_OPTION...]: a fresh ext4 image $T/d/NAME.img
+# of SIZE (truncate's), made with the options given, loop-mounted at
+# $T/d/NAME; unmounted and detached at exit. As root; a failing losetup
+# ends the test (not ok).
+ext4_mount() {
+	_n=$1 _s=$2; shift 2
+	mkdir -p "$T/d/$_n"
+	truncate -s "$_s" "$T/d/$_n.img"
+	mkfs.ext4 -q -F "$@" "$T/d/$_n.img"
+	_loop=$(losetup -f --show "$T/d/$_n.img") || { echo "not ok - losetup $_n"; exit 1; }
+	at_exit "losetup -d $_loop"
+	mount "$_loop" "$T/d/$_n" && at_exit "umount '$T/d/$_n'"
+}
+
 # check "description" command [args...]: the command may be a function below
 check() {
 	d=$1; shift

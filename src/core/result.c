@@ -325,12 +325,38 @@ static void usl_reps(const struct bench_result *b, int r0, int r1, struct usl *u
 	free(up);
 }
 
+int reps_shadow_reason(const struct repetition *reps, int nreps, char *reason, size_t len)
+{
+	double worst = NAN;
+	int hit = 0, all = 0;
+	for (int r = 0; r < nreps; r++)
+		for (int i = 0; i < reps[r].npts; i++) {
+			double s = point_inode_shadow(&reps[r].pts[i]);
+			all += !isnan(s);
+			if (point_shadowed(&reps[r].pts[i])) {
+				hit++;
+				worst = s > worst || isnan(worst) ? s : worst;
+			}
+		}
+	if (hit)
+		snprintf(reason, len,
+			 "recent deletions shadowed the scratch file system: making a file cost up to "
+			 "%.0fx a hard link before %d of %d points (1.3-1.7x without; docs/method.md)",
+			 worst, hit, all);
+	return hit > 0;
+}
+
 void bench_usl(struct bench_result *b)
 {
 	memset(&b->usl, 0, sizeof(b->usl));
 	if (b->axis_kind != 1) /* AXIS_CONCURRENCY */
 		return;
 	usl_reps(b, 0, b->nreps, &b->usl);
+	char why[sizeof(b->usl.reason)]; /* a word from shadowed points is none (verdict.c) */
+	if (b->usl.cls != USL_NONE && reps_shadow_reason(b->reps, b->nreps, why, sizeof(why))) {
+		b->usl.cls = USL_UNCLEAR;
+		snprintf(b->usl.reason, sizeof(b->usl.reason), "%s", why);
+	}
 }
 
 void rep_usl(const struct bench_result *b, int r, struct usl *u)

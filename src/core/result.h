@@ -134,6 +134,9 @@ struct repetition {
 double point_inode_shadow(const struct point *p);
 /* Whether it was measured in the shadow (above) */
 int point_shadowed(const struct point *p);
+/* Whether any point of reps[0..nreps) was, and then into reason (len
+ * bytes) how many and how deep: "recent deletions shadowed ..." */
+int reps_shadow_reason(const struct repetition *reps, int nreps, char *reason, size_t len);
 
 enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };
 

@@ -73,35 +73,23 @@ static void fit_points(struct point **pts, int n, struct verdict *v)
 static int drop_crowded(const struct repetition *reps, int nreps, int axis_kind);
 
 /* ---- the shadow of recent deletions (result.h, INODE_SHADOW) ----
- * A load-axis verdict fitted from points measured in it is unclear: what
- * each file made cost then depends on how many usable inodes the sweep
- * had used up and how far the deletions had aged, in the order the sweep
- * went, not on N (fs.mkdir on /tmp just after another run: 490 us a
- * directory at N = 1, 12 us at 10,000, "O(1) x0.04"); a constant tens of
- * times the op's own cost hides any growth. The reason says how many
- * points and how deep. */
+ * A load-axis growth fitted from points measured in it is unclear, as the
+ * throughput word of a concurrency axis is (bench_usl): what each file
+ * made cost then depends on how many usable inodes the sweep had used up
+ * and how far the deletions had aged, in the order the sweep went, not on
+ * N (fs.mkdir on /tmp just after another run: 490 us a directory at N = 1,
+ * 12 us at 10,000, "O(1) x0.04"); a constant tens of times the op's own
+ * cost hides any growth. */
 static void shadow_unclear(struct verdict *v, const struct repetition *reps, int nreps,
 			   int axis_kind)
 {
-	double worst = NAN;
-	int hit = 0, all = 0;
-	for (int r = 0; r < nreps; r++)
-		for (int i = 0; i < reps[r].npts; i++) {
-			double s = point_inode_shadow(&reps[r].pts[i]);
-			all += !isnan(s);
-			if (point_shadowed(&reps[r].pts[i])) {
-				hit++;
-				worst = s > worst || isnan(worst) ? s : worst;
-			}
-		}
-	if (axis_kind != AXIS_LOAD || !hit || v->cls == GROWTH_NONE)
+	char why[sizeof(v->reason)];
+	if (axis_kind != AXIS_LOAD || v->cls == GROWTH_NONE ||
+	    !reps_shadow_reason(reps, nreps, why, sizeof(why)))
 		return;
 	v->cls = GROWTH_UNCLEAR;
 	v->tie = GROWTH_UNCLEAR;
-	snprintf(v->reason, sizeof(v->reason),
-		 "recent deletions shadowed the scratch file system: making a file cost up to %.0fx "
-		 "a hard link before %d of %d points (1.3-1.7x without; docs/method.md)",
-		 worst, hit, all);
+	snprintf(v->reason, sizeof(v->reason), "%s", why);
 }
 
 void rep_fit(struct repetition *rep, int axis_kind)

@@ -352,7 +352,7 @@ void bench_usl(struct bench_result *b)
 	if (b->axis_kind != 1) /* AXIS_CONCURRENCY */
 		return;
 	usl_reps(b, 0, b->nreps, &b->usl);
-	char why[sizeof(b->usl.reason)]; /* a word from shadowed points is none (verdict.c) */
+	char why[sizeof(b->usl.reason)]; /* a word from shadowed points is unclear (verdict.c) */
 	if (b->usl.cls != USL_NONE && reps_shadow_reason(b->reps, b->nreps, why, sizeof(why))) {
 		b->usl.cls = USL_UNCLEAR;
 		snprintf(b->usl.reason, sizeof(b->usl.reason), "%s", why);

@@ -298,8 +298,8 @@ enum bench_flag {
 				      * point on the CPU the probe reads fastest (sweep.c, "the
 				      * point's CPU"; docs/method.md, "Slowed CPUs") */
 	BENCH_MAKES_INODES = 1u << 6, /* the timed operation creates files or directories: on an
-				      * ext2/3/4 without a journal each probes the shadow of recent
-				      * deletions around every repetition (sweep.c, inode_probe) */
+				      * ext2/3/4 without a journal the sweep probes the shadow of
+				      * recent deletions before every point (sweep.c, inode_probe) */
 };
 
 /* What kind of quantity the axis is, which decides the headline verdict

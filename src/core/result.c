@@ -325,19 +325,27 @@ static void usl_reps(const struct bench_result *b, int r0, int r1, struct usl *u
 	free(up);
 }
 
-int reps_shadow_reason(const struct repetition *reps, int nreps, char *reason, size_t len)
+double reps_inode_worst(const struct repetition *reps, int nreps, int held, int *hit, int *all)
 {
 	double worst = NAN;
-	int hit = 0, all = 0;
+	*hit = *all = 0;
 	for (int r = 0; r < nreps; r++)
 		for (int i = 0; i < reps[r].npts; i++) {
-			double s = point_inode_shadow(&reps[r].pts[i]);
-			all += !isnan(s);
-			if (point_shadowed(&reps[r].pts[i])) {
-				hit++;
+			const struct point *p = &reps[r].pts[i];
+			double s = point_inode_shadow(p);
+			*all += !isnan(s);
+			if (held ? point_shadowed(p) : s >= INODE_SHADOW) {
+				++*hit;
 				worst = s > worst || isnan(worst) ? s : worst;
 			}
 		}
+	return worst;
+}
+
+int reps_shadow_reason(const struct repetition *reps, int nreps, char *reason, size_t len)
+{
+	int hit, all;
+	double worst = reps_inode_worst(reps, nreps, 1, &hit, &all);
 	if (hit)
 		snprintf(reason, len,
 			 "recent deletions shadowed the scratch file system: making a file cost up to "

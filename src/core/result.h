@@ -134,8 +134,13 @@ struct repetition {
 double point_inode_shadow(const struct point *p);
 /* Whether it was measured in the shadow (above) */
 int point_shadowed(const struct point *p);
-/* Whether any point of reps[0..nreps) was, and then into reason (len
- * bytes) how many and how deep: "recent deletions shadowed ..." */
+/* Over the points of reps[0..nreps): the largest create/link among those
+ * measured in the shadow (held: point_shadowed; else create/link >=
+ * INODE_SHADOW alone, the shadow said), NAN if none; *hit such points,
+ * *all the points probed. */
+double reps_inode_worst(const struct repetition *reps, int nreps, int held, int *hit, int *all);
+/* Whether any point of reps[0..nreps) was (held), and then into reason
+ * (len bytes) how many and how deep: "recent deletions shadowed ..." */
 int reps_shadow_reason(const struct repetition *reps, int nreps, char *reason, size_t len);
 
 enum bench_status { BS_OK = 0, BS_FAILED, BS_SKIPPED, BS_INTERRUPTED };

@@ -414,16 +414,12 @@ static void print_fs_condition(const struct run_result *r, FILE *f)
 	for (int i = 0; i < r->nbenches; i++) {
 		const struct bench_result *b = &r->benches[i];
 		n += b->status != BS_SKIPPED && bench_makes_files(b->name);
-		int hit = 0;
-		for (int k = 0; k < b->nreps; k++)
-			for (int j = 0; j < b->reps[k].npts; j++) {
-				double s = point_inode_shadow(&b->reps[k].pts[j]);
-				if (s >= INODE_SHADOW) {
-					hit = 1;
-					worst = s > worst ? s : worst;
-				}
-			}
-		shadowed += hit;
+		int hit, all;
+		double s = reps_inode_worst(b->reps, b->nreps, 0, &hit, &all);
+		if (hit) {
+			shadowed++;
+			worst = s > worst ? s : worst;
+		}
 	}
 	if (!n)
 		return;

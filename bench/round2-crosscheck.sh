@@ -18,6 +18,20 @@
 #      B, which a stretch over the last two of four wrk runs set alone
 #      (A 44.2k 40.2k 44.4k 43.8k 31.3k, B 43.7k 42.7k 32.2k 33.0k: 1.158
 #      against 1.06 by neighbours). PASS within 0.90..1.10.
+#      Placement (env PLACE, default spread): both sides run the same
+#      job on the same CPUs: A with -p placement=spread (its client
+#      threads on the first allowed CPU, its server thread on the next),
+#      the held server likewise, and wrk pinned to that first CPU. Left
+#      free (PLACE=free), three threads on two CPUs fell into two levels
+#      at random per 5 s run, 33k and 45k requests/s in both tools, and
+#      the ratios by wrk run read 0.87-1.27 (2026-12-07, quiet); pinned
+#      to one CPU (PIN=1) the two are steady but differ by 11% (scalebench
+#      37.3k, wrk 33.4k: wrk's client costs ~3 us more per request, on
+#      the server's CPU); spread, the server's CPU is the bottleneck on
+#      both sides, and 7 runs of each agreed within 3%.
+#      PIN=CPULIST: every process of both sides on those CPUs (--cpus,
+#      taskset); PLACE=none: no -p placement at all (a scalebench older
+#      than work.round2's placement).
 #      Files are KIB KiB each (env KIB, default 4): wrk reads a body 8 KiB at
 #      a time, scalebench's client 64 KiB, so on large files (the bench's
 #      2-200 KiB) the two clients' own costs differ on a 2-CPU machine where
@@ -46,6 +60,8 @@ cd "$(dirname "$0")/.." || exit 2
 D=${1:-5}; F=${2:-2000}; K=${3:-32}; PARENT=${4:-${TMPDIR:-/tmp}}
 ROUNDS=${ROUNDS:-9}
 case $ROUNDS in 3|5|7|9|11|13|15) ;; *) echo "ROUNDS must be odd, 3..15, not '$ROUNDS'" >&2; exit 2 ;; esac
+PLACE=${PLACE:-spread}
+case $PLACE in spread|free|none) ;; *) echo "PLACE must be spread, free or none, not '$PLACE'" >&2; exit 2 ;; esac
 SB=${SB:-./scalebench}
 [ -x "$SB" ] || { echo "build first: make" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk is missing (tools/setup-deps.sh installs it)" >&2; exit 2; }
@@ -116,12 +132,19 @@ mkdir "$W/a" "$W/h" "$W/x"
 KIB=${KIB:-4}
 SIZES=""; [ "$KIB" != 0 ] && SIZES="-p min_kib=$KIB -p max_kib=$KIB"
 sz="$KIB KiB each"; [ "$KIB" = 0 ] && sz="2-200 KiB"
-echo "round2 cross-check: F=$F files (layout flat, $sz), K=$K connections, $D s per run; $(uptime)"
+echo "round2 cross-check: F=$F files (layout flat, $sz), K=$K connections, $D s per run, placement $PLACE${PIN:+, CPUs $PIN}; $(uptime)"
+SBPIN=""; WRKPIN=""
+[ -n "${PIN:-}" ] && { SBPIN="--cpus $PIN"; WRKPIN="taskset -c $PIN"; }
+if [ "$PLACE" != none ]; then
+	SBPIN="$SBPIN -p placement=$PLACE"
+	c0=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+	[ "$PLACE" = spread ] && WRKPIN="taskset -c $c0"
+fi
 COMMON="$SIZES -p layout=flat -p uniq=1 -p conns=$K -p reqs_per_file=1000000 -n $F --min-n $F --no-db -q"
 
 # the held server (B's target) and the archive for GNU tar
 : >"$W/hold.err"
-"$SB" run work.round2 $COMMON -p serve_ms=100 -p hold_s=$((8 * D + 60)) --dir "$W/h" \
+"$SB" run work.round2 $COMMON $SBPIN -p serve_ms=100 -p hold_s=$((8 * D + 60)) --dir "$W/h" \
 	-o "$W/hold.json" 2>"$W/hold.err" >/dev/null &
 hold=$!
 i=0
@@ -133,7 +156,7 @@ tar=$(echo "$line" | sed 's/.* tar \([^ ]*\) .*/\1/')
 cp "$tar" "$W/copy.tar"
 
 A() { # A N: one scalebench run; prints requests/s of serve_cK and unpack s/file
-	"$SB" run work.round2 $COMMON -p serve_ms=$((D * 1000)) --dir "$W/a" -o "$W/a$1.json" >/dev/null 2>&1
+	"$SB" run work.round2 $COMMON $SBPIN -p serve_ms=$((D * 1000)) --dir "$W/a" -o "$W/a$1.json" >/dev/null 2>&1
 	python3 - "$W/a$1.json" "$K" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -143,7 +166,7 @@ print("%.1f %.3f %d %.9f" % (s['requests_s'], s['p99_us'], s['errors'], p['unpac
 PY
 }
 B() { # B: wrk against the held server, requests/s
-	wrk -t2 -c"$K" -d"${D}s" --latency "${url}f0000000" >"$W/wrk.out" 2>&1
+	$WRKPIN wrk -t2 -c"$K" -d"${D}s" --latency "${url}f0000000" >"$W/wrk.out" 2>&1
 	awk '/^Requests\/sec:/ {print $2}' "$W/wrk.out"
 }
 ra=""; rb=""; un=""

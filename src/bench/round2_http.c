@@ -109,6 +109,7 @@ static void conn_close(struct ev *ev, struct conn *c, int fd, int *count)
 static void *server(void *arg)
 {
 	struct st *s = arg;
+	bench_place(s->env, 1); /* the peer: under placement=spread, the next CPU */
 	struct ev *ev = NULL;
 	int cap = ev_fd_limit(s->mech), count = 0, fds[256];
 	if (cap > 65536)
@@ -317,6 +318,7 @@ static void *client(void *arg)
 {
 	struct cthread *ct = arg;
 	struct st *s = ct->s;
+	bench_place(s->env, 0); /* the bench's own side, as the thread that started it */
 	struct cconn *c = calloc((size_t)ct->k, sizeof(*c));
 	struct pollfd *pf = calloc((size_t)ct->k, sizeof(*pf));
 	char *sink = malloc(1 << 16);

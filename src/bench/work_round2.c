@@ -37,6 +37,9 @@
  * bytes (431), more than max_conns connections, and connections idle for
  * idle_s; it runs only during the serve phases (and hold_s, which keeps
  * it up after them and prints its address, for cross-checks).
+ * placement (free): the server thread is the peer (side 1), the client
+ * threads the bench's own side (0); spread puts them on two CPUs, which
+ * is how bench/round2-crosscheck.sh holds the job equal to wrk's.
  * libarchive is loaded with dlopen when the bench starts (not linked:
  * proc.fork forks this process, and libarchive brings ten libraries).
  * This file is the bench (parameters, setup, the phases in order); its
@@ -329,6 +332,7 @@ const struct bench bench_work_round2 = {
 	.needs = NEED_DIR | NEED_LINUX, .unit = "file", .series = SERIES_125, .flags = BENCH_FULL_BUDGET | BENCH_WHOLE_RUN | BENCH_MAKES_INODES,
 	.quick_max_n = 2000, .default_max_n = 20000, .full_max_n = 1000000,
 	.space_mib = 2200, .max_batch = 1,
+	.placement = "free",
 #if defined(HAVE_LIBARCHIVE) && !defined(SB_POSIX_ONLY)
 	.variants = variants, .setup = setup, .set_n = set_n, .run = run, .teardown = teardown,
 #endif

@@ -8,7 +8,8 @@
 # Each point records where each side ran (point.placement: CPUs, tasks,
 # migrations per side) and flags a side that moved: none under a pinned
 # placement, and one when this test moves the processes during a point;
-# io.streams places its reader threads (one "workers" task per stream).
+# io.streams places its reader threads (one "workers" task per stream),
+# work.round2 its server and client threads.
 # tier: fast (tests/run.sh --fast, make test)
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$T/target"
@@ -73,6 +74,16 @@ if [ "$ncpu" -ge 2 ]; then
 	"$SB" run io.streams -p direct=0 -p file_mib=1 -p cache=warm --max-n 2 --budget 0.1 --dir "$T/target" -q --no-db -o "$T/streams.json" >/dev/null 2>&1
 	check "io.streams: placement spread by default; each point records its N reader threads on CPUs $first and $second" jtrue "$T/streams.json" \
 		"d['benches'][0]['params']['placement'] == 'spread' and len($PTS) == 2 and every(p['placement']['sides']['workers']['tasks'] == p['n'] and set(p['placement']['sides']['workers']['cpus']) <= {$first, $second} and not p['placement']['moved'] for p in $PTS) and $PTS[1]['placement']['sides']['workers']['cpus'] == sorted({$first, $second})"
+	# work.round2: free by default; spread puts its client threads on the
+	# first CPU and its server thread on the next (bench/round2-crosscheck.sh)
+	if "$SB" list | grep '^work.round2 ' | grep -qvi unavailable; then
+		"$SB" run work.round2 -p layout=flat -p conns=2 -p serve_ms=100 -p placement=spread -n 100 --min-n 50 --quick \
+			--dir "$T/target" -q --no-db -o "$T/r2.json" >/dev/null 2>&1
+		check "work.round2 spread: recorded; each point's server and client threads on CPUs $first and $second, none moved" jtrue "$T/r2.json" \
+			"d['benches'][0]['params']['placement'] == 'spread' and len($PTS) == 2 and every(p['placement']['sides']['workers']['cpus'] == sorted({$first, $second}) and p['placement']['sides']['bench']['cpus'] == [$first] and not p['placement']['moved'] for p in $PTS)"
+		"$SB" list work.round2 | grep -q 'placement .* free ' 
+		check "work.round2: placement free by default" [ $? = 0 ]
+	fi
 	affinity free
 	check "free: every process may run on every CPU [$(cat "$T/free.aff")]" sh -c '! grep -q "x$2 " "$1" && [ -s "$1" ]' _ "$T/free.aff" "$first"
 else

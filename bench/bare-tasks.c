@@ -36,7 +36,15 @@
  *            the fault; tasks-crosscheck.sh prints it beside.
  *   socket   socket(AF_INET, SOCK_STREAM) + close (net.socket)
  *   fork     fork + _exit(0) + waitpid (proc.fork), with one sleeping child
- *            held beside (proc.fork at N=1)
+ *            held beside (proc.fork at N=1). fork copies the forking
+ *            process's mappings and page tables, so a task process first
+ *            grows to the footprint scalebench's forking task reports (its
+ *            note "the forking process: M mappings, K KiB anonymous
+ *            resident"), given as BARE_FORK_MAPS=M BARE_FORK_ANON_KIB=K:
+ *            one anonymous region touched for the missing resident KiB,
+ *            then one-page mappings (alternately PROT_READ and
+ *            PROT_NONE, so that none merge) for the missing mappings.
+ *            Without them, or in threads, as it is.
  * Each task works in DIR/t<k> (made and removed here). */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -77,6 +85,7 @@ static void touch(char *p)
 }
 static void (*volatile touch_fn)(char *) = touch;
 static const char *op, *dir;
+static int as_thread;
 static int ncpu_allowed, cpus[MAXK], K;
 
 /* CPU time a task has run (ns), 0 where unknown */
@@ -102,6 +111,57 @@ static void pin(int k)
 	CPU_ZERO(&s);
 	CPU_SET(cpus[k], &s);
 	sched_setaffinity(0, sizeof(s), &s);
+}
+
+/* this process's mappings and anonymous resident KiB (Linux /proc) */
+static int footprint(long *maps, long *anon)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return -1;
+	*maps = 0;
+	while (fgets(line, sizeof(line), f))
+		if (strchr(line, '\n'))
+			(*maps)++;
+	fclose(f);
+	if (!(f = fopen("/proc/self/status", "r")))
+		return -1;
+	*anon = -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "RssAnon: %ld", anon) == 1)
+			break;
+	fclose(f);
+	return *anon < 0 ? -1 : 0;
+}
+
+/* grow to BARE_FORK_MAPS mappings and BARE_FORK_ANON_KIB KiB anonymous
+ * resident (what scalebench's forking task reports), where asked */
+static void pad_footprint(void)
+{
+	const char *em = getenv("BARE_FORK_MAPS"), *ea = getenv("BARE_FORK_ANON_KIB");
+	long maps, anon, page = sysconf(_SC_PAGESIZE);
+	if (footprint(&maps, &anon))
+		return;
+	if (!em || !ea) {
+		fprintf(stderr, "bare-tasks: the forking process: %ld mappings, %ld KiB anonymous resident\n",
+			maps, anon);
+		return;
+	}
+	long want_maps = atol(em), want_anon = atol(ea);
+	if (want_anon > anon) {
+		size_t len = (size_t)(want_anon - anon) * 1024;
+		char *r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (r != MAP_FAILED)
+			for (size_t i = 0; i < len; i += (size_t)page)
+				r[i] = 1;
+		footprint(&maps, &anon);
+	}
+	for (long i = 0; maps < want_maps && i < 64; i++, maps++)
+		mmap(NULL, (size_t)page, (i & 1) ? PROT_NONE : PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!footprint(&maps, &anon))
+		fprintf(stderr, "bare-tasks: the forking process: %ld mappings, %ld KiB anonymous resident\n",
+			maps, anon);
 }
 
 static void task(int k)
@@ -132,6 +192,8 @@ static void task(int k)
 		if (held == MAP_FAILED)
 			goto fail;
 	} else if (!strcmp(op, "fork")) { /* proc.fork's load at N=1: one sleeping child */
+		if (!as_thread)
+			pad_footprint();
 		pid_t parent = getpid();
 		if ((sleeper = fork()) < 0)
 			goto fail;
@@ -245,7 +307,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	op = argv[1];
-	int threads = !strcmp(argv[2], "thread");
+	int threads = as_thread = !strcmp(argv[2], "thread");
 	K = atoi(argv[3]);
 	double secs = atof(argv[4]);
 	dir = argv[5];

@@ -12,8 +12,9 @@
 # per-op CPU, bare-tasks' schedstat), which the other work on a shared
 # machine does not move as much: when the two ratios disagree, the ops/s
 # ratio is the CPU others took. After it, "clock": the share of a task's
-# loop scalebench spends reading the clock to time each op (2 reads per op
-# at the run's calibrated read_cost_ns), a measurement cost the bare loop
+# loop scalebench spends reading the clock to time the ops it times (2
+# reads each at the run's calibrated read_cost_ns; a task times one op in
+# every few when they are short: timed_share), a measurement cost the bare loop
 # does not pay, printed so that a ratio below 1 by that much is read as it.
 # Both sides do the same operation on the same objects: fs.create's names
 # p0, p1, ... beside e0, mem.mmap's page beside one PROT_READ page held
@@ -24,9 +25,13 @@
 # B C A), and prints scalebench's ratio to it, not judged: scalebench's op,
 # like the judged bare loop's, is a function whose return follows the
 # fault, and that return costs 0.3-0.5 us on a KVM guest (bench/fault-return.c,
-# docs/benches.md). proc.fork likewise runs the bare loop built without
-# libm (C) and prints its ratio, not judged: the judged bare loop is linked
-# with libc and libm, as scalebench is, since fork copies every mapping.
+# docs/benches.md). proc.fork likewise: fork copies the forking process's
+# mappings and page tables, so the judged bare task process first grows to
+# the footprint scalebench's forking task reports in the A run just before
+# (its note "the forking process: M mappings, K KiB anonymous resident":
+# BARE_FORK_MAPS, BARE_FORK_ANON_KIB, bench/bare-tasks.c), and the bare
+# loop as built (30 mappings and 120 KiB against scalebench's 31 and 148
+# here) runs as C and is printed beside, not judged.
 #
 # Then stress-ng (Debian) where one of its stressors does the same
 # operation, K instances for the same time, its bogo ops/s beside
@@ -66,10 +71,8 @@ trap 'exit 130' INT TERM
 # threads, kept its two forks apart in glibc's fork lock; docs/benches.md),
 # and with the same shared libraries, libc and libm (scalebench links libm
 # for its statistics; fork copies every mapping, and libm's five made a
-# bare fork 6% dearer here). bare-tasks-libc, without libm, is printed
-# beside for proc.fork, not judged.
+# bare fork 6% dearer here).
 cc -O2 -pthread -fno-plt -Wl,-z,now -o "$W/bare-tasks" bench/bare-tasks.c -Wl,--no-as-needed -lm || exit 2
-cc -O2 -pthread -fno-plt -Wl,-z,now -o "$W/bare-tasks-libc" bench/bare-tasks.c || exit 2
 mkdir "$W/d"
 ncpu=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 ks=""; k=1; while [ $k -le "$ncpu" ]; do ks="$ks $k"; k=$((k * 2)); done
@@ -82,13 +85,18 @@ bare_op() {
 	esac
 }
 # sb BENCH AS K: scalebench's total ops/s at K tasks, its ops per CPU second
-# and its clock's share of a task's loop (two reads per op: 2 x read_cost_ns
-# x ops/s per task / 1e9) ("nan nan nan" if it failed)
+# and its clock's share of a task's loop (two reads per op timed: 2 x
+# read_cost_ns x ops/s per task x timed_share / 1e9; a task times one op in
+# every few when its ops are short) ("nan nan nan" if it failed)
 sb() {
 	"$SB" run "$1" --tasks "$3" -p as="$2" -b "$S" --dir "$W/d" -q --no-db -o "$W/r.json" >/dev/null 2>&1 || { echo nan nan nan; return; }
-	python3 - "$W/r.json" "$3" <<'PY'
-import json, sys
+	python3 - "$W/r.json" "$3" "$W/fp" <<'PY'
+import json, re, sys
 d = json.load(open(sys.argv[1]))
+for n in d["benches"][0].get("notes", []):  # proc.fork: the forking task's size
+    m = re.search(r"the forking process: (\d+) mappings, (\d+) KiB anonymous resident", n)
+    if m:
+        open(sys.argv[3], "w").write("%s %s\n" % m.groups())
 pts = d["benches"][0]["repetitions"][0]["points"]
 k = int(sys.argv[2])
 p = [p for p in pts if p["n"] == k]
@@ -96,27 +104,38 @@ c = p[0]["per_op"].get("cpu_s") if p else None
 rc = (d.get("clock") or {}).get("read_cost_ns") or 0
 if p:
     x = p[0]["extra"]["tasks"]["ops_per_s"]
-    print("%.0f %.0f %.4f" % (x, 1 / c if c else 0, 2 * rc * x / k / 1e9))
+    ts = p[0]["extra"]["tasks"].get("timed_share") or 1  # one op in every few timed
+    print("%.0f %.0f %.4f" % (x, 1 / c if c else 0, 2 * rc * x * ts / k / 1e9))
 else:
     print("nan nan nan")
 PY
 }
 # bare-tasks' total ops/s, ops per CPU second and 0 (no clock in its loop) ("nan nan 0" if it failed)
 bare_out() { "$BT" "$@" "$S" "$W/d" 2>/dev/null | awk '{print $1, $NF, 0; ok = 1} END {if (!ok) print "nan nan 0"}'; }
-bare() { BT=$W/bare-tasks bare_out "$(bare_op "$1")" "$2" "$3"; }
+# proc.fork: the bare task process first grows to the footprint scalebench's
+# forking task reported in the A run before ($W/fp: mappings, anonymous KiB)
+bare() {
+	if [ "$1" = proc.fork ] && [ -s "$W/fp" ]; then
+		read -r m a <"$W/fp"
+		BARE_FORK_MAPS=$m BARE_FORK_ANON_KIB=$a BT=$W/bare-tasks bare_out fork "$2" "$3"
+	else
+		BT=$W/bare-tasks bare_out "$(bare_op "$1")" "$2" "$3"
+	fi
+}
 # the second reference, printed and not judged: mem.fault's write inline in
-# the loop, proc.fork's loop without libm; none for the other benches
+# the loop, proc.fork's bare loop not grown to scalebench's footprint; none
+# for the other benches
 ref2() {
 	case $1 in
 	mem.fault) BT=$W/bare-tasks bare_out fault-inline "$2" "$3" ;;
-	proc.fork) BT=$W/bare-tasks-libc bare_out fork "$2" "$3" ;;
+	proc.fork) BT=$W/bare-tasks bare_out fork "$2" "$3" ;;
 	esac
 }
 # what the second reference is, and its short name in "scalebench/NAME"
 ref2_what() {
 	case $1 in
 	mem.fault) echo "bare fault-inline (no return after the fault)|inline" ;;
-	proc.fork) echo "bare loop without libm (libc alone)|libc" ;;
+	proc.fork) echo "bare loop as built, not grown to scalebench's footprint|asbuilt" ;;
 	esac
 }
 

@@ -35,7 +35,8 @@ and every(x['idle_share'] is None or 0 <= x['idle_share'] <= 1 for x in t)
 and every(x['oversubscribed'] == (x['k'] > x['cpus_allowed']) and x['pinned'] == (not x['oversubscribed']) for x in t)
 and every(len(set(y['cpu'] for y in x['per_task'])) == x['k'] for x in t if x['pinned'])
 and every(x['window_s'] > 0 and len(p['over_time']['ops']) == 20 for x, p in zip(t, pts))
-and every(sum(c for _, c in p['histogram']['bins']) == p['ops'] for p in pts)
+and every(sum(c for _, c in p['histogram']['bins']) == p['samples'] and 0 < p['samples'] <= p['ops'] for p in pts)
+and every(abs(x['timed_share'] - p['samples'] / p['ops']) < 1e-9 and x['timed_share'] >= 1 / 16 - 1e-9 for x, p in zip(t, pts))
 ))([p['extra']['tasks'] for p in pts]))(b['repetitions'][0]['points']))($(B "$2"))"
 }
 
@@ -63,6 +64,10 @@ check "as=proc: task processes below the worker (most seen: $most, >= 3: the wor
 for b in mem.fault fs.stat; do
 	check "as=proc: $b swept K = 1, 2 with per-task figures" tasks_ok "$T/proc.json" $b proc "[1, 2]"
 done
+# fs.stat's op (~2 us on tmpfs) is short: a task times one in several
+# (task_loop), all counted; the latency histogram is that sample
+check "as=proc: fs.stat's short ops timed one in several, all counted" jtrue "$T/proc.json" \
+	"every(p['extra']['tasks']['timed_share'] < 1 and p['samples'] < p['ops'] and p['stats']['p50_ns'] > 0 for p in $(B fs.stat)['repetitions'][0]['points'])"
 check "the default is as=proc, shared=0" jtrue "$T/proc.json" "$(B fs.stat)['params'] == {'as': 'proc', 'shared': '0'}"
 check "as=proc: no malloc arena note (processes have one each)" jtrue "$T/proc.json" "'malloc arena' not in ' '.join($(B fs.stat)['notes'])"
 # each task process is scalebench started afresh (exec), not a copy of the worker

@@ -196,7 +196,7 @@ static void slot_fail(struct tslot *s, struct bench_env *env, const char *phase,
  * as the timed one): timing an op costs two clock reads and a histogram
  * insert (~60 ns here), 3-4% of an op of 1.6 us (fs.stat) that a bare loop
  * does not pay. `every` is the timed ops' mean so far against
- * TASK_TIMED_GAP_NS (1 for ops of 10 us and more, at most TASK_EVERY_MAX),
+ * TASK_TIMED_GAP_NS (rounded down: 1 for ops over 5 us, at most TASK_EVERY_MAX),
  * set again every 32 timed ops; the latency histogram is then a sample
  * of the ops, the ops/s all of them (docs/benches.md, "Tasks"). An op
  * left untimed still meets the op timeout: the gap between two clock

@@ -43,8 +43,9 @@
  *            resident"), given as BARE_FORK_MAPS=M BARE_FORK_ANON_KIB=K:
  *            one anonymous region touched for the missing resident KiB,
  *            then one-page mappings (alternately PROT_READ and
- *            PROT_NONE, so that none merge) for the missing mappings.
- *            Without them, or in threads, as it is.
+ *            PROT_NONE, so that none merge) for the missing mappings,
+ *            and says on stderr what it has then. Without them, or in
+ *            threads, as it is.
  * Each task works in DIR/t<k> (made and removed here). */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -141,13 +142,8 @@ static void pad_footprint(void)
 {
 	const char *em = getenv("BARE_FORK_MAPS"), *ea = getenv("BARE_FORK_ANON_KIB");
 	long maps, anon, page = sysconf(_SC_PAGESIZE);
-	if (footprint(&maps, &anon))
+	if (!em || !ea || footprint(&maps, &anon))
 		return;
-	if (!em || !ea) {
-		fprintf(stderr, "bare-tasks: the forking process: %ld mappings, %ld KiB anonymous resident\n",
-			maps, anon);
-		return;
-	}
 	long want_maps = atol(em), want_anon = atol(ea);
 	if (want_anon > anon) {
 		size_t len = (size_t)(want_anon - anon) * 1024;

@@ -65,9 +65,13 @@ for b in mem.fault fs.stat; do
 	check "as=proc: $b swept K = 1, 2 with per-task figures" tasks_ok "$T/proc.json" $b proc "[1, 2]"
 done
 # fs.stat's op (~2 us on tmpfs) is short: a task times one in several
-# (task_loop), all counted; the latency histogram is that sample
+# (task_loop: 10 us over the timed ops' mean, rounded down), all counted;
+# the latency histogram is that sample. On a busy machine an op's time
+# grows with what preempts it: every op timed is right only if their mean
+# was over 5 us (4 us here: the mean at the last of the updates, every 32
+# timed ops, is not quite the whole window's)
 check "as=proc: fs.stat's short ops timed one in several, all counted" jtrue "$T/proc.json" \
-	"every(p['extra']['tasks']['timed_share'] < 1 and p['samples'] < p['ops'] and p['stats']['p50_ns'] > 0 for p in $(B fs.stat)['repetitions'][0]['points'])"
+	"every((p['extra']['tasks']['timed_share'] < 1 or p['stats']['mean_ns'] > 4000) and p['samples'] <= p['ops'] and p['stats']['p50_ns'] > 0 for p in $(B fs.stat)['repetitions'][0]['points'])"
 check "the default is as=proc, shared=0" jtrue "$T/proc.json" "$(B fs.stat)['params'] == {'as': 'proc', 'shared': '0'}"
 check "as=proc: no malloc arena note (processes have one each)" jtrue "$T/proc.json" "'malloc arena' not in ' '.join($(B fs.stat)['notes'])"
 # each task process is scalebench started afresh (exec), not a copy of the worker

@@ -13,9 +13,9 @@
 # every row still spread, so judged on each side's best run)
 # prints a judged row per bench, as and K <= CPUs
 # with the per-CPU ratio (or unknown) and scalebench's clock share beside,
-# the fault-inline row beside each of mem.fault and the
-# libc-only bare fork loop's beside each of proc.fork (the judged one is
-# linked with libm, as scalebench is), ends with the load, exits 0 or 1
+# the fault-inline row beside each of mem.fault and the bare fork loop
+# as built beside each of proc.fork (the judged one grown to the footprint
+# scalebench's forking task reports), ends with the load, exits 0 or 1
 # (never 2), and removes its scratch directory. The figures are not
 # judged here (a loaded machine).
 . "$(dirname "$0")/lib.sh"
@@ -56,6 +56,10 @@ for as in proc thread; do
 	out=$("$T/bare-tasks" fork $as 2 0.2 "$T/d" 2>&1)
 	check "bare-tasks fork $as 2: total and per-task ops/s ($out)" positive 2 "$out"
 done
+# grown to a footprint asked for (as tasks-crosscheck asks for
+# scalebench's): it says what it has then
+out=$(BARE_FORK_MAPS=60 BARE_FORK_ANON_KIB=400 "$T/bare-tasks" fork proc 1 0.2 "$T/d" 2>&1)
+check "bare-tasks fork proc, grown to 60 mappings and 400 KiB ($out)" sh -c 'echo "$1" | grep -Eq "^bare-tasks: the forking process: 60 mappings, (39[0-9]|4[0-9][0-9]) KiB anonymous resident$"' _ "$out"
 check "bare-tasks fork: no process of it left (its sleeping children reaped)" sh -c '! pgrep -f "^$1 " >/dev/null' _ "$T/bare-tasks"
 check "bare-tasks removed its task directories, names and e0" empty_dir "$T/d"
 
@@ -97,7 +101,7 @@ check "tasks-crosscheck: a judged row per bench, as and K <= $ncpu CPUs ($((4 * 
 # a row that is not one, for the log
 grep -E '^(PASS|FAIL)' "$T/xc.out" | grep -vE "$row" | sed 's/^/  not a row: /' >&2
 check "tasks-crosscheck: the fault-inline row beside each, not judged" test "$(grep -cE '^info mem.fault +(proc|thread) +K=[0-9]+ +bare fault-inline \(no return after the fault\) [0-9]+ [0-9]+ [0-9]+ +median [0-9]+ +scalebench/inline [0-9.]+, per CPU ([0-9.]+|unknown) +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
-check "tasks-crosscheck: the libc-only bare fork loop beside each proc.fork row, not judged" test "$(grep -cE '^info proc.fork +(proc|thread) +K=[0-9]+ +bare loop without libm \(libc alone\) [0-9]+ [0-9]+ [0-9]+ +median [0-9]+ +scalebench/libc [0-9.]+, per CPU ([0-9.]+|unknown) +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
+check "tasks-crosscheck: the bare fork loop as built beside each proc.fork row, not judged" test "$(grep -cE '^info proc.fork +(proc|thread) +K=[0-9]+ +bare loop as built, not grown to scalebench.s footprint [0-9]+ [0-9]+ [0-9]+ +median [0-9]+ +scalebench/asbuilt [0-9.]+, per CPU ([0-9.]+|unknown) +\(not judged\)$' "$T/xc.out")" = $((2 * nk))
 check "tasks-crosscheck: the exit code says whether a row failed" sh -c 'if [ $(grep -c "^FAIL" "$1") -eq 0 ]; then [ $2 = 0 ]; else [ $2 = 1 ]; fi' _ "$T/xc.out" $rc
 check "tasks-crosscheck: the load is reported" out_has "$T/xc.out" "^load after: "
 check "tasks-crosscheck: its scratch directory removed" empty_dir "$T/xc"

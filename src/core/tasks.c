@@ -217,55 +217,41 @@ static int task_loop(struct task *t, struct bench_env *env, void *st, struct tsl
 			*phase = "prep";
 			break;
 		}
-		if (left) { /* between two timed ops (only inside the window) */
-			left--;
-			if ((rc = b->op(st, 0)) < 0) {
-				*phase = "op";
-				break;
-			}
-			s->ops++;
-			uint64_t i = (t_last - t_start) / sh->iv_ns;
-			if (i < TASK_INTERVALS)
-				s->series[i]++;
-			if (b->undo && (rc = b->undo(st, 0)) < 0) {
-				*phase = "undo";
-				break;
-			}
-			continue;
-		}
-		uint64_t t0 = clock_ns();
-		if (in && t0 - t_last > sh->timeout_ns) { /* an untimed op since the last read */
-			errno = ETIMEDOUT;
-			rc = bench_fail(env, b->op_desc);
-			*phase = "op";
-			break;
-		}
-		if (t0 >= t_end || reg_stop_requested())
-			break;
-		if (!in && t0 >= t_start) {
-			in = 1;
-			usage_begin(&u0);
+		int timed = left == 0; /* else between two timed ops, inside the window */
+		uint64_t t0 = t_last, t1 = t_last;
+		if (timed) {
 			t0 = clock_ns();
+			/* an untimed op since the last read ran too long */
+			if (in && t0 - t_last > sh->timeout_ns)
+				goto timeout;
+			if (t0 >= t_end || reg_stop_requested())
+				break;
+			if (!in && t0 >= t_start) {
+				in = 1;
+				usage_begin(&u0);
+				t0 = clock_ns();
+			}
 		}
 		rc = b->op(st, 0);
-		uint64_t t1 = clock_ns();
+		if (timed)
+			t1 = clock_ns();
 		if (rc < 0) {
 			*phase = "op";
 			break;
 		}
 		if (in) {
-			hist_add(&s->h, (double)(t1 - t0));
 			s->ops++;
-			s->timed++;
 			uint64_t i = (t0 - t_start) / sh->iv_ns;
 			if (i < TASK_INTERVALS)
 				s->series[i]++;
-			if (t1 - t0 > sh->timeout_ns) {
-				errno = ETIMEDOUT;
-				rc = bench_fail(env, b->op_desc);
-				*phase = "op";
-				break;
-			}
+		}
+		if (!timed) {
+			left--;
+		} else if (in) {
+			hist_add(&s->h, (double)(t1 - t0));
+			s->timed++;
+			if (t1 - t0 > sh->timeout_ns)
+				goto timeout;
 			timed_ns += (double)(t1 - t0);
 			if (++ntimed % 32 == 0) {
 				double e = TASK_TIMED_GAP_NS / (timed_ns / (double)ntimed);
@@ -278,6 +264,12 @@ static int task_loop(struct task *t, struct bench_env *env, void *st, struct tsl
 			*phase = "undo";
 			break;
 		}
+		continue;
+	timeout:
+		errno = ETIMEDOUT;
+		rc = bench_fail(env, b->op_desc);
+		*phase = "op";
+		break;
 	}
 	if (in) {
 		usage_end(&u1);

@@ -2,6 +2,7 @@
 /* Building, fitting and freeing results. */
 #include "core/result.h"
 #include "core/cmpstat.h"
+#include "core/usage.h"
 
 #include <errno.h>
 #include <math.h>
@@ -145,7 +146,8 @@ void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 			double l = b->axis_kind != 0 ? NAN
 				   : p->remeasured && !isnan(p->cpu_lost_first) ? p->cpu_lost_first
 									       : p->cpu_lost;
-			int crowd_only = p->remeasured && l >= CPU_LOST_CROWDED && !(s >= PROBE_SLOW);
+			int crowd_only = p->remeasured && l >= CPU_LOST_CROWDED && !p->lost_between &&
+					 !(s >= PROBE_SLOW);
 			u->slow_first += (p->remeasured > 0 && !crowd_only) || p->slowness >= PROBE_SLOW;
 			if (!isnan(s) && (isnan(u->max_slowness) || s > u->max_slowness))
 				u->max_slowness = s;
@@ -153,7 +155,8 @@ void bench_unsteady(const struct bench_result *b, struct unsteady *u)
 				continue;
 			u->crowded += point_crowded(p);
 			u->crowded_first += l >= CPU_LOST_CROWDED;
-			u->crowded_again += l >= CPU_LOST_CROWDED && p->remeasured > 0;
+			u->crowded_again += l >= CPU_LOST_CROWDED && p->remeasured > 0 && !p->lost_between;
+			u->crowded_between += p->lost_between && p->cpu_lost >= CPU_LOST_CROWDED;
 			u->crowded_only += crowd_only;
 			if (!isnan(l) && (isnan(u->max_lost) || l > u->max_lost))
 				u->max_lost = l;
@@ -191,7 +194,19 @@ void bench_drop_notes(struct bench_result *b, const char *prefix)
 		}
 }
 
-int point_crowded(const struct point *p) { return p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED; }
+int point_crowded(const struct point *p)
+{
+	return p->has_probe && p->cpu_lost >= CPU_LOST_CROWDED && !p->lost_between;
+}
+
+int point_samples_unswitched(const struct point *p)
+{
+	if (p->usage_scope != USAGE_TIMED || p->usage_counter != USAGE_THREAD || !p->samples ||
+	    !p->ops || isnan(p->vcsw) || isnan(p->ivcsw))
+		return 0;
+	double f = 1 - 0.5 / (0.5 + 0.98 / sqrt((double)p->samples));
+	return (p->vcsw + p->ivcsw) * (double)p->ops <= f * (double)p->samples;
+}
 
 double point_probe_ln(const struct point *p, int part)
 {

@@ -86,6 +86,11 @@ struct point {
 	 * processes took from them (cpu_lost; cpu_lost_first: the first
 	 * measurement's, when measured again); NAN: not known */
 	double tasks_run, tasks_wait, cpu_lost, cpu_lost_first;
+	/* a bench whose operation runs in the harness's thread alone: that
+	 * thread was switched out inside few enough of the timed samples that
+	 * the CPU others took fell between them (point_samples_unswitched), so
+	 * the point is not crowded whatever cpu_lost says */
+	int lost_between;
 	/* benches whose operation runs in the harness's thread alone
 	 * (BENCH_ONE_THREAD): the CPUs the probe read just before the point,
 	 * with each one's slowness; the point ran on the fastest (npick 0:
@@ -214,13 +219,15 @@ struct run_result {
  * probe); likewise points whose first measurement was crowded (other
  * processes took CPU_LOST_CROWDED of a CPU or more from its tasks), of
  * those how many were measured again and how many of those for crowding
- * alone (not slow: not in slow_first), points still crowded, and the most
+ * alone (not slow: not in slow_first), points still crowded, points whose
+ * kept measurement lost as much between its samples alone (lost_between:
+ * not crowded), and the most
  * any first measurement lost (NAN: not known; a load axis's points only,
  * as sweep.c judges them). */
 struct unsteady {
 	int probed, slow_first, remeasured, slow;
 	double max_slowness;
-	int crowded_first, crowded_again, crowded_only, crowded;
+	int crowded_first, crowded_again, crowded_only, crowded, crowded_between;
 	double max_lost;
 };
 void bench_unsteady(const struct bench_result *b, struct unsteady *u);
@@ -256,8 +263,17 @@ void bench_add_note(struct bench_result *b, const char *fmt, ...)
 /* Remove b's notes that begin with prefix (a note made again by a later
  * fit replaces its earlier self). */
 void bench_drop_notes(struct bench_result *b, const char *prefix);
-/* A point other processes crowded (probe.h, CPU_LOST_CROWDED). */
+/* A point other processes crowded (probe.h, CPU_LOST_CROWDED), unless what
+ * they took fell between its samples (lost_between). */
 int point_crowded(const struct point *p);
+/* Whether a point's timed samples are too few switched out to move its
+ * median: its per-op counters are the harness thread's over the timed
+ * samples alone (op mode), and the thread was switched out (either way)
+ * no more times than a share f of the samples, f the share of delayed
+ * samples that moves a median by its own 95% interval (the median of
+ * samples of which f were delayed is the 0.5 / (1 - f) quantile of the
+ * others: f = 1 - 0.5 / (0.5 + 0.98 / sqrt(samples)), 12% of 200). */
+int point_samples_unswitched(const struct point *p);
 /* The machine-speed probe's page-fault time around p: the mean of ln ns
  * read before and after it (after alone when it has no reading before),
  * or NAN without the probe. compare adjusts levels for it, and the

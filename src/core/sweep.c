@@ -630,6 +630,7 @@ static int measure_probed(struct ctx *c, uint64_t n, struct point *p, struct fai
 	if (rc < 0)
 		return rc;
 	wait_since(&c->env, &wm, &p->tasks_run, &p->tasks_wait, &p->cpu_lost);
+	p->lost_between = (c->b->flags & BENCH_ONE_THREAD) && !c->o->tasks && point_samples_unswitched(p);
 	double s1 = probe_read(&after, ref);
 	p->has_probe = 1;
 	p->probe[0] = before;

@@ -108,6 +108,8 @@ static json_t *point_json(const struct point *p)
 			json_object_set_new(pr, "cpu_lost", num(p->cpu_lost));
 			if (p->remeasured)
 				json_object_set_new(pr, "cpu_lost_first", num(p->cpu_lost_first));
+			if (p->lost_between && p->cpu_lost >= CPU_LOST_CROWDED)
+				json_object_set_new(pr, "lost_between_samples", json_true());
 		}
 		if (pr && p->npick > 0) {
 			json_t *a = json_array();
@@ -259,6 +261,7 @@ json_t *bench_to_json(const struct bench_result *b)
 		if (m && !isnan(u.max_lost)) {
 			json_object_set_new(m, "crowded_points_first", json_integer(u.crowded_first));
 			json_object_set_new(m, "crowded_points", json_integer(u.crowded));
+			json_object_set_new(m, "crowded_between_points", json_integer(u.crowded_between));
 			json_object_set_new(m, "max_cpu_lost", num(u.max_lost));
 		}
 		json_object_set_new(o, "machine", m);
@@ -555,6 +558,7 @@ static int read_point(struct rd *rd, const json_t *o, struct point *p)
 		p->cpu_lost = json_is_number(cl) ? json_number_value(cl) : NAN;
 		json_t *clf = json_object_get(pb, "cpu_lost_first");
 		p->cpu_lost_first = json_is_number(clf) ? json_number_value(clf) : NAN;
+		p->lost_between = json_is_true(json_object_get(pb, "lost_between_samples"));
 		json_t *pc = json_object_get(pb, "cpus"), *pe;
 		size_t ip;
 		p->npick = 0;

@@ -440,11 +440,12 @@ static void print_fs_condition(const struct run_result *r, FILE *f)
  * again, and how many stayed slow (measured again as often as the cap
  * allowed, or not at all); and the scheduler's, when other processes
  * crowded a load axis's point (CPU_LOST_CROWDED): how many, the most CPU
- * lost, how many stayed crowded. Nothing when the machine was steady. */
+ * lost, how many lost it between their samples alone (kept as they are),
+ * how many stayed crowded. Nothing when the machine was steady. */
 static void print_unsteady(const struct run_result *r, FILE *f)
 {
 	int probed = 0, first = 0, slow = 0, again = 0, nb = 0, crowd = 0, cagain = 0, crowded = 0,
-	    nbc = 0;
+	    nbc = 0, between = 0;
 	double worst = NAN, lost = NAN;
 	for (int i = 0; i < r->nbenches; i++) {
 		struct unsteady u;
@@ -457,6 +458,7 @@ static void print_unsteady(const struct run_result *r, FILE *f)
 		crowd += u.crowded_first;
 		crowded += u.crowded;
 		cagain += u.crowded_again;
+		between += u.crowded_between;
 		nbc += u.crowded_first > 0;
 		if (!isnan(u.max_slowness) && (isnan(worst) || u.max_slowness > worst))
 			worst = u.max_slowness;
@@ -469,7 +471,12 @@ static void print_unsteady(const struct run_result *r, FILE *f)
 		fprintf(f, "  unsteady the machine ran up to x%.2f slower (probe) around %d of %d points in "
 			   "%d bench%s: %d measured again, %d still slow\n",
 			worst, first, probed, nb, nb == 1 ? "" : "es", again, slow);
-	if (crowd)
+	if (crowd && between)
+		fprintf(f, "  crowded  other processes took up to %.2f of a CPU from the bench's tasks around "
+			   "%d of %d points in %d bench%s: %d between the samples alone (kept), %d measured "
+			   "again, %d still crowded\n",
+			lost, crowd, probed, nbc, nbc == 1 ? "" : "es", between, cagain, crowded);
+	else if (crowd)
 		fprintf(f, "  crowded  other processes took up to %.2f of a CPU from the bench's tasks around "
 			   "%d of %d points in %d bench%s: %d measured again, %d still crowded\n",
 			lost, crowd, probed, nbc, nbc == 1 ? "" : "es", cagain, crowded);

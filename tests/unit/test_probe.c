@@ -104,6 +104,16 @@ static int op(void *state, unsigned slot)
 		;
 	return 0;
 }
+/* the same op, never stretched */
+static int op_plain(void *state, unsigned slot)
+{
+	(void)state;
+	(void)slot;
+	uint64_t t0 = clock_ns();
+	while (clock_ns() - t0 < 20000)
+		;
+	return 0;
+}
 static void teardown(void *state) { free(state); }
 
 static struct bench synth = {
@@ -125,6 +135,42 @@ int main(void)
 	CHECK(p.ns[PROBE_UNMAP] > 0 && p.ns[PROBE_UNMAP] < 1e8, "unmap %.1f ns", p.ns[PROBE_UNMAP]);
 #endif
 	CHECK(fabs(probe_slowness(&p, &p) - 1) < 1e-9, "a reading against itself: 1");
+
+	/* switched out inside few samples: the share that moves a median by its
+	 * own 95% interval, 1 - 0.5 / (0.5 + 0.98 / sqrt(samples)): 12.1% of 200 */
+	struct point sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.samples = sp.ops = 200;
+	sp.usage_scope = USAGE_TIMED;
+	sp.usage_counter = USAGE_THREAD;
+	sp.vcsw = 0;
+	sp.ivcsw = 24.0 / 200;
+	CHECK(point_samples_unswitched(&sp), "24 switches in 200 samples: unswitched");
+	sp.ivcsw = 25.0 / 200;
+	CHECK(!point_samples_unswitched(&sp), "25 in 200: switched");
+	sp.vcsw = 10.0 / 200;
+	sp.ivcsw = 10.0 / 200;
+	CHECK(point_samples_unswitched(&sp), "10 voluntary and 10 involuntary in 200: unswitched");
+	sp.samples = 20000;
+	sp.ops = 20000;
+	sp.vcsw = 0;
+	sp.ivcsw = 300.0 / 20000; /* 1.5%, the bound 1.37% with 20,000 samples */
+	CHECK(!point_samples_unswitched(&sp), "300 in 20,000: switched");
+	sp.usage_scope = USAGE_WINDOW;
+	sp.ivcsw = 0;
+	CHECK(!point_samples_unswitched(&sp), "counters of the whole window (run mode): not known, no");
+	sp.usage_scope = USAGE_TIMED;
+	sp.usage_counter = USAGE_PROCESS;
+	CHECK(!point_samples_unswitched(&sp), "the process's counters (other threads in them): no");
+	sp.usage_counter = USAGE_THREAD;
+	sp.ivcsw = NAN;
+	CHECK(!point_samples_unswitched(&sp), "no counters: no");
+	sp.ivcsw = 0;
+	sp.has_probe = 1;
+	sp.cpu_lost = 0.5;
+	CHECK(point_crowded(&sp), "lost 0.5 of a CPU: crowded");
+	sp.lost_between = 1;
+	CHECK(!point_crowded(&sp), "lost between the samples: not crowded");
 	ref = p;
 	for (int i = 0; i < PROBE_NPARTS; i++)
 		ref.ns[i] = p.ns[i] / 2;
@@ -383,6 +429,69 @@ int main(void)
 		json_decref(j);
 		free_br(&back);
 		free_br(&br);
+
+		/* lost between the samples: the same busy process over N = 50's
+		 * first measurement, but the operation runs in the harness's
+		 * thread alone (BENCH_ONE_THREAD) and lasts 20 us, a small share
+		 * of a time slice: the thread is switched out inside few of the
+		 * samples, the median stands, and the point is not crowded, not
+		 * measured again for it, kept as measured (the busy process may
+		 * take less than 0.2 of a CPU on a busy machine: up to 3 sweeps) */
+		struct bench one = synth;
+		one.set_n = set_n_crowd;
+		one.op = op_plain;
+		one.flags = BENCH_ONE_THREAD;
+		int got = 0, tries = 0;
+		for (; tries < 3 && !got; tries++) {
+			memset(&br, 0, sizeof(br));
+			hog = hog_start();
+			CHECK(hog > 0, "the busy process started");
+			o.ci_target = -1;
+			sweep_bench(&one, &o, &br);
+			o.ci_target = ci_was;
+			if (hog > 0) {
+				kill(hog, SIGKILL);
+				waitpid(hog, NULL, 0);
+			}
+			hog = -1;
+			br.name = strdup(synth.name);
+			p50 = NULL;
+			for (int i = 0; i < br.reps[0].npts; i++)
+				if (br.reps[0].pts[i].n == 50)
+					p50 = &br.reps[0].pts[i];
+			printf("info: one thread, N=50: lost %.2f of a CPU, %.0f switches in %llu samples, "
+			       "measured again %d\n",
+			       p50 ? p50->cpu_lost : NAN, p50 ? (p50->vcsw + p50->ivcsw) * (double)p50->ops : NAN,
+			       p50 ? (unsigned long long)p50->samples : 0ULL, p50 ? p50->remeasured : -1);
+			double lost1 = !p50 ? NAN : p50->remeasured ? p50->cpu_lost_first : p50->cpu_lost;
+			if (p50 && lost1 >= CPU_LOST_CROWDED) {
+				got = 1;
+				CHECK(!p50->remeasured || p50->slowness_first >= PROBE_SLOW,
+				      "not measured again for crowding (%d times, first slowness %.2f)",
+				      p50->remeasured, p50->slowness_first);
+				CHECK(p50->lost_between && point_samples_unswitched(p50) && !point_crowded(p50),
+				      "lost %.2f of a CPU between its samples: not crowded", p50->cpu_lost);
+				bench_unsteady(&br, &u);
+				CHECK(u.crowded_between >= 1 && u.crowded_first >= 1,
+				      "counted: %d lost between the samples, %d crowded first",
+				      u.crowded_between, u.crowded_first);
+				j = bench_to_json(&br);
+				CHECK(json_integer_value(json_object_get(json_object_get(j, "machine"),
+									 "crowded_between_points")) >= 1,
+				      "the machine summary says so");
+				CHECK(bench_from_json(j, &back, msg, sizeof(msg)) == 0, "reads back: %s", msg);
+				p50 = NULL;
+				for (int i = 0; i < back.reps[0].npts; i++)
+					if (back.reps[0].pts[i].n == 50)
+						p50 = &back.reps[0].pts[i];
+				CHECK(p50 && p50->lost_between && !point_crowded(p50),
+				      "lost between the samples survives the round trip");
+				json_decref(j);
+				free_br(&back);
+			}
+			free_br(&br);
+		}
+		CHECK(got, "the busy process took 0.2 of a CPU or more from N=50 in one of %d sweeps", tries);
 	} else {
 		printf("skip: no scheduler account or no pinning here\n");
 	}

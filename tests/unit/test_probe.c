@@ -93,6 +93,39 @@ static int set_n_crowd(void *state, uint64_t n)
 	return 0;
 }
 
+/* The point at N = 50 of b's first repetition, or NULL. */
+static struct point *point_50(struct bench_result *br)
+{
+	for (int i = 0; br->nreps && i < br->reps[0].npts; i++)
+		if (br->reps[0].pts[i].n == 50)
+			return &br->reps[0].pts[i];
+	return NULL;
+}
+
+/* b swept into *br with the busy process over N = 50's first measurement
+ * (set_n_crowd), each measurement running its whole budget: stopped on
+ * the median after 30 samples it lasted 2 ms, less than a tick, and the
+ * busy process could take as little as 0.19 of it (a fresh-clone CI run,
+ * 2026-12-07); the point at N = 50, or NULL. */
+static struct point *sweep_beside_hog(const struct bench *b, struct sweep_opts *o,
+				      struct bench_result *br)
+{
+	memset(br, 0, sizeof(*br));
+	hog = hog_start();
+	CHECK(hog > 0, "the busy process started");
+	double ci_was = o->ci_target;
+	o->ci_target = -1;
+	sweep_bench(b, o, br);
+	o->ci_target = ci_was;
+	if (hog > 0) {
+		kill(hog, SIGKILL);
+		waitpid(hog, NULL, 0);
+	}
+	hog = -1;
+	br->name = strdup(b->name);
+	return point_50(br);
+}
+
 static int op(void *state, unsigned slot)
 {
 	struct st *s = state;
@@ -295,10 +328,7 @@ int main(void)
 			free_br(&br);
 		memset(&br, 0, sizeof(br));
 		sweep_bench(&jump, &o, &br);
-		p50 = NULL;
-		for (int i = 0; i < br.reps[0].npts; i++)
-			if (br.reps[0].pts[i].n == 50)
-				p50 = &br.reps[0].pts[i];
+		p50 = point_50(&br);
 		if (!p50 || p50->remeasured < 1 || p50->st.p50 < p50->p50_first)
 			break;
 		printf("info: sweep %d kept the first measurement at N=50 (%.0f ns): the one again "
@@ -383,27 +413,7 @@ int main(void)
 	    sys_pin_thread(cpu) == 0) {
 		struct bench crowd = synth;
 		crowd.set_n = set_n_crowd;
-		memset(&br, 0, sizeof(br));
-		hog = hog_start();
-		CHECK(hog > 0, "the busy process started");
-		/* each measurement runs its whole budget: stopped on the median
-		 * after 30 samples it lasted 2 ms, less than a tick, and the busy
-		 * process could take as little as 0.19 of it (a fresh-clone CI run,
-		 * 2026-12-07) */
-		double ci_was = o.ci_target;
-		o.ci_target = -1;
-		sweep_bench(&crowd, &o, &br);
-		o.ci_target = ci_was;
-		if (hog > 0) {
-			kill(hog, SIGKILL);
-			waitpid(hog, NULL, 0);
-		}
-		hog = -1;
-		br.name = strdup(synth.name);
-		p50 = NULL;
-		for (int i = 0; i < br.reps[0].npts; i++)
-			if (br.reps[0].pts[i].n == 50)
-				p50 = &br.reps[0].pts[i];
+		p50 = sweep_beside_hog(&crowd, &o, &br);
 		printf("info: crowded at N=50: the first measurement lost %.2f of a CPU\n",
 		       p50 ? p50->cpu_lost_first : NAN);
 		CHECK(p50 && p50->remeasured >= 1 && p50->cpu_lost_first >= CPU_LOST_CROWDED,
@@ -443,22 +453,7 @@ int main(void)
 		one.flags = BENCH_ONE_THREAD;
 		int got = 0, tries = 0;
 		for (; tries < 3 && !got; tries++) {
-			memset(&br, 0, sizeof(br));
-			hog = hog_start();
-			CHECK(hog > 0, "the busy process started");
-			o.ci_target = -1;
-			sweep_bench(&one, &o, &br);
-			o.ci_target = ci_was;
-			if (hog > 0) {
-				kill(hog, SIGKILL);
-				waitpid(hog, NULL, 0);
-			}
-			hog = -1;
-			br.name = strdup(synth.name);
-			p50 = NULL;
-			for (int i = 0; i < br.reps[0].npts; i++)
-				if (br.reps[0].pts[i].n == 50)
-					p50 = &br.reps[0].pts[i];
+			p50 = sweep_beside_hog(&one, &o, &br);
 			printf("info: one thread, N=50: lost %.2f of a CPU, %.0f switches in %llu samples, "
 			       "measured again %d\n",
 			       p50 ? p50->cpu_lost : NAN, p50 ? (p50->vcsw + p50->ivcsw) * (double)p50->ops : NAN,
@@ -480,10 +475,7 @@ int main(void)
 									 "crowded_between_points")) >= 1,
 				      "the machine summary says so");
 				CHECK(bench_from_json(j, &back, msg, sizeof(msg)) == 0, "reads back: %s", msg);
-				p50 = NULL;
-				for (int i = 0; i < back.reps[0].npts; i++)
-					if (back.reps[0].pts[i].n == 50)
-						p50 = &back.reps[0].pts[i];
+				p50 = point_50(&back);
 				CHECK(p50 && p50->lost_between && !point_crowded(p50),
 				      "lost between the samples survives the round trip");
 				json_decref(j);
